@@ -1,0 +1,3 @@
+module github.com/plexus-hpc/plexus
+
+go 1.26

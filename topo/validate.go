@@ -1,0 +1,75 @@
+package topo
+
+import "math"
+
+// Validate checks that the model is internally consistent: unique CPU ids,
+// node references in range, square matrices of the right size with finite,
+// non-negative entries. It returns an error wrapping ErrInvalid that says
+// what is wrong.
+func (m *Model) Validate() error {
+	if len(m.CPUs) == 0 {
+		return invalid("no CPUs")
+	}
+	if err := m.validateCPUs(); err != nil {
+		return err
+	}
+	if m.Distance != nil {
+		if err := checkSquare("numa_distance", m.Distance, len(m.Nodes)); err != nil {
+			return err
+		}
+	}
+	if (m.Send == nil) != (m.Recv == nil) {
+		return invalid("send and recv costs must both be present or both absent")
+	}
+	for _, c := range []struct {
+		name string
+		c    *Costs
+	}{{"send", m.Send}, {"recv", m.Recv}} {
+		if c.c == nil {
+			continue
+		}
+		if err := checkSquare(c.name+".mean", c.c.Mean, len(m.CPUs)); err != nil {
+			return err
+		}
+		if c.c.SD != nil {
+			if err := checkSquare(c.name+".sd", c.c.SD, len(m.CPUs)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) validateCPUs() error {
+	seen := map[int]bool{}
+	for i, c := range m.CPUs {
+		if seen[c.ID] {
+			return invalid("cpu %d listed twice", c.ID)
+		}
+		seen[c.ID] = true
+		if c.ID < 0 {
+			return invalid("cpu[%d] has negative id %d", i, c.ID)
+		}
+		if c.Node < 0 || c.Node >= len(m.Nodes) {
+			return invalid("cpu %d: node %d out of range (model has %d nodes)", c.ID, c.Node, len(m.Nodes))
+		}
+	}
+	return nil
+}
+
+func checkSquare(name string, a [][]float64, n int) error {
+	if len(a) != n {
+		return invalid("%s has %d rows, want %d", name, len(a), n)
+	}
+	for i, row := range a {
+		if len(row) != n {
+			return invalid("%s row %d has %d entries, want %d", name, i, len(row), n)
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return invalid("%s[%d][%d] = %v is not a finite non-negative number", name, i, j, v)
+			}
+		}
+	}
+	return nil
+}
