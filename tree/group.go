@@ -1,0 +1,122 @@
+package tree
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/plexus-hpc/plexus/topo"
+)
+
+// group is a multicast group viewed through a model: members numbered
+// 0..n-1 locally, with their costs copied into dense local matrices so the
+// simulator's inner loops index small slices.
+type group struct {
+	ids  []int       // local index -> OS CPU number
+	node []int       // local index -> NUMA node index
+	core []int       // local index -> physical core
+	s, r [][]float64 // s[a][b]: a busy sending to b; r[a][b]: b busy receiving from a
+}
+
+// newGroup builds the local view of cpus (all model CPUs when nil). The
+// model must have costs.
+func newGroup(m *topo.Model, cpus []int) (*group, error) {
+	if !m.HasCosts() {
+		return nil, fmt.Errorf("%w: model %q has no send/receive costs (estimate or measure them first)", ErrGroup, m.Name)
+	}
+	if cpus == nil {
+		cpus = m.IDs()
+	}
+	if len(cpus) == 0 {
+		return nil, fmt.Errorf("%w: empty group", ErrGroup)
+	}
+	idx, err := indices(m, cpus)
+	if err != nil {
+		return nil, err
+	}
+	g := &group{ids: append([]int(nil), cpus...)}
+	g.node = make([]int, len(idx))
+	g.core = make([]int, len(idx))
+	g.s, g.r = localMatrix(m.Send.Mean, idx), localMatrix(m.Recv.Mean, idx)
+	for a, i := range idx {
+		g.node[a], g.core[a] = m.CPUs[i].Node, m.CPUs[i].Core
+	}
+	return g, nil
+}
+
+func indices(m *topo.Model, cpus []int) ([]int, error) {
+	idx := make([]int, len(cpus))
+	seen := map[int]bool{}
+	for a, id := range cpus {
+		i, ok := m.Index(id)
+		if !ok {
+			return nil, fmt.Errorf("%w: cpu %d is not in model %q", ErrGroup, id, m.Name)
+		}
+		if seen[id] {
+			return nil, fmt.Errorf("%w: cpu %d listed twice", ErrGroup, id)
+		}
+		seen[id], idx[a] = true, i
+	}
+	return idx, nil
+}
+
+func localMatrix(full [][]float64, idx []int) [][]float64 {
+	n := len(idx)
+	out := make([][]float64, n)
+	flat := make([]float64, n*n)
+	for a, i := range idx {
+		out[a] = flat[a*n : (a+1)*n : (a+1)*n]
+		for b, j := range idx {
+			out[a][b] = full[i][j]
+		}
+	}
+	return out
+}
+
+func (g *group) n() int { return len(g.ids) }
+
+// local returns the local index of OS CPU id.
+func (g *group) local(id int) (int, bool) {
+	for a, x := range g.ids {
+		if x == id {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// cheapestRoot is Smelt's root choice: the member with the lowest total send
+// cost to every other member (ties to the lower local index).
+func (g *group) cheapestRoot() int {
+	best, bestCost := 0, 0.0
+	for a := range g.ids {
+		sum := 0.0
+		for b := range g.ids {
+			sum += g.s[a][b]
+		}
+		if a == 0 || sum < bestCost {
+			best, bestCost = a, sum
+		}
+	}
+	return best
+}
+
+// nodesInOrder returns the distinct NUMA nodes of the group in order of
+// their first member, starting with the root's node.
+func (g *group) nodesInOrder(root int) []int {
+	order := []int{g.node[root]}
+	seen := map[int]bool{g.node[root]: true}
+	for a := range g.ids {
+		if !seen[g.node[a]] {
+			seen[g.node[a]] = true
+			order = append(order, g.node[a])
+		}
+	}
+	return order
+}
+
+// sortedIDs returns cpus sorted ascending (a copy).
+func sortedIDs(cpus []int) []int {
+	out := append([]int(nil), cpus...)
+	sort.Ints(out)
+	return out
+}
