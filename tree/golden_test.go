@@ -16,8 +16,8 @@ import (
 
 // golden is one output file of Smelt's own simulator for the 2x10 machine.
 type golden struct {
-	tree                     *Tree
-	bcast, reduce, barrier   float64 // cycles, without the final acknowledgement
+	tree                   *Tree
+	bcast, reduce, barrier float64 // cycles, without the final acknowledgement
 }
 
 var (
