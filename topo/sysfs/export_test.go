@@ -1,0 +1,4 @@
+package sysfs
+
+// CPUModel exposes cpuModel to the external tests.
+var CPUModel = cpuModel
