@@ -127,7 +127,7 @@ func (m *Model) NodeDistance(i, j int) float64 {
 	return 20
 }
 
-// Packages returns the number of packages, cores and NUMA nodes.
+// Counts returns the number of packages, physical cores and NUMA nodes.
 func (m *Model) Counts() (packages, cores, nodes int) {
 	p, c := map[int]bool{}, map[int]bool{}
 	for _, cpu := range m.CPUs {
