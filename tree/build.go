@@ -138,6 +138,8 @@ func build(g *group, t Topology, op Op, root int) *shape {
 		return adaptive(g, root)
 	case Adaptive:
 		return optimiseAdaptive(g, adaptive(g, root))
+	case Best:
+		return best(g, root, op)
 	}
 	panic(fmt.Sprintf("tree: build: unhandled topology %v", t))
 }
