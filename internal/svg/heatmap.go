@@ -33,7 +33,7 @@ const (
 	hmLegendGap = 20
 	hmLegendW   = 16
 	hmRight     = 70 // legend tick labels
-	hmBottom    = 20
+	hmBottom    = 40 // column axis title
 	legendSteps = 64
 )
 
@@ -163,7 +163,7 @@ func (h *HeatMap) drawAxes(d *doc, gx, gy, g float64) {
 			num(gx+c+4), num(gy-4), num(gx+c+4), num(gy-4), esc(h.label(i)))
 	}
 	d.vtext(gx-hmLeft+14, gy+g/2, "axis-title", h.RowAxis)
-	d.text(gx+g/2, gy-hmTop+34, "middle", "axis-title", h.ColAxis)
+	d.text(gx+g/2, gy+g+24, "middle", "axis-title", h.ColAxis)
 }
 
 // drawLegend draws the colour scale as a vertical bar, high values on top.

@@ -20,7 +20,7 @@ type TreeGraph struct {
 // Tree layout, in pixels.
 const (
 	tgSlot   = 36 // horizontal space per leaf
-	tgLayer  = 70 // vertical space per depth
+	tgLayer  = 90 // vertical space per depth
 	tgRadius = 13
 	tgMargin = 30
 	tgTop    = 50
@@ -49,8 +49,8 @@ func WriteTree(w io.Writer, t TreeGraph) error {
 			x2, y2 := xy(c)
 			d.printf(`<line class="edge" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#777" stroke-width="1.5"/>`+"\n",
 				num(x1), num(y1), num(x2), num(y2))
-			// Label a third of the way down so labels of siblings separate.
-			lx, ly := x1+(x2-x1)/3, y1+(y2-y1)/3
+			// Label nearer the child, where sibling edges have spread apart.
+			lx, ly := x1+(x2-x1)*0.6, y1+(y2-y1)*0.6
 			d.text(lx+4, ly, "start", "edge-label", strconv.Itoa(i+1))
 		}
 	}
