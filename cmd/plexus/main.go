@@ -1,0 +1,167 @@
+// Command plexus shows machine models and the broadcast, reduction and
+// barrier trees Smelt's generator builds on them. Run "plexus help".
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// Exit statuses: a usage error (bad command, flag or flag value) is 2, as
+// for the flag package and most Unix tools; a failure while working is 1.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// command is one subcommand. Its run function parses its own flags and
+// returns a usageError for bad input, any other error for a failure.
+type command struct {
+	name    string // as typed, e.g. "tree compare"
+	summary string
+	usage   string // synopsis and description after "usage: plexus "
+	// flags returns the command's flag set, for help; run builds its own.
+	flags func() *flag.FlagSet
+	run   func(c *cli, args []string) error
+}
+
+// cli is what a subcommand writes to.
+type cli struct {
+	stdout, stderr io.Writer
+	cmd            *command
+}
+
+// commands in help order; a command whose name has two words is found
+// before the one-word command it extends.
+var commands []*command
+
+func init() {
+	commands = []*command{machineCmd, treeCmd, compareCmd, tourCmd}
+}
+
+// usageError marks an error in what the user typed: run prints the
+// command's usage after it and exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// run is main without the process: tests call it in-process.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		writeHelp(stderr)
+		return exitUsage
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		return runHelp(args[1:], stdout, stderr)
+	}
+	cmd, rest := lookup(args)
+	if cmd == nil {
+		fmt.Fprintf(stderr, "plexus: unknown command %q\n\n", args[0])
+		writeHelp(stderr)
+		return exitUsage
+	}
+	c := &cli{stdout: stdout, stderr: stderr, cmd: cmd}
+	err := cmd.run(c, rest)
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK // the flag package has printed the usage
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "plexus %s: %v\n", cmd.name, err)
+		fmt.Fprintf(stderr, "usage: plexus %s\nRun 'plexus help %s' for details.\n", firstLine(cmd.usage), cmd.name)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "plexus %s: %v\n", cmd.name, err)
+	return exitFailure
+}
+
+// lookup finds the longest command name that prefixes args.
+func lookup(args []string) (*command, []string) {
+	for _, c := range commands {
+		words := strings.Fields(c.name)
+		if len(args) >= len(words) && len(words) == 2 && args[0] == words[0] && args[1] == words[1] {
+			return c, args[2:]
+		}
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c, args[1:]
+		}
+	}
+	return nil, nil
+}
+
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		writeHelp(stdout)
+		return exitOK
+	}
+	cmd, rest := lookup(args)
+	if cmd == nil || len(rest) > 0 {
+		fmt.Fprintf(stderr, "plexus help: unknown command %q\n", strings.Join(args, " "))
+		return exitUsage
+	}
+	writeUsage(stdout, cmd, cmd.flags())
+	return exitOK
+}
+
+func writeUsage(w io.Writer, cmd *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: plexus %s\n\nflags:\n", cmd.usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// parse parses a command's flags. Parse errors become usage errors (run
+// prints them once, with the synopsis); -h prints the full usage to
+// stdout. Positional arguments are not accepted by any command.
+func (c *cli) parse(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		writeUsage(c.stdout, c.cmd, fs)
+		return err
+	case err != nil:
+		return &usageError{err.Error()}
+	case fs.NArg() > 0:
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+func writeHelp(w io.Writer) {
+	fmt.Fprint(w, "plexus: machine models and Smelt's communication trees\n\nusage: plexus <command> [flags]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "  help [command] show a command's usage and flags\n\n"+modelHelp+
+		"\nRun 'plexus help <command>' for a command's flags.\n")
+}
+
+const modelHelp = `Commands that need a machine model take one of:
+  (nothing)         this machine, discovered from /sys
+  --hwloc FILE      an hwloc XML topology (lstopo --of xml)
+  --model DIR|FILE  a Plexus model file, a Smelt machinedb directory, or a
+                    Barrelfish matrix (send_<machine>_<variant> or DIR:machine_variant)
+Models without measured send/receive costs get costs estimated from the
+topology (topo.DefaultEstimate), and the output says so.
+`
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

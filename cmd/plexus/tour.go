@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/topo/hwloc"
+	"github.com/plexus-hpc/plexus/topo/load"
+	"github.com/plexus-hpc/plexus/topo/sysfs"
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+var tourCmd = &command{
+	name:    "tour",
+	summary: "model this machine and two shipped ones, build and compare every tree",
+	usage: `tour [--data DIR]
+
+Discovers this machine from /sys (costs estimated from the topology),
+prints its summary and the comparison of every tree topology on all its
+CPUs; then does the same for two machines shipped in the repository: the
+measured Smelt 2x10 Intel Xeon E5 v2 and a 2-socket AMD Epyc 7451 from an
+hwloc topology (costs estimated). Run it from the repository root, or give
+the data directory with --data.`,
+	flags: func() *flag.FlagSet { return new(tourOpts).flagSet() },
+	run:   runTour,
+}
+
+type tourOpts struct{ data string }
+
+func (o *tourOpts) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("tour", flag.ContinueOnError)
+	fs.StringVar(&o.data, "data", "data", "the repository's data `DIR`")
+	return fs
+}
+
+// The shipped machines the tour shows, relative to the data directory.
+const (
+	tourSmelt = "smelt/machinedb/intel_xeon_e5_v2_2x10"
+	tourHwloc = "hwloc/x86-AMD-17h-Zen-2xEpyc-7451.xml"
+)
+
+// tourStop is one machine of the tour.
+type tourStop struct {
+	title string
+	note  string
+	open  func() (*topo.Model, error)
+}
+
+func runTour(c *cli, args []string) error {
+	o := new(tourOpts)
+	if err := c.parse(o.flagSet(), args); err != nil {
+		return err
+	}
+	// Check the shipped data first: failing after the local part would
+	// waste the user's time and hide the one thing to fix.
+	for _, p := range []string{tourSmelt, tourHwloc} {
+		if _, err := os.Stat(filepath.Join(o.data, p)); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s not found: run plexus tour from the repository root (or give --data DIR)", filepath.Join(o.data, p))
+		}
+	}
+	stops := []tourStop{
+		{"this machine", "Costs are estimated from the topology; measured costs will come with `plexus machine measure`.",
+			sysfs.Local},
+		{"Smelt's measured 2x10 Intel Xeon E5-2670 v2", "Costs measured by Smelt's pairwise benchmark.",
+			func() (*topo.Model, error) { return load.Open(filepath.Join(o.data, tourSmelt)) }},
+		{"2-socket AMD Epyc 7451 (hwloc topology)", "Costs estimated from the topology.",
+			func() (*topo.Model, error) {
+				return hwloc.ReadFile(filepath.Join(o.data, tourHwloc), hwloc.Options{})
+			}},
+	}
+	failed := 0
+	for i, s := range stops {
+		if err := tourOne(c.stdout, i+1, s); err != nil {
+			// One machine failing (no /sys off Linux) should not hide
+			// the others.
+			fmt.Fprintf(c.stderr, "plexus tour: %s: %v\n", s.title, err)
+			failed++
+		}
+	}
+	if failed == len(stops) {
+		return errors.New("no machine could be shown")
+	}
+	return nil
+}
+
+func tourOne(w io.Writer, n int, s tourStop) error {
+	start := time.Now()
+	fmt.Fprintf(w, "%s\n== %d. %s\n%s\n\n", rule, n, s.title, s.note)
+	m, err := s.open()
+	if err != nil {
+		return err
+	}
+	if err := withCosts(m); err != nil {
+		return err
+	}
+	writeMachine(w, m)
+	rows, err := tree.Compare(m, nil, tree.AutoRoot)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nevery topology on all %d CPUs\n", m.N())
+	if err := writeCompareTable(w, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n(%s in %s)\n\n", m.Name, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+const rule = "================================================================"

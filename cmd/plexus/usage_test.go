@@ -1,0 +1,89 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "usage: plexus <command>"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"tree", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"tree", "--topology", "star"}, `unknown topology "star"`},
+		{[]string{"tree", "--op", "scatter"}, `unknown operation "scatter"`},
+		{[]string{"tree", "--format", "png"}, `unknown format "png"`},
+		{[]string{"tree", "--root", "x"}, "want a CPU id or auto"},
+		{[]string{"tree", "--model", model2x10, "--cpus", "3-1"}, "range is descending"},
+		{[]string{"tree", "--model", model2x10, "--cpus", "0-25"}, "cpu 20 is not in model intel_xeon_e5_v2_2x10 (its cpus are 0-19)"},
+		{[]string{"tree", "--model", model2x10, "--cpus", "4-5", "--root", "3"}, "cpu 3 is not in the group 4-5"},
+		{[]string{"tree", "compare", "--svg", "x.svg"}, "add --sweep"},
+		{[]string{"tree", "compare", "--sweep", "--cpus", "0-3"}, "alternatives"},
+		{[]string{"tree", "compare", "--sweep", "--root", "3"}, "--root cannot be used with --sweep"},
+		{[]string{"tree", "compare", "--model", model2x10, "--sizes", "1-4"}, "between 2 and 20"},
+		{[]string{"tree", "compare", "--model", model2x10, "--sizes", "two"}, "not a list of sizes"},
+		{[]string{"machine", "extra"}, `unexpected argument "extra"`},
+		{[]string{"machine", "--hwloc", epycXML, "--model", model2x10}, "give one"},
+		{[]string{"tour", "--data"}, "flag needs an argument"},
+	} {
+		out, errOut, code := plexus(t, c.args...)
+		if code != exitUsage {
+			t.Errorf("plexus %s: exit %d, want %d", strings.Join(c.args, " "), code, exitUsage)
+		}
+		if !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("plexus %s: stderr %q lacks %q (stdout %q)", strings.Join(c.args, " "), errOut, c.want, out)
+		}
+	}
+}
+
+func TestFailures(t *testing.T) {
+	for _, args := range [][]string{
+		{"machine", "--model", "/nonexistent/model"},
+		{"tree", "--hwloc", "/nonexistent.xml"},
+		{"tour", "--data", "/nonexistent"},
+	} {
+		out, errOut, code := plexus(t, args...)
+		if code != exitFailure || errOut == "" {
+			t.Errorf("plexus %s: exit %d, stderr %q; want 1 and a message", strings.Join(args, " "), code, errOut)
+		}
+		if strings.Contains(errOut, "usage:") {
+			t.Errorf("plexus %s: a failure printed usage: %s", strings.Join(args, " "), errOut)
+		}
+		_ = out
+	}
+	_, errOut, _ := plexus(t, "tour", "--data", "/nonexistent")
+	if !strings.Contains(errOut, "run plexus tour from the repository root") {
+		t.Errorf("tour without data: %q", errOut)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	out := mustRun(t, "help")
+	wantAll(t, "help", out, "machine", "tree compare", "tour", "--hwloc FILE", "--model DIR|FILE")
+	out = mustRun(t, "help", "tree", "compare")
+	wantAll(t, "help tree compare", out, "usage: plexus tree compare", "-sweep", "-sizes LIST", "ratio")
+	for _, cmd := range [][]string{{"machine", "-h"}, {"tree", "--help"}, {"tree", "compare", "-h"}, {"tour", "-h"}} {
+		out, _, code := plexus(t, cmd...)
+		if code != 0 || !strings.Contains(out, "usage: plexus "+strings.Join(cmd[:len(cmd)-1], " ")) {
+			t.Errorf("plexus %s: exit %d, stdout %q", strings.Join(cmd, " "), code, out)
+		}
+	}
+}
+
+func TestTour(t *testing.T) {
+	out, errOut, code := plexus(t, "tour", "--data", dataDir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	wantAll(t, "tour", out, "== 1. this machine", "plexus machine measure",
+		"== 2. Smelt's measured 2x10", "machine   intel_xeon_e5_v2_2x10", "costs     measured",
+		"== 3. 2-socket AMD Epyc 7451", "machine   x86-AMD-17h-Zen-2xEpyc-7451", "costs     estimated from topology",
+		"every topology on all 96 CPUs", "best static")
+	if n := strings.Count(out, "every topology on all"); n != 3 && errOut == "" {
+		t.Errorf("%d comparisons, want 3", n)
+	}
+}
