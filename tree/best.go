@@ -5,7 +5,7 @@ import "github.com/plexus-hpc/plexus/topo"
 // best is the optimiser behind topology Best. It starts from the best tree
 // for op among Smelt's static topologies and the adaptive trees at root
 // (send order by Jackson's rule), then runs a deterministic local search
-// (see search) that accepts only strict improvements. So it is never worse
+// (see search) whose steps never raise the latency. So it is never worse
 // than any of them for op, and the same inputs give the same tree.
 func best(g *group, root int, op Op) *shape {
 	start, startLat := startShape(g, root, op)

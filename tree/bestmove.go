@@ -26,7 +26,7 @@ func (l *search) pass() bool {
 		if v == l.root {
 			continue
 		}
-		if e, lat := l.bestEditFor(v); lat < l.lat*(1-1e-9) {
+		if e, c := l.bestEditFor(v); c.better(l.cur) {
 			l.apply(e)
 			improved = true
 		}
@@ -34,38 +34,37 @@ func (l *search) pass() bool {
 	return improved
 }
 
-// bestEditFor returns v's best move and the latency after it (l.lat when
+// bestEditFor returns v's best move and the cost after it (l.cur when
 // nothing is better). Swaps are tried with higher-numbered nodes only, so
 // each pair is tried once a pass.
-func (l *search) bestEditFor(v int) (edit, float64) {
-	be, bl := edit{}, l.lat
+func (l *search) bestEditFor(v int) (edit, cost) {
+	be, bc := edit{}, l.cur
+	try := func(e edit) {
+		if c := l.eval(e); c.lat < bc.lat || (c.lat == bc.lat && c.crit < bc.crit) {
+			be, bc = e, c
+		}
+	}
 	for u := range l.kids {
 		if u == v || u == l.root || l.inSubtree(u, v) {
 			continue
 		}
 		if u != l.parent[v] {
-			if lat := l.eval(edit{v: v, u: u}); lat < bl {
-				be, bl = edit{v: v, u: u}, lat
-			}
+			try(edit{v: v, u: u})
 		}
 		if u > v && !l.inSubtree(v, u) {
-			if lat := l.eval(edit{v: v, u: u, swap: true}); lat < bl {
-				be, bl = edit{v: v, u: u, swap: true}, lat
-			}
+			try(edit{v: v, u: u, swap: true})
 		}
 	}
-	if p := l.parent[v]; p != l.root { // the loop skips the root as a target
-		if lat := l.eval(edit{v: v, u: l.root}); lat < bl {
-			be, bl = edit{v: v, u: l.root}, lat
-		}
+	if l.parent[v] != l.root { // the loop skips the root as a target
+		try(edit{v: v, u: l.root})
 	}
-	return be, bl
+	return be, bc
 }
 
 // eval returns the latency after e without changing the tree: it
 // recomputes the values of the nodes whose children change and of their
 // ancestors, deepest first, into the stamped scratch arrays.
-func (l *search) eval(e edit) float64 {
+func (l *search) eval(e edit) cost {
 	l.stamp++
 	a, b := e.u, e.v
 	if !e.swap {
@@ -90,12 +89,12 @@ func (l *search) eval(e edit) float64 {
 			i, j = i+1, j+1
 		}
 	}
-	return l.score(l.root)
+	return l.score()
 }
 
 func (l *search) update(e edit, x int) {
-	t, c := l.values(x, l.newKids(e, x))
-	l.ntail[x], l.ncomp[x], l.seen[x] = t, c, l.stamp
+	l.nval[x] = l.values(x, l.newKids(e, x))
+	l.seen[x] = l.stamp
 }
 
 // chain appends x and its ancestors after e, bottom up.

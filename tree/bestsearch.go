@@ -20,8 +20,9 @@ import "slices"
 // outside that subtree, and swapping the places of two nodes neither of
 // which is the other's ancestor (each keeps the other's parent and
 // children). Each pass scans every node once in index order and applies
-// its best improving move; passes repeat until none improves, at most
-// maxPasses times so that run time stays bounded on large groups.
+// its best improving move (see cost.better: a lower latency, or the same
+// latency with fewer critical paths); passes repeat until none improves,
+// at most maxPasses times so that run time stays bounded on large groups.
 type search struct {
 	g      *group
 	op     Op
@@ -31,30 +32,58 @@ type search struct {
 	depth  []int
 	tin    []int // preorder interval: u is in v's subtree iff tin[v] <= tin[u] < tout[v]
 	tout   []int
-	tail   []float64
-	comp   []float64
-	lat    float64
+	val    []vals
+	cur    cost
 
 	// Scratch for evaluating a candidate without changing the tree.
 	stamp  int
-	seen   []int // seen[x] == stamp: ntail[x], ncomp[x] hold x's new values
-	ntail  []float64
-	ncomp  []float64
+	seen   []int // seen[x] == stamp: nval[x] holds x's value after the candidate
+	nval   []vals
 	chainA []int
 	chainB []int
 	kbuf   []int
 	jobs   []job
 }
 
-// job is one child as seen by its parent: key orders the jobs (a
+// vals are a node's cached subtree values. crit counts the subtree's
+// critical paths: leaves reached exactly at tail (broadcast), children
+// chains that determine comp (reduction). On machines whose costs come in
+// a few classes many paths tie for the latency, and no single move can
+// shorten them all; fewer critical paths at the same latency is progress
+// that later moves turn into a shorter latency.
+type vals struct {
+	tail, comp   float64
+	critT, critC int
+}
+
+// cost orders trees: latency first, then the number of critical paths.
+type cost struct {
+	lat  float64
+	crit int
+}
+
+// better reports whether a is an acceptable step down from b: a clearly
+// lower latency, or no higher latency and fewer critical paths. Every
+// accepted step lowers (lat, crit) lexicographically, so the search cannot
+// cycle, and the latency never rises.
+func (a cost) better(b cost) bool {
+	return a.lat < b.lat*(1-1e-9) || (a.lat <= b.lat && a.crit < b.crit)
+}
+
+// job is one child c as seen by its parent: key orders the jobs (a
 // broadcast's delivery time, a reduction's arrival), dur is the parent's
 // busy time for it.
-type job struct{ key, dur float64 }
+type job struct {
+	key, dur float64
+	c        int
+}
 
-// maxPasses caps the passes over all nodes. Improvements dwindle fast;
-// groups up to a few dozen CPUs converge well before the cap, the 384-CPU
-// machines in a few seconds at it.
-const maxPasses = 30
+// maxPasses caps the passes over all nodes so that run time stays bounded:
+// a pass costs about n² move evaluations of depth × degree each. Groups of
+// a few dozen CPUs converge in a handful of passes; the 384-CPU hwloc
+// machine (24n8c2t, estimated costs) converges in 16–25, about 0.12 s
+// each, so the cap only matters on pathological inputs.
+const maxPasses = 60
 
 func newSearch(g *group, s *shape, op Op) *search {
 	n := g.n()
@@ -64,8 +93,7 @@ func newSearch(g *group, s *shape, op Op) *search {
 	}
 	l.parent, l.depth = make([]int, n), make([]int, n)
 	l.tin, l.tout = make([]int, n), make([]int, n)
-	l.tail, l.comp = make([]float64, n), make([]float64, n)
-	l.seen, l.ntail, l.ncomp = make([]int, n), make([]float64, n), make([]float64, n)
+	l.val, l.nval, l.seen = make([]vals, n), make([]vals, n), make([]int, n)
 	l.refresh()
 	return l
 }
@@ -83,9 +111,9 @@ func (l *search) refresh() {
 	l.intervals()
 	for i := len(order) - 1; i >= 0; i-- {
 		u := order[i]
-		l.tail[u], l.comp[u] = l.values(u, l.kids[u])
+		l.val[u] = l.values(u, l.kids[u])
 	}
-	l.lat = l.score(l.root)
+	l.cur = l.score()
 }
 
 // intervals numbers nodes in depth-first preorder for subtree tests.
@@ -105,55 +133,81 @@ func (l *search) intervals() {
 
 func (l *search) inSubtree(u, v int) bool { return l.tin[v] <= l.tin[u] && l.tin[u] < l.tout[v] }
 
-// score is the op's latency given the root's values (new ones if stamped).
-func (l *search) score(root int) float64 {
-	t, c := l.val(root)
+// score is the op's cost from the root's values (new ones if stamped).
+func (l *search) score() cost {
+	v := l.get(l.root)
 	switch l.op {
 	case Bcast:
-		return t
+		return cost{v.tail, v.critT}
 	case Reduce:
-		return c
+		return cost{v.comp, v.critC}
 	}
-	return t + c
+	return cost{v.tail + v.comp, v.critT + v.critC}
 }
 
-// val returns x's values for the candidate being evaluated.
-func (l *search) val(x int) (tail, comp float64) {
+// get returns x's values for the candidate being evaluated.
+func (l *search) get(x int) vals {
 	if l.seen[x] == l.stamp {
-		return l.ntail[x], l.ncomp[x]
+		return l.nval[x]
 	}
-	return l.tail[x], l.comp[x]
+	return l.val[x]
 }
 
-// values computes x's tail and comp from its children's current values.
-// Only the ones the op needs are computed; the other is left zero.
-func (l *search) values(x int, kids []int) (tail, comp float64) {
-	g := l.g
+// values computes x's values from its children's current ones. Only the
+// ones the op needs are computed; the others are left zero.
+func (l *search) values(x int, kids []int) vals {
+	var v vals
+	if len(kids) == 0 {
+		return vals{critT: 1, critC: 1}
+	}
 	if l.op != Reduce {
-		jobs := l.jobs[:0]
-		for _, c := range kids {
-			t, _ := l.val(c)
-			jobs = append(jobs, job{g.r[x][c] + t, g.s[x][c]})
-		}
-		slices.SortFunc(jobs, func(a, b job) int { return cmpFloat(b.key, a.key) })
-		t := 0.0
-		for _, j := range jobs {
-			t += j.dur
-			tail = max(tail, t+j.key)
-		}
-		l.jobs = jobs
+		v.tail, v.critT = l.bcastValues(x, kids)
 	}
 	if l.op != Bcast {
-		jobs := l.jobs[:0]
-		for _, c := range kids {
-			_, cc := l.val(c)
-			jobs = append(jobs, job{cc + g.s[c][x], g.r[c][x]})
-		}
-		slices.SortFunc(jobs, func(a, b job) int { return cmpFloat(a.key, b.key) })
-		for _, j := range jobs {
-			comp = max(comp, j.key) + j.dur
-		}
-		l.jobs = jobs
+		v.comp, v.critC = l.reduceValues(x, kids)
 	}
-	return tail, comp
+	return v
+}
+
+// bcastValues sends in Jackson order (longest delivery first).
+func (l *search) bcastValues(x int, kids []int) (tail float64, crit int) {
+	g, jobs := l.g, l.jobs[:0]
+	for _, c := range kids {
+		jobs = append(jobs, job{g.r[x][c] + l.get(c).tail, g.s[x][c], c})
+	}
+	slices.SortFunc(jobs, func(a, b job) int { return cmpFloat(b.key, a.key) })
+	t := 0.0
+	for _, j := range jobs {
+		t += j.dur
+		tail = max(tail, t+j.key)
+	}
+	t = 0
+	for _, j := range jobs {
+		if t += j.dur; t+j.key >= tail*(1-1e-9) {
+			crit += l.get(j.c).critT
+		}
+	}
+	l.jobs = jobs
+	return tail, crit
+}
+
+// reduceValues receives in arrival order; comp is the latest arrival plus
+// every receive after it, the critical children those that attain it.
+func (l *search) reduceValues(x int, kids []int) (comp float64, crit int) {
+	g, jobs := l.g, l.jobs[:0]
+	for _, c := range kids {
+		jobs = append(jobs, job{l.get(c).comp + g.s[c][x], g.r[c][x], c})
+	}
+	slices.SortFunc(jobs, func(a, b job) int { return cmpFloat(a.key, b.key) })
+	for _, j := range jobs {
+		comp = max(comp, j.key) + j.dur
+	}
+	suffix := 0.0
+	for i := len(jobs) - 1; i >= 0; i-- {
+		if suffix += jobs[i].dur; jobs[i].key+suffix >= comp*(1-1e-9) {
+			crit += l.get(jobs[i].c).critC
+		}
+	}
+	l.jobs = jobs
+	return comp, crit
 }
