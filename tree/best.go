@@ -1,42 +1,64 @@
 package tree
 
-import "github.com/plexus-hpc/plexus/topo"
+import (
+	"slices"
 
-// best is the optimiser behind topology Best. It starts from the best tree
-// for op among Smelt's static topologies and the adaptive trees at root
-// (send order by Jackson's rule), then runs a deterministic local search
-// (see search) whose steps never raise the latency. So it is never worse
-// than any of them for op, and the same inputs give the same tree.
+	"github.com/plexus-hpc/plexus/topo"
+)
+
+// best is the optimiser behind topology Best. It starts from the trees
+// for op of Smelt's static topologies and the adaptive trees at root (send
+// order by Jackson's rule) and runs a deterministic local search (see
+// search), whose steps never raise the latency, from the fastest of them;
+// on groups of up to multiStartMax members from each of them, since local
+// optima differ and small groups are cheap. It returns the fastest result,
+// so it is never worse than any starting tree for op, and the same inputs
+// give the same tree. Groups of up to kickMax members also get an iterated
+// local search (kickSearch).
 func best(g *group, root int, op Op) *shape {
-	start, startLat := startShape(g, root, op)
+	starts := startShapes(g, root, op)
 	if g.n() <= 2 {
-		return start
+		return starts[0]
 	}
-	l := newSearch(g, start, op)
-	l.run()
-	s := l.shape()
-	if lat := newSim(g).latency(s, op); lat > startLat {
-		return start // float noise in the incremental sums; never worse
+	if g.n() > multiStartMax {
+		starts = starts[:1]
 	}
-	return s
+	x := newSim(g)
+	bs, bl := starts[0], x.latency(starts[0], op)
+	for _, st := range starts {
+		l := newSearch(g, st, op)
+		l.run()
+		// The check guards against float noise in the incremental sums.
+		if s := l.shape(); x.latency(s, op) < bl {
+			bs, bl = s, x.latency(s, op)
+		}
+	}
+	if g.n() <= kickMax {
+		bs = kickSearch(g, bs, op)
+	}
+	return bs
 }
+
+// multiStartMax is the largest group on which best searches from every
+// starting tree rather than only the fastest.
+const multiStartMax = 64
 
 // startTopologies are the generators best starts from: all but Best.
 var startTopologies = append(append([]Topology{}, Static...), Adaptive, AdaptiveBase)
 
-// startShape returns the fastest starting tree for op, with its latency.
-func startShape(g *group, root int, op Op) (*shape, float64) {
+// startShapes returns the starting trees for op, fastest first (stable, so
+// ties keep startTopologies order).
+func startShapes(g *group, root int, op Op) []*shape {
 	x := newSim(g)
-	var bs *shape
-	bl := 0.0
+	shapes := make([]*shape, 0, len(startTopologies))
+	lats := map[*shape]float64{}
 	for _, t := range startTopologies {
 		s := build(g, t, op, root)
 		reorder(g, s) // never slower for bcast, irrelevant for reduce
-		if l := x.latency(s, op); bs == nil || l < bl {
-			bs, bl = s, l
-		}
+		shapes, lats[s] = append(shapes, s), x.latency(s, op)
 	}
-	return bs, bl
+	slices.SortStableFunc(shapes, func(a, b *shape) int { return cmpFloat(lats[a], lats[b]) })
+	return shapes
 }
 
 // BestPair returns separate Best trees for reduction and broadcast with

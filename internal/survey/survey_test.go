@@ -111,7 +111,7 @@ func TestBestNearExact(t *testing.T) {
 	}
 	worst, sum, n := 0.0, 0.0, 0
 	for _, m := range ms {
-		gaps, err := ExactGaps(m, 8, 1, 42)
+		gaps, err := ExactGaps(m, 8, 5, 42)
 		if err != nil {
 			t.Fatal(err)
 		}
