@@ -77,11 +77,19 @@ func writeMachine(w io.Writer, m *topo.Model) {
 	if p.CPUModel != "" {
 		fmt.Fprintf(w, "cpu       %s\n", p.CPUModel)
 	}
-	fmt.Fprintf(w, "counts    %d packages, %d cores, %d PUs (hardware threads), %d NUMA nodes\n", pk, cores, m.N(), nodes)
+	fmt.Fprintf(w, "counts    %s, %s, %s (hardware threads), %s\n",
+		plural(pk, "package"), plural(cores, "core"), plural(m.N(), "PU"), plural(nodes, "NUMA node"))
 	fmt.Fprintf(w, "costs     %s\n", strings.TrimPrefix(costNote(m), "costs "))
 	writeNodes(w, m)
 	writeDistance(w, m)
 	writeCostSummary(w, m)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func provenance(p topo.Provenance) string {

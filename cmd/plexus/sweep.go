@@ -174,8 +174,10 @@ func (p *progress) update(done, total int) {
 		return
 	}
 	el := time.Since(p.start)
+	// Below 2% the rate is dominated by fixed costs of the tiny first
+	// groups and the extrapolation is wildly high.
 	eta := "?"
-	if done > 0 {
+	if done*50 >= total {
 		eta = (time.Duration(float64(el) * float64(total-done) / float64(done))).Round(100 * time.Millisecond).String()
 	}
 	fmt.Fprintf(p.w, "\r%s: %3d%%  ETA %-8s", p.label, 100*done/total, eta)

@@ -135,7 +135,7 @@ func (h *HeatMap) draw(d *doc, ox, oy float64) {
 	gx, gy := ox+hmLeft, oy+hmTop
 	d.text(gx+g/2, oy+18, "middle", "panel-title", h.Title)
 	lo, hi := h.scale()
-	d.printf("<g class=\"cells\">\n")
+	d.printf("<g class=\"cells\" shape-rendering=\"crispEdges\">\n")
 	for i, row := range h.Values {
 		for j, v := range row {
 			fill := colourAt((v - lo) / (hi - lo))
