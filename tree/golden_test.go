@@ -119,6 +119,7 @@ func TestSimulatorMatchesSmeltGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
+			t.Logf("%s %v: Smelt %.0f, Plexus %.1f cycles", name, c.op, c.want, r.Latency)
 			if !within(r.Latency, c.want, 0.005) {
 				t.Errorf("%s %v: simulated %.1f cycles, Smelt's simulator %.0f", name, c.op, r.Latency, c.want)
 			}
