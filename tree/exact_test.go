@@ -85,21 +85,8 @@ func bestOrderOf(x *sim, s *shape, u int) float64 {
 		return lat
 	}
 	best := math.Inf(1)
-	permuteKids(s.kids[u], 0, func() { best = min(best, bestOrderOf(x, s, u+1)) })
+	permute(s.kids[u], 0, func([]int) { best = min(best, bestOrderOf(x, s, u+1)) })
 	return best
-}
-
-// permuteKids calls f for every permutation of a[k:], restoring a afterwards.
-func permuteKids(a []int, k int, f func()) {
-	if k >= len(a)-1 {
-		f()
-		return
-	}
-	for i := k; i < len(a); i++ {
-		a[k], a[i] = a[i], a[k]
-		permuteKids(a, k+1, f)
-		a[k], a[i] = a[i], a[k]
-	}
 }
 
 func TestExactMatchesBruteForce(t *testing.T) {

@@ -119,6 +119,8 @@ func TestReorderIsOptimalForShape(t *testing.T) {
 	}
 }
 
+// permute calls f for every permutation of a[k:], in place, restoring a
+// afterwards.
 func permute(a []int, k int, f func([]int)) {
 	if k == len(a) {
 		f(a)

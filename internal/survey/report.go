@@ -68,12 +68,7 @@ func one(m Machine, opt Options) ([]Point, []Gap, error) {
 
 func writeMachine(w io.Writer, m Machine, pts []Point) {
 	for _, op := range tree.Ops {
-		var sel []Point
-		for _, p := range pts {
-			if p.Op == op {
-				sel = append(sel, p)
-			}
-		}
+		sel := byOp(pts, op)
 		s := Summarize(sel)
 		fmt.Fprintf(w, "| %s | %d | %v | %d | %.3f | %.3f | %.3f | %.3f | %d |\n", m.Name, m.Model.N(), op, len(sel),
 			s.MeanVsStatic, s.WorstVsStatic, s.MeanVsAdaptive, s.WorstVsAdaptive, s.Violations)
@@ -83,13 +78,7 @@ func writeMachine(w io.Writer, m Machine, pts []Point) {
 func writeTotals(w io.Writer, points []Point, gaps []Gap) {
 	fmt.Fprintln(w)
 	for _, op := range tree.Ops {
-		var sel []Point
-		for _, p := range points {
-			if p.Op == op {
-				sel = append(sel, p)
-			}
-		}
-		s := Summarize(sel)
+		s := Summarize(byOp(points, op))
 		fmt.Fprintf(w, "All machines, %v: %d points; best/static mean %.3f, worst %.3f; best/adaptive mean %.3f, worst %.3f; best slower in %d\n",
 			op, s.Points, s.MeanVsStatic, s.WorstVsStatic, s.MeanVsAdaptive, s.WorstVsAdaptive, s.Violations)
 	}
@@ -101,4 +90,15 @@ func writeTotals(w io.Writer, points []Point, gaps []Gap) {
 		sum, worst = sum+g.Ratio(), max(worst, g.Ratio())
 	}
 	fmt.Fprintf(w, "\nRandom 8-CPU groups: %d; best/exact broadcast mean %.4f, worst %.4f\n", len(gaps), sum/float64(len(gaps)), worst)
+}
+
+// byOp returns the points of one operation.
+func byOp(points []Point, op tree.Op) []Point {
+	var sel []Point
+	for _, p := range points {
+		if p.Op == op {
+			sel = append(sel, p)
+		}
+	}
+	return sel
 }
