@@ -17,8 +17,8 @@ type Point struct {
 	// BestStatic is the lowest of the static topologies, Adaptive the
 	// lower of Smelt's adaptive tree with and without its optimisations.
 	Best, BestStatic, Adaptive float64
-	// Worst is the topology (static or adaptive) closest to Best, for the
-	// record: Best must never be slower than it.
+	// Closest is the topology (static or adaptive) closest to Best, for
+	// the record: Best must never be slower than it.
 	Closest tree.Topology
 }
 
