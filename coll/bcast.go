@@ -1,0 +1,64 @@
+package coll
+
+import (
+	"context"
+	"fmt"
+)
+
+// Broadcast delivers the root's message to every member (Smelt's atomic
+// broadcast, §4.2.2). At the root it sends buf[:n] down the broadcast
+// tree and returns n; elsewhere it receives the next message into buf,
+// forwards it to the member's children in send order and returns its
+// length. A message longer than buf is an error wrapping ErrTruncated.
+//
+// The root is the sequencer: any number of goroutines may call Broadcast
+// on the root member at once, and a spin lock there serialises them, so
+// that every member delivers the same messages in the same order. They
+// must not overlap other collectives of the team, which share the links.
+// At other members Broadcast follows the Member rule: one goroutine.
+func (m *Member) Broadcast(ctx context.Context, buf []byte, n int) (int, error) {
+	if !m.root {
+		return m.relay(ctx, buf)
+	}
+	if n < 0 || n > len(buf) || n > len(m.rx) {
+		return 0, m.fail(fmt.Errorf("%w: broadcast of %d bytes from a %d-byte buffer, team limit %d",
+			ErrTooLarge, n, len(buf), len(m.rx)))
+	}
+	if err := m.lockBcast(ctx); err != nil {
+		return 0, err
+	}
+	defer m.bcastMu.unlock()
+	return n, m.fanout(ctx, buf[:n])
+}
+
+// relay receives one broadcast message from the parent and passes it on.
+func (m *Member) relay(ctx context.Context, buf []byte) (int, error) {
+	n, err := m.recv(ctx, m.bparent, buf)
+	if err != nil {
+		return n, err
+	}
+	return n, m.fanout(ctx, buf[:n])
+}
+
+// fanout sends p to every broadcast child in send order.
+func (m *Member) fanout(ctx context.Context, p []byte) error {
+	for _, c := range m.bkids {
+		if err := m.send(ctx, c, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockBcast takes the root's broadcast lock, spinning under the policy.
+func (m *Member) lockBcast(ctx context.Context) error {
+	s := spinner{spins: m.spins}
+	for !m.bcastMu.tryLock() {
+		if s.idle() {
+			if err := m.check(ctx); err != nil {
+				return m.fail(err)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package coll
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+// Defaults filled in by Config.Validate.
+const (
+	// DefaultSlots is the capacity of each direction of a link.
+	DefaultSlots = 64
+	// DefaultMaxMessage is the largest payload on transports other than
+	// the default rings, which set their own.
+	DefaultMaxMessage = 1024
+)
+
+// Config describes a team. Validate fills in its defaults.
+type Config struct {
+	// Bcast is the broadcast tree; its members are the team, named by CPU.
+	Bcast *tree.Tree
+	// Reduce is the reduction tree; nil means Bcast. It must have the same
+	// members and root.
+	Reduce *tree.Tree
+	// Pin makes Run pin each member's goroutine to the CPU the member is
+	// named after. Every member must then be a CPU the process may use.
+	Pin bool
+	// Transport makes the links; nil means shared-memory rings of Slots
+	// slots.
+	Transport Transport
+	// Slots is the ring capacity per direction; zero means DefaultSlots.
+	// Other transports ignore it.
+	Slots int
+	// MaxMessage is the largest payload a member sends; zero means the
+	// rings' limit, or DefaultMaxMessage with another transport. Every
+	// member keeps two buffers of this size.
+	MaxMessage int
+}
+
+// Validate checks c and fills in its defaults.
+func (c *Config) Validate() error {
+	if c.Bcast == nil {
+		return fmt.Errorf("coll: config has no broadcast tree")
+	}
+	if err := c.Bcast.Validate(); err != nil {
+		return fmt.Errorf("coll: broadcast tree: %w", err)
+	}
+	if err := c.validateReduce(); err != nil {
+		return err
+	}
+	if err := c.validateSizes(); err != nil {
+		return err
+	}
+	if c.Pin {
+		return checkAllowed(c.Bcast.Members())
+	}
+	return nil
+}
+
+func (c *Config) validateReduce() error {
+	if c.Reduce == nil {
+		c.Reduce = c.Bcast
+		return nil
+	}
+	if err := c.Reduce.Validate(); err != nil {
+		return fmt.Errorf("coll: reduction tree: %w", err)
+	}
+	if c.Reduce.Root != c.Bcast.Root {
+		return fmt.Errorf("coll: reduction tree root %d, broadcast tree root %d: they must agree",
+			c.Reduce.Root, c.Bcast.Root)
+	}
+	if !slices.Equal(c.Reduce.Members(), c.Bcast.Members()) {
+		return fmt.Errorf("coll: reduction tree members %v differ from broadcast tree members %v",
+			c.Reduce.Members(), c.Bcast.Members())
+	}
+	return nil
+}
+
+func (c *Config) validateSizes() error {
+	if c.Slots < 0 || c.MaxMessage < 0 {
+		return fmt.Errorf("coll: config has negative Slots (%d) or MaxMessage (%d)", c.Slots, c.MaxMessage)
+	}
+	if c.Slots == 0 {
+		c.Slots = DefaultSlots
+	}
+	if c.Transport != nil {
+		if c.MaxMessage == 0 {
+			c.MaxMessage = DefaultMaxMessage
+		}
+		return nil
+	}
+	return c.defaultRings()
+}
+
+// checkAllowed reports the first member the process may not pin to.
+func checkAllowed(cpus []int) error {
+	ok, err := affinity.Allowed()
+	if err != nil {
+		return fmt.Errorf("coll: cannot pin members: %w", err)
+	}
+	for _, c := range cpus {
+		if !slices.Contains(ok, c) {
+			return fmt.Errorf("coll: cannot pin member to CPU %d, this process may use only %v: %w",
+				c, ok, affinity.ErrNotAllowed)
+		}
+	}
+	return nil
+}

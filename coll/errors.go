@@ -1,0 +1,28 @@
+package coll
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors returned by the package; recognise them with errors.Is. Context
+// errors are returned unchanged, never wrapped.
+var (
+	// ErrClosed reports a team that was closed, or that an earlier error of
+	// another member made unusable; the error also wraps that cause.
+	ErrClosed = errors.New("coll: team closed")
+	// ErrTruncated reports a message longer than the buffer given for it.
+	ErrTruncated = errors.New("coll: message truncated")
+	// ErrTooLarge reports a payload longer than the team's MaxMessage.
+	ErrTooLarge = errors.New("coll: message too large")
+	// ErrMismatch reports members that disagree about an operation, such as
+	// reduction inputs of different lengths.
+	ErrMismatch = errors.New("coll: members disagree")
+	// ErrInjected is the failure a twin link reports after its fault fires.
+	ErrInjected = errors.New("coll: injected link fault")
+)
+
+// errShortOut is the error for an output buffer that cannot hold a result.
+func errShortOut(have, want int) error {
+	return fmt.Errorf("%w: output buffer of %d bytes for a %d-byte result", ErrTruncated, have, want)
+}

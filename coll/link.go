@@ -1,0 +1,42 @@
+package coll
+
+import "context"
+
+// Link is an ordered, reliable, point-to-point channel, one direction pair
+// between two members: what one end sends, the other end receives, in
+// order, exactly once. Each end is used by one goroutine at a time for
+// sending and one for receiving.
+//
+// Send waits while the link is full and fails with an error, never a hang,
+// when the link breaks or ctx ends. TryRecv returns at once: ok is false
+// when no message is queued. Recv waits for a message. A message longer
+// than buf is reported with an error wrapping ErrTruncated.
+type Link interface {
+	Send(ctx context.Context, p []byte) error
+	TryRecv(buf []byte) (n int, ok bool, err error)
+	Recv(ctx context.Context, buf []byte) (int, error)
+}
+
+// trySender is implemented by links that can attempt a send without
+// waiting. The team uses it so that a sender stuck on a full link still
+// notices a failure elsewhere in the team.
+type trySender interface {
+	TrySend(p []byte) (bool, error)
+}
+
+// Transport makes a connected pair of links between members a and b (CPU
+// ids): a holds the first, b the second. A team calls it once per distinct
+// edge of its trees, before any member runs.
+type Transport func(a, b int) (Link, Link, error)
+
+// end is one member's end of a link, with its try-send form looked up
+// once rather than on every message.
+type end struct {
+	Link
+	try trySender // nil when the link has no TrySend
+}
+
+func newEnd(l Link) end {
+	ts, _ := l.(trySender)
+	return end{Link: l, try: ts}
+}

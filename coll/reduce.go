@@ -1,0 +1,102 @@
+package coll
+
+import (
+	"context"
+	"fmt"
+)
+
+// Reduce combines every member's in with op up the reduction tree and
+// leaves the result in out at the root (Smelt's reduction, §4.2.2). Every
+// member must pass an in of the same length, at most the team's
+// MaxMessage; out must hold len(in) bytes at the root and is untouched
+// elsewhere.
+//
+// op(acc, in) folds in into acc, both len(in) bytes long. Each member
+// folds its children's partial results in the order they arrive, which
+// varies from run to run, so op must be associative and commutative for
+// the result to be well defined.
+func (m *Member) Reduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
+	if len(in) > len(m.acc) {
+		return m.fail(fmt.Errorf("%w: reduction of %d bytes, team limit %d", ErrTooLarge, len(in), len(m.acc)))
+	}
+	if m.root && len(out) < len(in) {
+		return m.fail(errShortOut(len(out), len(in)))
+	}
+	acc := m.acc[:len(in)]
+	copy(acc, in)
+	if err := m.gather(ctx, acc, op); err != nil {
+		return err
+	}
+	if m.root {
+		copy(out, acc)
+		return nil
+	}
+	return m.send(ctx, m.rparent, acc)
+}
+
+// gather folds every reduction child's message into acc as it arrives,
+// polling the children in turn as Smelt does, so that a slow child does
+// not hold up the folding of the others. op may be nil (zero payloads).
+func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
+	pending := m.pending[:0]
+	for i := range m.rkids {
+		pending = append(pending, i)
+	}
+	s := spinner{spins: m.spins}
+	for len(pending) > 0 {
+		before := len(pending)
+		var err error
+		if pending, err = m.poll(pending, acc, op); err != nil {
+			return err
+		}
+		if len(pending) == before && s.idle() {
+			if err := m.check(ctx); err != nil {
+				return m.fail(err)
+			}
+		}
+	}
+	return nil
+}
+
+// poll tries each pending child once, folds what has arrived and returns
+// the children still pending.
+func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int, error) {
+	for i := 0; i < len(pending); {
+		n, ok, err := m.rkids[pending[i]].TryRecv(m.rx)
+		switch {
+		case err != nil:
+			return pending, m.fail(linkErr(err))
+		case !ok:
+			i++
+			continue
+		case n != len(acc):
+			return pending, m.fail(fmt.Errorf("%w: reduction input of %d bytes from a child, %d here",
+				ErrMismatch, n, len(acc)))
+		}
+		if op != nil {
+			op(acc, m.rx[:n])
+		}
+		pending[i] = pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+	}
+	return pending, nil
+}
+
+// Allreduce is Reduce followed by a broadcast of the result: every member
+// ends with the result in out, which must hold len(in) bytes everywhere.
+func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
+	if len(out) < len(in) {
+		return m.fail(errShortOut(len(out), len(in)))
+	}
+	if err := m.Reduce(ctx, in, out, op); err != nil {
+		return err
+	}
+	if m.root {
+		return m.fanout(ctx, out[:len(in)])
+	}
+	n, err := m.relay(ctx, out)
+	if err == nil && n != len(in) {
+		err = m.fail(fmt.Errorf("%w: allreduce result of %d bytes, input %d", ErrMismatch, n, len(in)))
+	}
+	return err
+}

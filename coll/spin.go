@@ -1,0 +1,90 @@
+package coll
+
+import (
+	"context"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// The waiting policy of every poll loop in the package. A hand-off between
+// spinning CPUs takes tens of nanoseconds and one through the scheduler
+// tens of microseconds, so waiters first poll flat out, then poll with
+// short pauses until their spin budget is spent, then give their CPU to
+// whoever else is runnable (a peer sharing it when members outnumber
+// CPUs), and finally nap so that an idle team does not burn whole CPUs.
+//
+// The budget depends on the team: a pinned goroutine owns its thread, and
+// runtime.Gosched on a locked thread parks that thread in the kernel, so
+// pinned members spin long (as the rings do); unpinned members, which may
+// share a CPU with the peer they wait for, yield early.
+const (
+	flatPolls   = 64               // polls without pause or checks
+	maxPause    = 64               // longest pause between polls, in loop iterations
+	checkEvery  = 64               // polls between cancellation checks while pausing
+	pinnedSpins = 1 << 14          // spin budget of pinned members
+	sharedSpins = 1 << 8           // spin budget of unpinned members and twin links
+	yieldPolls  = 1 << 8           // polls with runtime.Gosched before napping
+	nap         = 50 * time.Microsecond
+)
+
+// spinner counts one wait's polls and applies the policy. Its zero value
+// starts a wait with the unpinned budget. It is owned by one goroutine.
+type spinner struct{ n, spins int }
+
+// idle is called after a poll that found nothing. It reports whether the
+// caller should check for cancellation now.
+func (s *spinner) idle() bool {
+	s.n++
+	if s.spins == 0 {
+		s.spins = sharedSpins
+	}
+	switch {
+	case s.n < flatPolls:
+		return false
+	case s.n < s.spins:
+		pause(min(s.n-flatPolls+1, maxPause))
+		return s.n%checkEvery == 0
+	case s.n < s.spins+yieldPolls:
+		runtime.Gosched()
+	default:
+		time.Sleep(nap)
+	}
+	return true
+}
+
+// sink keeps pause's loop from being optimised away.
+var sink atomic.Uint32
+
+// pause busy-waits for about n loop iterations without touching shared
+// cache lines, so the line being polled stays with its writer meanwhile.
+func pause(n int) {
+	x := uint32(0)
+	for i := 0; i < n; i++ {
+		x += uint32(i)
+	}
+	if x == 1 {
+		sink.Store(x)
+	}
+}
+
+// waitCtx is the policy for waiters outside a team (twin links): it
+// returns ctx.Err() once ctx ends.
+func (s *spinner) waitCtx(ctx context.Context) error {
+	if s.idle() {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// spinLock is a test-and-test-and-set lock for short critical sections on
+// the fast path, where a blocking mutex's hand-off would cost far more
+// than the section. Any goroutine may lock; the holder must unlock.
+type spinLock struct{ held atomic.Bool }
+
+// tryLock acquires l if it is free.
+func (l *spinLock) tryLock() bool {
+	return !l.held.Load() && l.held.CompareAndSwap(false, true)
+}
+
+func (l *spinLock) unlock() { l.held.Store(false) }

@@ -1,0 +1,158 @@
+package coll
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// Twin is the in-memory reference transport: a mutex and two slice queues
+// per link, with the ring's ordering, capacity and truncation semantics,
+// and fault injection. Tests drive the same collective code over it as
+// over rings, and make links fail on purpose.
+
+// TwinConfig describes the links a twin transport makes.
+type TwinConfig struct {
+	// Slots is how many messages each direction holds before Send waits;
+	// zero means DefaultSlots.
+	Slots int
+	// MaxMessage is the longest payload; zero means DefaultMaxMessage.
+	MaxMessage int
+	// FailAfter, when not nil, gives for the link between members a and b
+	// the number of messages it carries (both directions together) before
+	// it fails; zero or less means never. After the fault the link's
+	// queued messages can still be received; then every call returns
+	// ErrInjected.
+	FailAfter func(a, b int) int
+}
+
+// NewTwin returns a transport of twin links.
+func NewTwin(cfg TwinConfig) Transport {
+	if cfg.Slots <= 0 {
+		cfg.Slots = DefaultSlots
+	}
+	if cfg.MaxMessage <= 0 {
+		cfg.MaxMessage = DefaultMaxMessage
+	}
+	return func(a, b int) (Link, Link, error) {
+		x, y := NewTwinPair(cfg.Slots, cfg.MaxMessage)
+		if cfg.FailAfter != nil {
+			x.p.failAfter = cfg.FailAfter(a, b)
+		}
+		return x, y, nil
+	}
+}
+
+// NewTwinPair returns the two ends of a twin link whose directions hold
+// slots messages of up to max bytes each.
+func NewTwinPair(slots, max int) (a, b *TwinLink) {
+	p := &twinPair{slots: slots, max: max}
+	return &TwinLink{p: p, side: 0}, &TwinLink{p: p, side: 1}
+}
+
+// twinPair is the state both ends share.
+//
+// Invariants: every field is guarded by mu; q[d] holds the messages
+// towards end d, oldest first, each a private copy; len(q[d]) <= slots;
+// once err is set it never changes.
+type twinPair struct {
+	mu        sync.Mutex
+	q         [2][][]byte
+	slots     int
+	max       int
+	sent      int
+	failAfter int
+	err       error
+}
+
+// TwinLink is one end of a twin link. Any goroutine may call its methods;
+// the mutex makes them safe, though a team uses each end from one
+// goroutine per direction, as it would a ring.
+type TwinLink struct {
+	p    *twinPair
+	side int
+}
+
+// Fail breaks the link at once with err (ErrInjected when nil), as if its
+// fault had fired.
+func (l *TwinLink) Fail(err error) {
+	if err == nil {
+		err = ErrInjected
+	}
+	l.p.mu.Lock()
+	if l.p.err == nil {
+		l.p.err = err
+	}
+	l.p.mu.Unlock()
+}
+
+// TrySend queues a copy of p for the other end unless that direction is
+// full.
+func (l *TwinLink) TrySend(p []byte) (bool, error) {
+	s := l.p
+	if len(p) > s.max {
+		return false, fmt.Errorf("%w: %d bytes, link carries %d", ErrTooLarge, len(p), s.max)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failAfter > 0 && s.sent >= s.failAfter && s.err == nil {
+		s.err = ErrInjected
+	}
+	switch q := &s.q[1-l.side]; {
+	case s.err != nil:
+		return false, s.err
+	case len(*q) >= s.slots:
+		return false, nil
+	default:
+		*q = append(*q, append([]byte{}, p...))
+		s.sent++
+		return true, nil
+	}
+}
+
+// Send queues a copy of p, waiting while the link is full.
+func (l *TwinLink) Send(ctx context.Context, p []byte) error {
+	var s spinner
+	for {
+		if ok, err := l.TrySend(p); ok || err != nil {
+			return err
+		}
+		if err := s.waitCtx(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// TryRecv takes the oldest message for this end, if any, into buf and
+// returns its length. As on a ring, a message longer than buf is still
+// consumed: buf receives its prefix, n is the full length, ok is true and
+// err wraps ErrTruncated.
+func (l *TwinLink) TryRecv(buf []byte) (n int, ok bool, err error) {
+	s := l.p
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := &s.q[l.side]
+	if len(*q) == 0 {
+		return 0, false, s.err
+	}
+	m := (*q)[0]
+	(*q)[0] = nil
+	*q = (*q)[1:]
+	if copy(buf, m) < len(m) {
+		return len(m), true, fmt.Errorf("%w: %d-byte message, %d-byte buffer", ErrTruncated, len(m), len(buf))
+	}
+	return len(m), true, nil
+}
+
+// Recv waits for the oldest message for this end and takes it into buf.
+func (l *TwinLink) Recv(ctx context.Context, buf []byte) (int, error) {
+	var s spinner
+	for {
+		if n, ok, err := l.TryRecv(buf); ok || err != nil {
+			return n, err
+		}
+		if err := s.waitCtx(ctx); err != nil {
+			return 0, err
+		}
+	}
+}
