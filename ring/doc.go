@@ -1,0 +1,33 @@
+// Package ring is Plexus's shared-memory transport: a single-producer
+// single-consumer ring of cache-line-sized slots, after the UMP channel
+// Smelt inherits from Barrelfish (Smelt §4.1).
+//
+// A Ring lives on a byte region it is given — a heap allocation (NewHeap)
+// or memory mapped into several processes — and keeps nothing but integers
+// there. New initialises a region; Attach validates one created elsewhere.
+// Each 64-byte slot carries an 8-byte control word, written only by the
+// sender and stored last, and 56 payload bytes; longer messages (up to
+// MaxMessage, half the ring) span consecutive slots. The receiver publishes
+// how far it has read on a separate line, only every half ring, and the
+// sender looks at that line only when its cached copy says the ring is
+// full, so in steady state the two sides share no written line but the
+// slots themselves.
+//
+// One goroutine sends and one receives. TrySend and TryRecv never wait;
+// Send and Recv spin, then yield, then sleep (see Backoff) and never block
+// on a channel or mutex. A Pair is one end of Smelt's queue pair: two rings,
+// one each way.
+//
+//	a, b := ring.NewPairs(64)
+//	go func() {
+//		buf := make([]byte, 64)
+//		n, _ := b.Recv(ctx, buf)
+//		b.Send(ctx, buf[:n]) // echo
+//	}()
+//	a.Send(ctx, []byte("ping"))
+//	n, err := a.Recv(ctx, buf)
+//
+// For the lowest latency pin the two goroutines to different CPUs with
+// package affinity. If they share a CPU, or outnumber GOMAXPROCS, they still
+// make progress: a waiter gives the CPU up after SpinIterations polls.
+package ring

@@ -1,0 +1,95 @@
+package ring
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// TrySend copies p into the ring if there is room and reports whether it
+// did. It returns ErrTooLarge for a message longer than MaxMessage. It must
+// only be called by the sender, one goroutine at a time.
+func (r *Ring) TrySend(p []byte) (bool, error) {
+	k := slotsFor(len(p))
+	if k > r.half {
+		return false, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(p), r.MaxMessage())
+	}
+	s := &r.snd
+	if s.head+k-s.cachedTail > r.n {
+		s.cachedTail = atomic.LoadUint64(r.recvPos)
+		if s.head+k-s.cachedTail > r.n {
+			return false, nil
+		}
+	}
+	h := s.head
+	for i := uint64(1); i < k; i++ {
+		chunk := p[i*SlotPayload : min(uint64(len(p)), (i+1)*SlotPayload)]
+		copy(r.payload(h+i), chunk)
+		atomic.StoreUint64(r.ctl(h+i), contFlag|uint64(len(chunk))<<lenShift|(h+i+1)&seqMask)
+	}
+	copy(r.payload(h), p[:min(len(p), SlotPayload)])
+	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
+	s.head = h + k
+	return true, nil
+}
+
+// TryRecv copies the next message into buf and reports its length. ok is
+// false if the ring is empty. If buf is too short the message is still
+// consumed: buf receives its prefix, n is the full length, ok is true and
+// err wraps ErrTruncated. A control word no sender writes gives ErrCorrupt
+// and consumes nothing. It must only be called by the receiver, one
+// goroutine at a time.
+func (r *Ring) TryRecv(buf []byte) (n int, ok bool, err error) {
+	t := r.rcv.tail
+	c := atomic.LoadUint64(r.ctl(t))
+	if c&seqMask != (t+1)&seqMask {
+		return 0, false, r.checkStale(t, c)
+	}
+	l := c >> lenShift & lenMask
+	if c&contFlag != 0 || l > uint64(r.MaxMessage()) {
+		return 0, false, fmt.Errorf("%w: position %d: control word %#x (length %d, capacity %d)", ErrCorrupt, t, c, l, r.MaxMessage())
+	}
+	k := slotsFor(int(l))
+	if err := r.copyOut(buf, t, k, l); err != nil {
+		return 0, false, err
+	}
+	r.advance(t + k)
+	if int(l) > len(buf) {
+		return int(l), true, fmt.Errorf("%w: %d-byte message, %d-byte buffer", ErrTruncated, l, len(buf))
+	}
+	return int(l), true, nil
+}
+
+// checkStale accepts the control word of a slot the sender has not yet
+// reached for position t: last lap's sequence, or zero (never written).
+func (r *Ring) checkStale(t, c uint64) error {
+	if c == 0 || c&seqMask == (t+1-r.n)&seqMask {
+		return nil
+	}
+	return fmt.Errorf("%w: position %d: control word %#x is from neither this lap nor the last", ErrCorrupt, t, c)
+}
+
+// copyOut copies the first l bytes of the message at positions t..t+k-1
+// into buf (as much as fits), checking each continuation's control word.
+func (r *Ring) copyOut(buf []byte, t, k, l uint64) error {
+	copy(buf, r.payload(t)[:min(l, SlotPayload)])
+	for i := uint64(1); i < k; i++ {
+		c := atomic.LoadUint64(r.ctl(t + i))
+		if c&(contFlag|seqMask) != contFlag|(t+i+1)&seqMask {
+			return fmt.Errorf("%w: position %d: control word %#x, want continuation %d", ErrCorrupt, t+i, c, t+i+1)
+		}
+		if off := i * SlotPayload; off < uint64(len(buf)) {
+			copy(buf[off:], r.payload(t + i)[:min(l-off, SlotPayload)])
+		}
+	}
+	return nil
+}
+
+// advance moves the receiver to position t and publishes it once it is
+// half a ring past the last publication. Only the receiver calls it.
+func (r *Ring) advance(t uint64) {
+	r.rcv.tail = t
+	if t-r.rcv.published >= r.half {
+		atomic.StoreUint64(r.recvPos, t)
+		r.rcv.published = t
+	}
+}

@@ -1,0 +1,98 @@
+package ring
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// op is one step of a twin run: send a message of size bytes, or receive
+// into a buffer of size bytes.
+type op struct {
+	send bool
+	size int
+}
+
+// runTwin drives a Ring and its reference twin with ops and returns a
+// description of the first difference, or "".
+func runTwin(slots int, ops []op) string {
+	r, ref := NewHeap(slots), newRef(slots)
+	var seq byte
+	got, want := make([]byte, 4*SlotPayload), make([]byte, 4*SlotPayload)
+	for i, o := range ops {
+		if o.send {
+			msg := pattern(o.size, seq)
+			seq++
+			ok1, err1 := r.TrySend(msg)
+			ok2, err2 := ref.TrySend(msg)
+			if ok1 != ok2 || !sameErr(err1, err2) {
+				return fmt.Sprintf("op %d send %d: ring (%v, %v), twin (%v, %v)", i, o.size, ok1, err1, ok2, err2)
+			}
+			continue
+		}
+		n1, ok1, err1 := r.TryRecv(got[:o.size])
+		n2, ok2, err2 := ref.TryRecv(want[:o.size])
+		if n1 != n2 || ok1 != ok2 || !sameErr(err1, err2) {
+			return fmt.Sprintf("op %d recv %d: ring (%d, %v, %v), twin (%d, %v, %v)", i, o.size, n1, ok1, err1, n2, ok2, err2)
+		}
+		if m := min(n1, o.size); !bytes.Equal(got[:m], want[:m]) {
+			return fmt.Sprintf("op %d recv %d: ring %x, twin %x", i, o.size, got[:m], want[:m])
+		}
+	}
+	return ""
+}
+
+// pattern returns size bytes that differ between neighbouring messages.
+func pattern(size int, seq byte) []byte {
+	p := make([]byte, size)
+	for i := range p {
+		p[i] = seq ^ byte(i*7)
+	}
+	return p
+}
+
+func randomOps(rng *rand.Rand, count int) []op {
+	sendBias := rng.Float64()*0.6 + 0.2 // mixes from recv-heavy to send-heavy
+	ops := make([]op, count)
+	for i := range ops {
+		ops[i] = op{send: rng.Float64() < sendBias, size: rng.IntN(3*SlotPayload + 1)}
+	}
+	return ops
+}
+
+func TestTwinRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	runs := 400
+	if testing.Short() {
+		runs = 100
+	}
+	for run := range runs {
+		slots := 2 << rng.IntN(7) // 2 .. 128
+		ops := randomOps(rng, 500)
+		if d := runTwin(slots, ops); d != "" {
+			t.Fatalf("run %d, %d slots: %s", run, slots, d)
+		}
+	}
+}
+
+// FuzzTwin decodes fuzz bytes into a slot count and an operation sequence
+// and demands that Ring and its twin agree on every result.
+func FuzzTwin(f *testing.F) {
+	f.Add([]byte{0, 1, 10, 0, 10})
+	f.Add([]byte{2, 1, 200, 1, 57, 1, 0, 0, 3, 0, 200, 0, 200})
+	f.Add(bytes.Repeat([]byte{1, 56, 1, 112, 0, 60}, 40))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		slots := 2 << (data[0] % 7)
+		var ops []op
+		for i := 1; i+1 < len(data); i += 2 {
+			ops = append(ops, op{send: data[i]&1 == 1, size: int(data[i+1]) % (3*SlotPayload + 1)})
+		}
+		if d := runTwin(slots, ops); d != "" {
+			t.Fatalf("%d slots: %s", slots, d)
+		}
+	})
+}

@@ -1,0 +1,91 @@
+package ring
+
+import (
+	"context"
+	"runtime"
+	"time"
+)
+
+// The waiting policy of Send and Recv, in three phases. Polling a line the
+// peer has not written hits the local cache and costs a few nanoseconds, so
+// each spin is simply one more poll; no channel, mutex or futex is ever
+// waited on, because waking a blocked goroutine costs tens of microseconds
+// against tens of nanoseconds for a spinning hand-off.
+const (
+	// SpinIterations is how many times a waiter polls before yielding:
+	// tens of microseconds, long enough to cover a peer that is merely
+	// busy, short enough to hand the CPU over when oversubscribed.
+	SpinIterations = 1 << 14
+	// YieldIterations is how many runtime.Gosched calls follow the spins,
+	// letting goroutines that share the waiter's P or CPU run.
+	YieldIterations = 1 << 8
+	// SleepDuration is the pause between polls once spinning and yielding
+	// have failed: the peer is descheduled or idle.
+	SleepDuration = 50 * time.Microsecond
+	// CheckInterval is how many spins pass between context checks; the
+	// yield and sleep phases check every step.
+	CheckInterval = 1 << 12
+)
+
+// Backoff carries a waiter through the spin, yield and sleep phases. The
+// zero value starts spinning, unless GOMAXPROCS is 1: then no peer can run
+// while the waiter spins, so it starts yielding at once. A Backoff belongs
+// to one goroutine.
+type Backoff struct{ n int }
+
+// Wait waits for one step of the policy and reports whether the caller
+// should check its context now. Only the Backoff's goroutine may call it.
+func (b *Backoff) Wait() (check bool) {
+	if b.n == 0 && runtime.GOMAXPROCS(0) == 1 {
+		b.n = SpinIterations - 1
+	}
+	b.n++
+	switch {
+	case b.n < SpinIterations:
+		return b.n%CheckInterval == 0
+	case b.n < SpinIterations+YieldIterations:
+		runtime.Gosched()
+	default:
+		time.Sleep(SleepDuration)
+	}
+	return true
+}
+
+// Reset returns the Backoff to the spinning phase, for a waiter that has
+// just made progress. Only the Backoff's goroutine may call it.
+func (b *Backoff) Reset() { b.n = 0 }
+
+// Send sends p, waiting for room under the Backoff policy. It returns
+// ErrTooLarge at once for a message longer than MaxMessage, and ctx.Err()
+// unchanged if ctx ends while it waits; ctx is checked only while waiting,
+// every CheckInterval spins. It must only be called by the sender.
+func (r *Ring) Send(ctx context.Context, p []byte) error {
+	var b Backoff
+	for {
+		if ok, err := r.TrySend(p); ok || err != nil {
+			return err
+		}
+		if b.Wait() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// Recv receives the next message into buf and returns its length, waiting
+// under the Backoff policy. Errors are TryRecv's, or ctx.Err() unchanged if
+// ctx ends while it waits. It must only be called by the receiver.
+func (r *Ring) Recv(ctx context.Context, buf []byte) (int, error) {
+	var b Backoff
+	for {
+		if n, ok, err := r.TryRecv(buf); ok || err != nil {
+			return n, err
+		}
+		if b.Wait() {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+	}
+}
