@@ -19,12 +19,12 @@ import (
 // pinned members spin long (as the rings do); unpinned members, which may
 // share a CPU with the peer they wait for, yield early.
 const (
-	flatPolls   = 64               // polls without pause or checks
-	maxPause    = 64               // longest pause between polls, in loop iterations
-	checkEvery  = 64               // polls between cancellation checks while pausing
-	pinnedSpins = 1 << 14          // spin budget of pinned members
-	sharedSpins = 1 << 8           // spin budget of unpinned members and twin links
-	yieldPolls  = 1 << 8           // polls with runtime.Gosched before napping
+	flatPolls   = 64      // polls without pause or checks
+	maxPause    = 64      // longest pause between polls, in loop iterations
+	checkEvery  = 64      // polls between cancellation checks while pausing
+	pinnedSpins = 1 << 14 // spin budget of pinned members
+	sharedSpins = 1 << 8  // spin budget of unpinned members and twin links
+	yieldPolls  = 1 << 8  // polls with runtime.Gosched before napping
 	nap         = 50 * time.Microsecond
 )
 

@@ -1,0 +1,118 @@
+package coll
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+// checkBarrier runs barrier rounds; no member may leave round r before
+// every member has arrived in it.
+func checkBarrier(t *testing.T, team *Team, barrier func(m *Member, ctx context.Context) error) {
+	var arrived atomic.Int64
+	n := int64(team.Size())
+	run(t, team, func(ctx context.Context, m *Member) error {
+		for r := range int64(rounds(1000)) {
+			arrived.Add(1)
+			if err := barrier(m, ctx); err != nil {
+				return err
+			}
+			if a := arrived.Load(); a < n*(r+1) {
+				return fmt.Errorf("round %d: member %d left with %d of %d arrivals", r, m.CPU(), a, n*(r+1))
+			}
+		}
+		return nil
+	})
+}
+
+func TestBarrier(t *testing.T) {
+	eachTeam(t, func(t *testing.T, team *Team) {
+		checkBarrier(t, team, (*Member).Barrier)
+	})
+}
+
+func TestDisseminationBarrier(t *testing.T) {
+	for _, tr := range transports {
+		for _, n := range []int{1, 2, 3, 4, 5, 7, 8} {
+			t.Run(fmt.Sprintf("%s/members=%d", tr.name, n), func(t *testing.T) {
+				team := newTeam(t, Config{Bcast: buildTree(t, n, tree.Binary), Transport: tr.make()})
+				checkBarrier(t, team, (*Member).DisseminationBarrier)
+			})
+		}
+	}
+}
+
+// A straggler holds everyone in the barrier.
+func TestBarrierWaitsForStraggler(t *testing.T) {
+	team := newTeam(t, Config{Bcast: buildTree(t, 4, tree.Adaptive)})
+	var done atomic.Int32
+	last := team.Members()[3].CPU()
+	run(t, team, func(ctx context.Context, m *Member) error {
+		if m.CPU() == last {
+			time.Sleep(20 * time.Millisecond)
+			done.Store(1)
+		}
+		if err := m.Barrier(ctx); err != nil {
+			return err
+		}
+		if done.Load() == 0 {
+			return fmt.Errorf("member %d left before the straggler arrived", m.CPU())
+		}
+		return nil
+	})
+}
+
+// Separate reduction and broadcast trees (tree.BestPair) carry every
+// operation, including on edges one tree uses up and the other down.
+func TestBestPairTrees(t *testing.T) {
+	for _, tr := range transports {
+		for _, n := range []int{3, 8, 12} {
+			t.Run(fmt.Sprintf("%s/members=%d", tr.name, n), func(t *testing.T) {
+				red, bc, err := tree.BestPair(synthModel(n), tree.Spec{Root: tree.AutoRoot})
+				if err != nil {
+					t.Fatal(err)
+				}
+				team := newTeam(t, Config{Bcast: bc, Reduce: red, Transport: tr.make()})
+				mixed(t, team)
+			})
+		}
+	}
+}
+
+// mixed interleaves every collective, checking each result.
+func mixed(t *testing.T, team *Team) {
+	checkBarrier(t, team, func(m *Member, ctx context.Context) error {
+		if err := m.Barrier(ctx); err != nil {
+			return err
+		}
+		got, err := AllreduceValue(m, ctx, int64(m.CPU()), sum)
+		if want := int64(team.Size() * (team.Size() - 1) / 2); err == nil && got != want {
+			err = fmt.Errorf("allreduce %d, want %d", got, want)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := ReduceValue(m, ctx, 1, sum); err != nil {
+			return err
+		}
+		var buf [4]byte
+		_, err = m.Broadcast(ctx, buf[:], 3)
+		return err
+	})
+}
+
+// Two teams over the same CPUs run at once without crosstalk.
+func TestTwoTeams(t *testing.T) {
+	a := newTeam(t, Config{Bcast: buildTree(t, 5, tree.Adaptive)})
+	b := newTeam(t, Config{Bcast: buildTree(t, 5, tree.Binary), Transport: NewTwin(TwinConfig{})})
+	for name, team := range map[string]*Team{"ring": a, "twin": b} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			mixed(t, team)
+		})
+	}
+}
