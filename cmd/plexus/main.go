@@ -43,7 +43,7 @@ type cli struct {
 var commands []*command
 
 func init() {
-	commands = []*command{machineCmd, treeCmd, compareCmd, surveyCmd, tourCmd}
+	commands = []*command{machineCmd, measureCmd, treeCmd, compareCmd, surveyCmd, tourCmd}
 }
 
 // usageError marks an error in what the user typed: run prints the
