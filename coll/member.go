@@ -40,13 +40,10 @@ type Member struct {
 }
 
 func newMember(t *Team, cpu int) *Member {
-	spins := sharedSpins
-	if t.cfg.Pin {
-		spins = pinnedSpins
-	}
 	return &Member{
-		team: t, cpu: cpu, root: cpu == t.cfg.Bcast.Root, spins: spins,
-		acc: make([]byte, t.cfg.MaxMessage), rx: make([]byte, t.cfg.MaxMessage),
+		team: t, cpu: cpu, root: cpu == t.cfg.Bcast.Root,
+		spins: spinBudget(len(t.cfg.Bcast.Children), t.cfg.Pin),
+		acc:   make([]byte, t.cfg.MaxMessage), rx: make([]byte, t.cfg.MaxMessage),
 	}
 }
 

@@ -1,0 +1,52 @@
+// Package coll runs collective operations — broadcast, reduction,
+// allreduce and barriers — on the trees of package tree, the way Smelt's
+// collective layer does (Smelt §4.2): a team of members, one per CPU,
+// joined by point-to-point links along the tree edges; broadcasts start
+// at the root, which serialises them (atomic broadcast), and reductions
+// end there, each member folding its children's values in arrival order.
+// A barrier is a zero-payload reduction followed by a zero-payload
+// broadcast.
+//
+// The collectives are written once against the Link interface. The
+// default transport is Smelt's UMP queue pair of cache-line rings
+// (package ring); NewTwin makes in-memory twin links with the same
+// ordering and truncation semantics and fault injection, for tests.
+//
+//	bc, _ := tree.Build(model, tree.Spec{Topology: tree.Adaptive, Root: tree.AutoRoot})
+//	team, err := coll.NewTeam(coll.Config{Bcast: bc, Pin: true})
+//	if err != nil { ... }
+//	err = team.Run(ctx, func(m *coll.Member) error {
+//		buf := make([]byte, 64)
+//		n := 0
+//		if m.IsRoot() {
+//			n = copy(buf, "hello")
+//		}
+//		n, err := m.Broadcast(ctx, buf, n) // every member now has buf[:n]
+//		if err != nil {
+//			return err
+//		}
+//		total, err := coll.AllreduceValue(m, ctx, m.CPU(), func(a, b int) int { return a + b })
+//		if err != nil {
+//			return err
+//		}
+//		return m.Barrier(ctx)
+//	})
+//
+// Run starts one goroutine per member, pinned to the member's CPU when
+// Config.Pin is set. Members may also be driven by goroutines of the
+// caller's own (Team.Members, Member.Pin); a member's methods must then
+// be called from one goroutine at a time, and every member must call the
+// collectives in the same order. Only the root's Broadcast admits
+// concurrent callers.
+//
+// Every wait spins, then pauses, then yields and finally naps; nothing on
+// the fast path blocks on a channel or mutex, because a hand-off between
+// spinning CPUs costs tens of nanoseconds and one through the scheduler
+// tens of microseconds. Waits end with an error, never a hang: when ctx
+// ends (ctx.Err() returned unchanged), when a link fails, or when another
+// member of the team failed (ErrClosed wrapping the cause). The first
+// error ends the team.
+//
+// baseline.go holds conventional barriers (sense-reversing atomic,
+// sync.Cond, channel, WaitGroup) that the benchmarks compare against.
+package coll
