@@ -43,7 +43,7 @@ type cli struct {
 var commands []*command
 
 func init() {
-	commands = []*command{machineCmd, measureCmd, treeCmd, compareCmd, surveyCmd, tourCmd}
+	commands = []*command{machineCmd, measureCmd, treeCmd, compareCmd, surveyCmd, benchCollCmd, tourCmd}
 }
 
 // usageError marks an error in what the user typed: run prints the
@@ -146,9 +146,9 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) error {
 func writeHelp(w io.Writer) {
 	fmt.Fprint(w, "plexus: machine models and Smelt's communication trees\n\nusage: plexus <command> [flags]\n\ncommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "  help [command] show a command's usage and flags\n\n"+modelHelp+
+	fmt.Fprint(w, "  help [command]   show a command's usage and flags\n\n"+modelHelp+
 		"\nRun 'plexus help <command>' for a command's flags.\n")
 }
 

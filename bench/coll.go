@@ -1,0 +1,156 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/coll"
+	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+// Config says what Coll measures.
+type Config struct {
+	// Model gives the trees (and the predictions): ideally measured costs
+	// of this machine; its CPUs must include the ones used.
+	Model *topo.Model
+	// CPUs are the CPUs to pin members to; nil means every CPU the process
+	// may use. Collectives run with 2..len(CPUs) members (Members).
+	CPUs []int
+	// Members lists the team sizes; nil means just len(CPUs).
+	Members []int
+	// Topologies for the team results; nil means every topology but Bad.
+	Topologies []tree.Topology
+	// Target is roughly how long each case runs; zero means 200 ms, or
+	// 20 ms with Quick.
+	Target time.Duration
+	Quick  bool
+}
+
+// Validate fills in defaults and checks the CPUs.
+func (c *Config) Validate() error {
+	if c.Model == nil || !c.Model.HasCosts() {
+		return fmt.Errorf("bench: config needs a model with costs")
+	}
+	if c.CPUs == nil {
+		cpus, err := affinity.Allowed()
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		c.CPUs = cpus
+	}
+	if len(c.CPUs) < 2 {
+		return fmt.Errorf("bench: need at least 2 CPUs, have %v", c.CPUs)
+	}
+	if c.Members == nil {
+		c.Members = []int{len(c.CPUs)}
+	}
+	for _, n := range c.Members {
+		if n < 2 || n > len(c.CPUs) {
+			return fmt.Errorf("bench: %d members on %d CPUs: want 2..%d", n, len(c.CPUs), len(c.CPUs))
+		}
+	}
+	if c.Topologies == nil {
+		c.Topologies = []tree.Topology{tree.Adaptive, tree.Best, tree.Binary, tree.Fibonacci, tree.Sequential, tree.MST, tree.Cluster}
+	}
+	if c.Target == 0 {
+		c.Target = 200 * time.Millisecond
+		if c.Quick {
+			c.Target = 20 * time.Millisecond
+		}
+	}
+	return nil
+}
+
+// kase is one measurement to make.
+type kase struct {
+	bench, impl string
+	members     int
+	setup       func() (body, func(), error)
+	built       *tree.Tree // set by team setups
+}
+
+// Coll measures every case and returns the results in a fixed order;
+// progress, when not nil, is called after each case.
+func Coll(ctx context.Context, cfg Config, progress func(done, total int)) ([]Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cases := plan(ctx, &cfg)
+	out := make([]Result, 0, len(cases))
+	for i, k := range cases {
+		r, err := run(ctx, &cfg, k)
+		if err != nil {
+			return out, fmt.Errorf("bench: %s/%s members=%d: %w", k.bench, k.impl, k.members, err)
+		}
+		out = append(out, r)
+		if progress != nil {
+			progress(i+1, len(cases))
+		}
+	}
+	return out, nil
+}
+
+func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
+	ns, ops, err := measure(ctx, cfg.CPUs[:k.members], cfg.Target, k.setup)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Bench: k.bench, Impl: k.impl, Members: k.members, NsPerOp: ns, Ops: ops}
+	if k.bench == "stream" {
+		r.MsgsPerSec = 1e9 / ns
+	}
+	if k.built != nil {
+		if r.PredictedNs, err = predict(cfg.Model, k.built); err != nil {
+			return Result{}, err
+		}
+		r.Ratio = ns / r.PredictedNs
+	}
+	return r, nil
+}
+
+// predict is the simulator's latency for what a team case times: a
+// reduction plus a broadcast on the tree (see collective.go).
+func predict(m *topo.Model, t *tree.Tree) (float64, error) {
+	r, err := tree.Simulate(m, t, tree.Barrier)
+	return r.Latency, err
+}
+
+func plan(ctx context.Context, cfg *Config) []*kase {
+	two := 2
+	ks := []*kase{
+		{bench: "pingpong", impl: "atomic", members: two, setup: atomicPingPong},
+		{bench: "pingpong", impl: "ring", members: two, setup: ringPingPong(ctx)},
+		{bench: "pingpong", impl: "chan", members: two, setup: chanPingPong},
+		{bench: "stream", impl: "ring", members: two, setup: ringStream(ctx)},
+		{bench: "stream", impl: "chan", members: two, setup: chanStream},
+	}
+	for _, n := range cfg.Members {
+		ks = append(ks, collCases(ctx, cfg, n)...)
+	}
+	return ks
+}
+
+func collCases(ctx context.Context, cfg *Config, n int) []*kase {
+	cpus := cfg.CPUs[:n]
+	var ks []*kase
+	for _, b := range []string{"barrier", "bcast", "reduce"} {
+		for _, t := range cfg.Topologies {
+			k := &kase{bench: b, impl: "team-" + t.String(), members: n}
+			k.setup = teamSetup(ctx, cfg.Model, cpus, t, b, &k.built)
+			ks = append(ks, k)
+		}
+	}
+	ks = append(ks,
+		&kase{bench: "barrier", impl: "dissemination", members: n, setup: dissemination(ctx, cfg.Model, cpus)},
+		&kase{bench: "barrier", impl: "atomic", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewAtomicBarrier(n) }, n)},
+		&kase{bench: "barrier", impl: "cond", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewCondBarrier(n) }, n)},
+		&kase{bench: "barrier", impl: "chan", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewChanBarrier(n) }, n)},
+		&kase{bench: "barrier", impl: "waitgroup", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewWaitGroupRound(n) }, n)},
+		&kase{bench: "bcast", impl: "chan", members: n, setup: chanBcast(n)},
+		&kase{bench: "reduce", impl: "chan", members: n, setup: chanReduce(n)},
+	)
+	return ks
+}
