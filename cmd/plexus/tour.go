@@ -13,7 +13,6 @@ import (
 	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/topo/hwloc"
 	"github.com/plexus-hpc/plexus/topo/load"
-	"github.com/plexus-hpc/plexus/topo/sysfs"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
@@ -22,9 +21,12 @@ var tourCmd = &command{
 	summary: "model this machine and two shipped ones, build and compare every tree",
 	usage: `tour [--data DIR]
 
-Discovers this machine from /sys (costs estimated from the topology),
-prints its summary and the comparison of every tree topology on all its
-CPUs; then does the same for two machines shipped in the repository: the
+Discovers this machine from /sys, measures its pairwise send/receive
+costs (a quick run of 'plexus machine measure'; estimated from the topology
+when that is not possible), prints its summary and the comparison of every
+tree topology on all its CPUs, then runs the collectives on its trees with
+pinned goroutines and shows the measured table (a quick 'plexus bench
+coll'); then does the same, without running anything, for two machines shipped in the repository: the
 measured Smelt 2x10 Intel Xeon E5 v2 and a 2-socket AMD Epyc 7451 from an
 hwloc topology (costs estimated). Run it from the repository root, or give
 the data directory with --data.`,
@@ -51,6 +53,8 @@ type tourStop struct {
 	title string
 	note  string
 	open  func() (*topo.Model, error)
+	// live runs the collectives on the machine itself (this machine only).
+	live bool
 }
 
 func runTour(c *cli, args []string) error {
@@ -66,14 +70,14 @@ func runTour(c *cli, args []string) error {
 		}
 	}
 	stops := []tourStop{
-		{"this machine", "Costs are estimated from the topology; measured costs will come with `plexus machine measure`.",
-			sysfs.Local},
+		{"this machine", "Costs measured now by a quick pairwise benchmark (plexus machine measure --quick).",
+			measuredLocal(c.stderr), true},
 		{"Smelt's measured 2x10 Intel Xeon E5-2670 v2", "Costs measured by Smelt's pairwise benchmark.",
-			func() (*topo.Model, error) { return load.Open(filepath.Join(o.data, tourSmelt)) }},
+			func() (*topo.Model, error) { return load.Open(filepath.Join(o.data, tourSmelt)) }, false},
 		{"2-socket AMD Epyc 7451 (hwloc topology)", "Costs estimated from the topology.",
 			func() (*topo.Model, error) {
 				return hwloc.ReadFile(filepath.Join(o.data, tourHwloc), hwloc.Options{})
-			}},
+			}, false},
 	}
 	failed := 0
 	for i, s := range stops {
@@ -108,6 +112,11 @@ func tourOne(w io.Writer, n int, s tourStop) error {
 	fmt.Fprintf(w, "\nevery topology on all %d CPUs\n", m.N())
 	if err := writeCompareTable(w, rows); err != nil {
 		return err
+	}
+	if s.live {
+		if err := tourBench(w, m); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(w, "\n(%s in %s)\n\n", m.Name, time.Since(start).Round(time.Millisecond))
 	return nil
