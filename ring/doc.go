@@ -30,4 +30,19 @@
 // For the lowest latency pin the two goroutines to different CPUs with
 // package affinity. If they share a CPU, or outnumber GOMAXPROCS, they still
 // make progress: a waiter gives the CPU up after SpinIterations polls.
+//
+// # Performance
+//
+// BenchmarkPingPong and BenchmarkStream compare the ring with raw atomics
+// and channels. On a 2-core KVM guest (AMD EPYC), quiet, a ring round trip
+// of 8-byte messages took about 170–180 ns, against about 60 ns for one
+// word both goroutines spin on and write, about 100 ns for two words with
+// one writer each, and about 70 µs for two unbuffered channels between
+// pinned goroutines; streaming reached 25–37 M messages/s against 3 M for
+// a buffered channel. The single shared word is a floor no queue pair
+// reaches: it lets one cache line carry both directions, while Smelt's
+// design (and any ring) gives each line a single writer, which alone costs
+// 1.6–1.8× on this machine. The rest of the gap is the slot moving to a
+// fresh line every message and the bookkeeping of a general message
+// (length, sequence, copy).
 package ring

@@ -9,27 +9,52 @@ import (
 // did. It returns ErrTooLarge for a message longer than MaxMessage. It must
 // only be called by the sender, one goroutine at a time.
 func (r *Ring) TrySend(p []byte) (bool, error) {
+	if len(p) > SlotPayload {
+		return r.trySendLong(p)
+	}
+	if !r.room(1) {
+		return false, nil
+	}
+	h := r.snd.head
+	copySmall(r.payload(h), p)
+	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
+	r.snd.head = h + 1
+	return true, nil
+}
+
+// trySendLong is TrySend for a message spanning several slots: it fills
+// the continuations first and publishes the first slot last. Only the
+// sender calls it.
+func (r *Ring) trySendLong(p []byte) (bool, error) {
 	k := slotsFor(len(p))
 	if k > r.half {
 		return false, fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(p), r.MaxMessage())
 	}
-	s := &r.snd
-	if s.head+k-s.cachedTail > r.n {
-		s.cachedTail = atomic.LoadUint64(r.recvPos)
-		if s.head+k-s.cachedTail > r.n {
-			return false, nil
-		}
+	if !r.room(k) {
+		return false, nil
 	}
-	h := s.head
+	h := r.snd.head
 	for i := uint64(1); i < k; i++ {
 		chunk := p[i*SlotPayload : min(uint64(len(p)), (i+1)*SlotPayload)]
 		copy(r.payload(h+i), chunk)
 		atomic.StoreUint64(r.ctl(h+i), contFlag|uint64(len(chunk))<<lenShift|(h+i+1)&seqMask)
 	}
-	copy(r.payload(h), p[:min(len(p), SlotPayload)])
+	copy(r.payload(h), p[:SlotPayload])
 	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
-	s.head = h + k
+	r.snd.head = h + k
 	return true, nil
+}
+
+// room reports whether k more slots are free, loading the receiver's
+// published position only when the cached one says they are not. Only
+// the sender calls it.
+func (r *Ring) room(k uint64) bool {
+	s := &r.snd
+	if s.head+k-s.cachedTail <= r.n {
+		return true
+	}
+	s.cachedTail = atomic.LoadUint64(r.recvPos)
+	return s.head+k-s.cachedTail <= r.n
 }
 
 // TryRecv copies the next message into buf and reports its length. ok is
@@ -45,6 +70,15 @@ func (r *Ring) TryRecv(buf []byte) (n int, ok bool, err error) {
 		return 0, false, r.checkStale(t, c)
 	}
 	l := c >> lenShift & lenMask
+	if l <= SlotPayload && c&contFlag == 0 { // the common one-slot message
+		if int(l) <= len(buf) {
+			copySmall(buf, r.payload(t)[:l])
+		} else {
+			copy(buf, r.payload(t)[:l])
+		}
+		r.advance(t + 1)
+		return r.result(l, buf)
+	}
 	if c&contFlag != 0 || l > uint64(r.MaxMessage()) {
 		return 0, false, fmt.Errorf("%w: position %d: control word %#x (length %d, capacity %d)", ErrCorrupt, t, c, l, r.MaxMessage())
 	}
@@ -53,6 +87,18 @@ func (r *Ring) TryRecv(buf []byte) (n int, ok bool, err error) {
 		return 0, false, err
 	}
 	r.advance(t + k)
+	return r.result(l, buf)
+}
+
+// ready reports whether a message waits at the receiver's position. Only
+// the receiver calls it.
+func (r *Ring) ready() bool {
+	t := r.rcv.tail
+	return atomic.LoadUint64(r.ctl(t))&seqMask == (t+1)&seqMask
+}
+
+// result is TryRecv's return for a consumed message of length l.
+func (r *Ring) result(l uint64, buf []byte) (int, bool, error) {
 	if int(l) > len(buf) {
 		return int(l), true, fmt.Errorf("%w: %d-byte message, %d-byte buffer", ErrTruncated, l, len(buf))
 	}

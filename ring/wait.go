@@ -25,21 +25,31 @@ const (
 	// CheckInterval is how many spins pass between context checks; the
 	// yield and sleep phases check every step.
 	CheckInterval = 1 << 12
+
+	probeAt = 1 << 8
 )
 
 // Backoff carries a waiter through the spin, yield and sleep phases. The
-// zero value starts spinning, unless GOMAXPROCS is 1: then no peer can run
-// while the waiter spins, so it starts yielding at once. A Backoff belongs
+// zero value starts spinning; if GOMAXPROCS is 1 no peer can run while the
+// waiter spins, so after probeAt spins it starts yielding. A Backoff belongs
 // to one goroutine.
 type Backoff struct{ n int }
 
 // Wait waits for one step of the policy and reports whether the caller
 // should check its context now. Only the Backoff's goroutine may call it.
 func (b *Backoff) Wait() (check bool) {
-	if b.n == 0 && runtime.GOMAXPROCS(0) == 1 {
-		b.n = SpinIterations - 1
-	}
 	b.n++
+	if b.n < probeAt {
+		return false // the first polls cost nothing but the poll: inlined
+	}
+	return b.slow()
+}
+
+// slow is Wait past the first probeAt polls.
+func (b *Backoff) slow() bool {
+	if b.n == probeAt && runtime.GOMAXPROCS(0) == 1 {
+		b.n = SpinIterations // GOMAXPROCS reads a global lock: not per poll
+	}
 	switch {
 	case b.n < SpinIterations:
 		return b.n%CheckInterval == 0
@@ -60,15 +70,19 @@ func (b *Backoff) Reset() { b.n = 0 }
 // unchanged if ctx ends while it waits; ctx is checked only while waiting,
 // every CheckInterval spins. It must only be called by the sender.
 func (r *Ring) Send(ctx context.Context, p []byte) error {
+	if ok, err := r.TrySend(p); ok || err != nil {
+		return err
+	}
 	var b Backoff
-	for {
-		if ok, err := r.TrySend(p); ok || err != nil {
-			return err
-		}
+	for k := slotsFor(len(p)); ; {
 		if b.Wait() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+		}
+		if r.room(k) {
+			_, err := r.TrySend(p)
+			return err
 		}
 	}
 }
@@ -82,9 +96,12 @@ func (r *Ring) Recv(ctx context.Context, buf []byte) (int, error) {
 		if n, ok, err := r.TryRecv(buf); ok || err != nil {
 			return n, err
 		}
-		if b.Wait() {
-			if err := ctx.Err(); err != nil {
-				return 0, err
+		for !r.ready() { // a cheap poll; TryRecv above also spots corruption
+			if b.Wait() {
+				if err := ctx.Err(); err != nil {
+					return 0, err
+				}
+				break
 			}
 		}
 	}
