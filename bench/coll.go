@@ -23,10 +23,13 @@ type Config struct {
 	Members []int
 	// Topologies for the team results; nil means every topology but Bad.
 	Topologies []tree.Topology
-	// Target is roughly how long each case runs; zero means 200 ms, or
-	// 20 ms with Quick.
+	// Target is roughly how long each run of a case takes; zero means
+	// 100 ms, or 10 ms with Quick.
 	Target time.Duration
-	Quick  bool
+	// Runs is how many runs of each case are made; the result is their
+	// median. Zero means 5, or 3 with Quick.
+	Runs  int
+	Quick bool
 }
 
 // Validate fills in defaults and checks the CPUs.
@@ -56,9 +59,15 @@ func (c *Config) Validate() error {
 		c.Topologies = []tree.Topology{tree.Adaptive, tree.Best, tree.Binary, tree.Fibonacci, tree.Sequential, tree.MST, tree.Cluster}
 	}
 	if c.Target == 0 {
-		c.Target = 200 * time.Millisecond
+		c.Target = 100 * time.Millisecond
 		if c.Quick {
-			c.Target = 20 * time.Millisecond
+			c.Target = 10 * time.Millisecond
+		}
+	}
+	if c.Runs == 0 {
+		c.Runs = 5
+		if c.Quick {
+			c.Runs = 3
 		}
 	}
 	return nil
@@ -94,7 +103,7 @@ func Coll(ctx context.Context, cfg Config, progress func(done, total int)) ([]Re
 }
 
 func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
-	ns, ops, err := measure(ctx, cfg.CPUs[:k.members], cfg.Target, k.setup)
+	ns, ops, err := measure(ctx, cfg.CPUs[:k.members], cfg.Target, cfg.Runs, k.setup)
 	if err != nil {
 		return Result{}, err
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,28 +56,51 @@ func runPinned(cpus []int, iters int, f body) (time.Duration, error) {
 }
 
 // measure calibrates the iteration count so one run takes about target,
-// then runs and returns ns per iteration and the count. setup makes a
-// fresh body for each run (fresh state: barriers, links).
-func measure(ctx context.Context, cpus []int, target time.Duration, setup func() (body, func(), error)) (float64, int, error) {
+// then makes runs more runs of that length and returns the median ns per
+// iteration and the count per run. On a shared or virtual machine single
+// runs vary by several times (the host moves virtual CPUs); the median of
+// a few is stable. setup makes a fresh body for each run (fresh state:
+// barriers, links).
+func measure(ctx context.Context, cpus []int, target time.Duration, runs int, setup func() (body, func(), error)) (float64, int, error) {
+	iters, d, err := calibrate(ctx, cpus, target, setup)
+	if err != nil {
+		return 0, 0, err
+	}
+	per := []float64{float64(d.Nanoseconds()) / float64(iters)}
+	for len(per) < runs {
+		if d, err = once(ctx, cpus, iters, setup); err != nil {
+			return 0, 0, err
+		}
+		per = append(per, float64(d.Nanoseconds())/float64(iters))
+	}
+	slices.Sort(per)
+	return per[len(per)/2], iters, nil
+}
+
+// calibrate doubles (or extrapolates) the iteration count until a run
+// takes at least a quarter of target, and returns that run.
+func calibrate(ctx context.Context, cpus []int, target time.Duration, setup func() (body, func(), error)) (int, time.Duration, error) {
 	iters := 64
 	for {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
-		}
-		f, done, err := setup()
-		if err != nil {
-			return 0, 0, err
-		}
-		d, err := runPinned(cpus, iters, f)
-		done()
-		if err != nil {
-			return 0, 0, err
-		}
-		if d >= target/4 || iters >= maxIters {
-			return float64(d.Nanoseconds()) / float64(iters), iters, nil
+		d, err := once(ctx, cpus, iters, setup)
+		if err != nil || d >= target/4 || iters >= maxIters {
+			return iters, d, err
 		}
 		iters = nextIters(iters, d, target)
 	}
+}
+
+// once makes a fresh body and runs it for iters iterations.
+func once(ctx context.Context, cpus []int, iters int, setup func() (body, func(), error)) (time.Duration, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	f, done, err := setup()
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	return runPinned(cpus, iters, f)
 }
 
 // maxIters bounds a run whatever the calibration says.
