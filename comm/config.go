@@ -1,0 +1,83 @@
+package comm
+
+import "fmt"
+
+// Defaults for Config.
+const (
+	// DefaultEagerLimit is where eager sends stop and rendezvous starts.
+	// Pick it from measurement: run BenchmarkPingPong over the real
+	// transport at sizes around the candidate, and take the size where
+	// an eager round trip (one copy into the transport, one out of the
+	// pooled buffer) costs as much as a rendezvous one (an extra RTS/CTS
+	// round trip, no intermediate copy). On TCP loopback here that is in
+	// the tens of KiB; 16 KiB also keeps the unexpected budget in many
+	// messages.
+	DefaultEagerLimit = 16 << 10
+	// DefaultUnexpectedBudget bounds the bytes of unexpected eager
+	// messages one rank holds.
+	DefaultUnexpectedBudget = 64 << 20
+	// DefaultChunkSize is the payload of one rendezvous data frame.
+	DefaultChunkSize = 256 << 10
+)
+
+// msgOverhead is what one stored unexpected message costs beyond its
+// payload (the entry, its key and the table's bookkeeping). Charging it
+// keeps a flood of empty messages inside the budget too.
+const msgOverhead = 64
+
+// Config describes one world. The zero values of the optional fields mean
+// the defaults.
+type Config struct {
+	// Rank is this world's rank in [0, Size).
+	Rank int
+	// Size is the number of ranks.
+	Size int
+	// EagerLimit: messages shorter than this go eagerly (when the sender
+	// has credit); the others by rendezvous.
+	EagerLimit int
+	// UnexpectedBudget bounds the memory, in bytes, that unexpected eager
+	// messages may take at this rank. Each peer may use an equal share.
+	UnexpectedBudget int64
+	// ChunkSize is the size of one rendezvous data frame.
+	ChunkSize int
+}
+
+// withDefaults returns c with zero fields filled in.
+func (c Config) withDefaults() Config {
+	if c.EagerLimit == 0 {
+		c.EagerLimit = DefaultEagerLimit
+	}
+	if c.UnexpectedBudget == 0 {
+		c.UnexpectedBudget = DefaultUnexpectedBudget
+	}
+	if c.ChunkSize == 0 {
+		c.ChunkSize = DefaultChunkSize
+	}
+	return c
+}
+
+// Validate reports what is wrong with c, after defaults.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.Size < 1:
+		return fmt.Errorf("comm: size %d, want at least 1", c.Size)
+	case c.Rank < 0 || c.Rank >= c.Size:
+		return fmt.Errorf("comm: rank %d outside [0, %d)", c.Rank, c.Size)
+	case c.EagerLimit < 0 || c.EagerLimit > maxPooled:
+		return fmt.Errorf("comm: eager limit %d outside [0, %d]", c.EagerLimit, maxPooled)
+	case c.UnexpectedBudget < 0:
+		return fmt.Errorf("comm: negative unexpected budget %d", c.UnexpectedBudget)
+	case c.ChunkSize < 1:
+		return fmt.Errorf("comm: chunk size %d, want at least 1", c.ChunkSize)
+	}
+	return nil
+}
+
+// share is the eager credit each sender starts with towards this rank.
+func (c Config) share() int64 {
+	if c.Size < 2 {
+		return c.UnexpectedBudget
+	}
+	return c.UnexpectedBudget / int64(c.Size-1)
+}

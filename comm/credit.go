@@ -1,0 +1,51 @@
+package comm
+
+// Eager credit (flow control for unexpected messages). Every rank starts
+// with Config.share() bytes of credit towards each peer. An eager send
+// spends its length plus msgOverhead; a sender short of credit uses the
+// rendezvous protocol instead, which stores only a small announcement at
+// the receiver. The receiver gives credit back once it has taken the
+// message out of its table, in batches of w.batch bytes so that small
+// messages do not each cost a credit frame. Hence the bytes of eager
+// messages a rank holds unexpected never exceed Config.UnexpectedBudget.
+
+import "context"
+
+// spend takes n bytes of eager credit towards peer if there are that many.
+// Any goroutine may call it; the compare-and-swap loop never lets credit
+// go below zero.
+func (w *World) spend(peer int, n int64) bool {
+	c := &w.peers[peer].credit
+	for {
+		have := c.Load()
+		if have < n {
+			return false
+		}
+		if c.CompareAndSwap(have, have-n) {
+			return true
+		}
+	}
+}
+
+// owe records that n bytes of peer's credit are free again and returns a
+// batch once enough has gathered. Any goroutine may call it; the swap
+// hands each owed byte to exactly one Credit frame.
+func (w *World) owe(peer int, n int64) {
+	if n == 0 {
+		return
+	}
+	p := &w.peers[peer]
+	if p.owed.Add(n) < w.batch {
+		return
+	}
+	if give := p.owed.Swap(0); give > 0 {
+		go w.returnCredit(peer, give)
+	}
+}
+
+// returnCredit sends a Credit frame. If it cannot be sent the peer is
+// lost, and its credit no longer matters.
+func (w *World) returnCredit(peer int, n int64) {
+	h := Header{Kind: KindCredit, Length: uint64(n)}
+	_ = w.route(context.WithoutCancel(w.ctx), peer, h, nil)
+}

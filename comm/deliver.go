@@ -1,0 +1,158 @@
+package comm
+
+import (
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/comm/match"
+)
+
+// msg is an arrived message as the matching table holds it: an eager
+// message with its payload in a pooled buffer, or a rendezvous
+// announcement (RTS) with only its length — a large unexpected message
+// never sits in memory.
+type msg struct {
+	kind Kind
+	src  int
+	tag  int
+	len  int
+	seq  uint64
+	cost int64 // bytes charged to the sender's credit; 0 from this rank
+	buf  *[]byte
+}
+
+// data returns an eager message's payload.
+func (m *msg) data() []byte {
+	if m.buf == nil {
+		return nil
+	}
+	return *m.buf
+}
+
+// free returns m's buffer to its pool. The msg itself is not pooled:
+// Probe reads a stored msg after the table's lock is gone, so a msg must
+// never be reused while anyone may still hold it.
+func (m *msg) free() {
+	if m.buf != nil {
+		putBuf(m.buf)
+		m.buf = nil
+	}
+}
+
+// deliver is the transport's Deliver: it handles one frame from peer.
+// It runs on the transport's reader, so it never waits on the network:
+// whatever must be sent in answer goes out from a new goroutine.
+func (w *World) deliver(peer int, h Header, payload []byte) {
+	if peer < 0 || peer >= w.cfg.Size {
+		return
+	}
+	switch h.Kind {
+	case KindEager:
+		w.onEager(peer, h, payload)
+	case KindRTS:
+		w.onRTS(peer, h)
+	case KindCTS:
+		w.onCTS(peer, h)
+	case KindData:
+		w.onData(peer, h, payload)
+	case KindCredit:
+		w.peers[peer].credit.Add(int64(h.Length))
+	}
+}
+
+// onEager is MPIV's Algorithm 2: the message meets a posted receive or is
+// stored. It is copied to a pooled buffer first because a receive may take
+// it from the table the moment it is stored, after payload is gone.
+func (w *World) onEager(peer int, h Header, payload []byte) {
+	m := &msg{kind: KindEager, src: peer, tag: int(h.Tag), len: len(payload)}
+	m.buf = getBuf(len(payload))
+	copy(*m.buf, payload)
+	if peer != w.cfg.Rank {
+		m.cost = int64(len(payload)) + msgOverhead
+	}
+	w.arrive(m)
+}
+
+// onRTS stores or matches a rendezvous announcement.
+func (w *World) onRTS(peer int, h Header) {
+	m := &msg{kind: KindRTS, src: peer, tag: int(h.Tag), len: int(h.Length), seq: h.Seq}
+	w.arrive(m)
+}
+
+// arrive offers m to the table. Its cost is counted as unexpected before
+// it is offered, so that the count never lags what the table holds.
+func (w *World) arrive(m *msg) {
+	w.unexpected.Add(m.cost)
+	k := match.Key{Comm: commWorld, Source: int32(m.src), Tag: int32(m.tag)}
+	r, ok, err := w.table.Arrive(k, m)
+	switch {
+	case err != nil:
+		w.unexpected.Add(-m.cost)
+		m.free()
+	case ok:
+		w.unstore(m)
+		w.take(r, m, true)
+	default:
+		w.probes.wake()
+	}
+}
+
+// unstore uncounts m, which a receive has taken.
+func (w *World) unstore(m *msg) { w.unexpected.Add(-m.cost) }
+
+// onCTS starts pushing the data of a granted rendezvous send. A grant for
+// a transfer the sender has given up is answered with an abort, so the
+// receiver does not wait for data that will never come.
+func (w *World) onCTS(peer int, h Header) {
+	p := &w.peers[peer]
+	p.mu.Lock()
+	r := p.sends[h.Seq]
+	delete(p.sends, h.Seq)
+	p.mu.Unlock()
+	if r == nil {
+		go w.route(w.ctx, peer, Header{Kind: KindData, Flags: FlagAbort, Seq: h.Seq}, nil)
+		return
+	}
+	go w.push(r, int(min(h.Length, uint64(len(r.buf)))))
+}
+
+// onData copies a chunk of a rendezvous message into its receive. The
+// copy happens under the peer's lock so that a withdrawing owner, which
+// takes the same lock, never returns while its buffer is being written.
+func (w *World) onData(peer int, h Header, payload []byte) {
+	p := &w.peers[peer]
+	p.mu.Lock()
+	r := p.recvs[h.Seq]
+	if r == nil {
+		p.mu.Unlock()
+		return
+	}
+	err := w.chunk(r, h, payload)
+	if err == nil && r.got < r.want {
+		p.mu.Unlock()
+		return
+	}
+	delete(p.recvs, h.Seq)
+	p.mu.Unlock()
+	st := Status{Source: r.src, Tag: r.msgTag, Len: r.msgLen}
+	if err == nil {
+		err = truncated(st, r.buf)
+	}
+	r.finish(st, err)
+}
+
+// chunk applies one data frame to r, or says why the transfer ends early.
+// The caller holds r's peer lock.
+func (w *World) chunk(r *Request, h Header, payload []byte) error {
+	switch {
+	case h.Flags&FlagAbort != 0:
+		return ErrAborted
+	case r.abort.Load():
+		return r.cancelErr
+	case h.Length > uint64(r.want) || uint64(len(payload)) > uint64(r.want)-h.Length:
+		return fmt.Errorf("%w: data frame [%d, +%d) outside the %d bytes granted",
+			ErrAborted, h.Length, len(payload), r.want)
+	}
+	copy(r.buf[h.Length:], payload)
+	r.got += len(payload)
+	return nil
+}

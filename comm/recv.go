@@ -1,0 +1,192 @@
+package comm
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/plexus-hpc/plexus/comm/match"
+)
+
+// Recv receives a message from peer (or AnySource) with tag (or AnyTag)
+// into buf. A message longer than buf fills buf and returns ErrTruncated
+// with Status.Len its full length.
+func (w *World) Recv(ctx context.Context, peer, tag int, buf []byte) (Status, error) {
+	if err := w.checkRecv(peer, tag); err != nil {
+		return Status{}, err
+	}
+	r := w.newRequest()
+	r.peer, r.tag, r.buf = peer, tag, buf
+	w.post(r)
+	return r.waitPooled(ctx)
+}
+
+// Irecv starts a receive like Recv and returns at once; the request's
+// Wait or Test gives the outcome. The caller must not touch buf until then.
+func (w *World) Irecv(peer, tag int, buf []byte) (*Request, error) {
+	if err := w.checkRecv(peer, tag); err != nil {
+		return nil, err
+	}
+	r := &Request{w: w, peer: peer, tag: tag, buf: buf, done: make(chan struct{}, 1)}
+	w.post(r)
+	return r, nil
+}
+
+// checkRecv validates a receive's or probe's arguments.
+func (w *World) checkRecv(peer, tag int) error {
+	if w.closed.Load() {
+		return ErrClosed
+	}
+	if peer != AnySource && (peer < 0 || peer >= w.cfg.Size) {
+		return fmt.Errorf("%w: receive from %d in a world of %d", ErrBadRank, peer, w.cfg.Size)
+	}
+	if tag != AnyTag && (tag < 0 || tag > math.MaxInt32) {
+		return fmt.Errorf("%w: receive with tag %d", ErrBadTag, tag)
+	}
+	return nil
+}
+
+// recvKey is the matching key of a receive for peer and tag.
+func recvKey(peer, tag int) match.Key {
+	return match.Key{Comm: commWorld, Source: int32(peer), Tag: int32(tag)}
+}
+
+// post offers r to the table (MPIV Algorithm 1): either it meets a stored
+// message at once or it waits there for deliver. A receive from a peer
+// already lost withdraws itself; dropPeer marks before it sweeps, so
+// between them every such receive fails.
+func (w *World) post(r *Request) {
+	k := recvKey(r.peer, r.tag)
+	m, ok, err := w.table.Post(k, r)
+	switch {
+	case err != nil:
+		r.fail(fmt.Errorf("comm: %w", err))
+	case ok:
+		w.unstore(m)
+		w.take(r, m, false)
+	case r.peer != AnySource:
+		if perr := w.peerErr(r.peer); perr != nil && w.table.Cancel(k, r.is) {
+			r.fail(perr)
+		}
+	}
+}
+
+// is reports whether x is r; Cancel uses it to pick r out of its FIFO.
+func (r *Request) is(x *Request) bool { return x == r }
+
+// take completes receive r with message m, which nobody else holds now.
+// async says the caller is the transport's reader, which must not wait
+// on the network.
+func (w *World) take(r *Request, m *msg, async bool) {
+	if m.kind == KindEager {
+		w.takeEager(r, m)
+		return
+	}
+	if async {
+		go w.takeRTS(r, m)
+		return
+	}
+	w.takeRTS(r, m)
+}
+
+// takeEager copies an eager message into r and returns its credit.
+func (w *World) takeEager(r *Request, m *msg) {
+	copy(r.buf, m.data())
+	st := Status{Source: m.src, Tag: m.tag, Len: m.len}
+	w.owe(m.src, m.cost)
+	m.free()
+	r.finish(st, truncated(st, r.buf))
+}
+
+// truncated returns ErrTruncated when a message of st does not fit buf.
+func truncated(st Status, buf []byte) error {
+	if st.Len > len(buf) {
+		return fmt.Errorf("%w: %d-byte message from rank %d tag %d into %d bytes",
+			ErrTruncated, st.Len, st.Source, st.Tag, len(buf))
+	}
+	return nil
+}
+
+// takeRTS answers a matched rendezvous announcement: register r for the
+// data, then grant it with a CTS. A grant of nothing (a zero-length
+// message, or an empty buffer) completes r at once.
+func (w *World) takeRTS(r *Request, m *msg) {
+	r.src, r.seq, r.msgLen, r.msgTag = m.src, m.seq, m.len, m.tag
+	r.want = min(len(r.buf), m.len)
+	m.free()
+	// Once granted, r may finish and be recycled at any moment: keep what
+	// is needed afterwards in locals.
+	src, seq, want := r.src, r.seq, r.want
+	st := Status{Source: src, Tag: r.msgTag, Len: r.msgLen}
+	trunc := truncated(st, r.buf)
+	if err := w.register(r); err != nil {
+		r.fail(err)
+		w.grant(src, seq, 0)
+		return
+	}
+	if err := w.grant(src, seq, want); err != nil {
+		if w.unregister(src, seq, r) {
+			r.fail(err)
+		}
+		return
+	}
+	if want == 0 && w.unregister(src, seq, r) {
+		r.finish(st, trunc)
+	}
+}
+
+// grant sends the CTS for transfer seq of peer.
+func (w *World) grant(peer int, seq uint64, n int) error {
+	h := Header{Kind: KindCTS, Seq: seq, Length: uint64(n)}
+	return w.route(w.ctx, peer, h, nil)
+}
+
+// register makes r, a matched rendezvous receive, findable by its data.
+func (w *World) register(r *Request) error {
+	p := &w.peers[r.src]
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.lost != nil:
+		return p.lost
+	case r.abort.Load():
+		return r.cancelErr
+	}
+	p.recvs[r.seq] = r
+	r.rdvPeer.Store(int32(r.src) + 1)
+	return nil
+}
+
+// unregister removes r, registered for transfer seq of src, from its
+// peer's receives; it reports whether r was there, so that exactly one
+// party finishes it. The caller passes src and seq because r may have been
+// finished and recycled already.
+func (w *World) unregister(src int, seq uint64, r *Request) bool {
+	p := &w.peers[src]
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.recvs[seq] != r {
+		return false
+	}
+	delete(p.recvs, seq)
+	return true
+}
+
+// withdrawRecv takes receive r back for its owner, who gives up with err.
+// Still posted: cancel it. Matched to a rendezvous: flag it, then remove
+// it if it has registered (register checks the flag under the same lock,
+// so one of the two sees the other). Matched to an eager message: it is
+// being finished right now.
+func (w *World) withdrawRecv(r *Request, err error) {
+	if w.table.Cancel(recvKey(r.peer, r.tag), r.is) {
+		r.fail(err)
+		return
+	}
+	r.cancelErr = err
+	r.abort.Store(true)
+	// rdvPeer is stored after src and seq, so reading it first makes them
+	// safe to read.
+	if src := r.rdvPeer.Load(); src > 0 && w.unregister(int(src-1), r.seq, r) {
+		r.fail(err)
+	}
+}

@@ -1,0 +1,165 @@
+package comm
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+)
+
+// Status describes a received (or probed) message.
+type Status struct {
+	// Source is the rank that sent the message.
+	Source int
+	// Tag is the message's tag.
+	Tag int
+	// Len is the message's full length, even when it was truncated.
+	Len int
+}
+
+// Request is an operation in flight, returned by Isend and Irecv.
+//
+// Concurrency contract: a Request belongs to the goroutine that started it,
+// which may call Wait and Test; the world's delivery path completes it from
+// another goroutine. Exactly one finish wins; it writes status and err,
+// then publishes them by storing stateDone (for Test) and sending one token
+// on done (for Wait), and never touches the request again.
+//
+// Invariants: state goes pending -> finishing -> done and never back
+// until a pooled request is reset; done holds at most one token; buf is
+// written only by the goroutine that holds the request's match (the
+// delivery path for eager data, the peer's lock for rendezvous data), and
+// never after finish.
+type Request struct {
+	w      *World
+	send   bool
+	peer   int // destination, or the source asked for (may be AnySource)
+	tag    int
+	buf    []byte
+	seq    uint64 // rendezvous transfer id (the sender's)
+	want   int    // rendezvous receive: bytes granted
+	got    int    // rendezvous receive: bytes arrived; guarded by the peer's lock
+	msgLen int    // rendezvous receive: the message's full length
+	src    int    // rendezvous receive: the actual source
+	msgTag int    // rendezvous receive: the actual tag
+
+	state     atomic.Uint32
+	abort     atomic.Bool // the owner gave up with cancelErr; set after it
+	cancelErr error
+	rdvPeer   atomic.Int32 // rendezvous receive: src+1 once registered
+	done      chan struct{}
+	status    Status
+	err       error
+	pooled    bool
+}
+
+const (
+	statePending uint32 = iota
+	stateFinishing
+	stateDone
+)
+
+var reqPool = sync.Pool{New: func() any {
+	return &Request{done: make(chan struct{}, 1), pooled: true}
+}}
+
+// newRequest returns a request for internal use by a blocking call; it goes
+// back to the pool after waitPooled.
+func (w *World) newRequest() *Request {
+	r := reqPool.Get().(*Request)
+	r.w = w
+	return r
+}
+
+// release resets r and returns it to the pool. Only waitPooled calls it,
+// after consuming the done token, so no finisher still refers to r.
+func (r *Request) release() {
+	done := r.done
+	*r = Request{done: done, pooled: true}
+	reqPool.Put(r)
+}
+
+// finish completes r once; it reports whether this call did it.
+func (r *Request) finish(st Status, err error) bool {
+	if !r.state.CompareAndSwap(statePending, stateFinishing) {
+		return false
+	}
+	r.status, r.err = st, err
+	r.state.Store(stateDone)
+	r.done <- struct{}{}
+	return true
+}
+
+// fail completes r with err and an empty status.
+func (r *Request) fail(err error) bool {
+	return r.finish(Status{Source: r.peer, Tag: r.tag}, err)
+}
+
+// Test reports whether r has completed, and if so its status and error.
+// It never blocks.
+func (r *Request) Test() (Status, bool, error) {
+	if r.state.Load() != stateDone {
+		return Status{}, false, nil
+	}
+	return r.status, true, r.err
+}
+
+// Wait blocks until r completes or ctx ends. When ctx ends first, Wait
+// withdraws the operation if it can and returns ctx.Err(); if the data is
+// already moving it waits for that to finish, so a returned Wait never
+// leaves the world touching r's buffer.
+func (r *Request) Wait(ctx context.Context) (Status, error) {
+	if r.state.Load() == stateDone {
+		return r.status, r.err
+	}
+	r.await(ctx)
+	return r.status, r.err
+}
+
+// waitPooled is Wait for a pooled request: it always consumes the token,
+// then recycles r.
+func (r *Request) waitPooled(ctx context.Context) (Status, error) {
+	r.await(ctx)
+	st, err := r.status, r.err
+	r.release()
+	return st, err
+}
+
+// await blocks until r is finished, withdrawing it when ctx or the world
+// ends first. It consumes the done token.
+func (r *Request) await(ctx context.Context) {
+	select {
+	case <-r.done:
+		return
+	case <-ctx.Done():
+		r.withdraw(ctx.Err())
+	case <-r.w.ctx.Done():
+		r.withdraw(ErrClosed)
+	}
+	<-r.done
+}
+
+// withdraw tries to take r back from wherever it waits, finishing it with
+// err; otherwise it flags r so that the delivery path finishes it soon.
+func (r *Request) withdraw(err error) {
+	if r.send {
+		r.w.withdrawSend(r, err)
+		return
+	}
+	r.w.withdrawRecv(r, err)
+}
+
+// Waitall waits for every request and returns their statuses in order,
+// with the requests' errors joined.
+func Waitall(ctx context.Context, reqs ...*Request) ([]Status, error) {
+	sts := make([]Status, len(reqs))
+	var errs []error
+	for i, r := range reqs {
+		st, err := r.Wait(ctx)
+		sts[i] = st
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return sts, errors.Join(errs...)
+}

@@ -1,0 +1,156 @@
+package comm
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// Send sends buf to peer with tag and returns when buf may be reused: at
+// once for an eager message (it has been handed to the transport), after
+// the receiver has taken the data for a rendezvous one.
+func (w *World) Send(ctx context.Context, peer, tag int, buf []byte) error {
+	if err := w.checkSend(peer, tag); err != nil {
+		return err
+	}
+	if w.eager(peer, len(buf)) {
+		return w.sendEager(ctx, peer, tag, buf)
+	}
+	r := w.newRequest()
+	r.send, r.peer, r.tag, r.buf = true, peer, tag, buf
+	if err := w.announce(ctx, r); err != nil {
+		r.release()
+		return err
+	}
+	_, err := r.waitPooled(ctx)
+	return err
+}
+
+// Isend starts a send like Send and returns at once with a request whose
+// Wait or Test gives the outcome; the caller must not touch buf until
+// then. An eager message is handed to the transport before Isend returns,
+// so Isends from one goroutine keep their order.
+func (w *World) Isend(peer, tag int, buf []byte) (*Request, error) {
+	if err := w.checkSend(peer, tag); err != nil {
+		return nil, err
+	}
+	r := &Request{w: w, send: true, peer: peer, tag: tag, buf: buf, done: make(chan struct{}, 1)}
+	if w.eager(peer, len(buf)) {
+		if err := w.sendEager(w.ctx, peer, tag, buf); err != nil {
+			return nil, err
+		}
+		r.finish(w.sendStatus(r), nil)
+		return r, nil
+	}
+	if err := w.announce(w.ctx, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkSend validates a send's arguments.
+func (w *World) checkSend(peer, tag int) error {
+	if w.closed.Load() {
+		return ErrClosed
+	}
+	if peer < 0 || peer >= w.cfg.Size {
+		return fmt.Errorf("%w: send to %d in a world of %d", ErrBadRank, peer, w.cfg.Size)
+	}
+	if tag < 0 || tag > math.MaxInt32 {
+		return fmt.Errorf("%w: send with tag %d", ErrBadTag, tag)
+	}
+	return nil
+}
+
+// sendStatus is the status of a completed send: the destination, the tag,
+// the length.
+func (w *World) sendStatus(r *Request) Status {
+	return Status{Source: r.peer, Tag: r.tag, Len: len(r.buf)}
+}
+
+// eager decides the protocol: below the limit and within the credit the
+// peer granted, the message goes eagerly; it spends the credit if so.
+func (w *World) eager(peer, n int) bool {
+	if n >= w.cfg.EagerLimit {
+		return false
+	}
+	if peer == w.cfg.Rank {
+		return true
+	}
+	return w.spend(peer, int64(n)+msgOverhead)
+}
+
+// sendEager hands an eager message to the transport.
+func (w *World) sendEager(ctx context.Context, peer, tag int, buf []byte) error {
+	if err := w.peerErr(peer); err != nil {
+		return err
+	}
+	h := Header{Kind: KindEager, Tag: int32(tag), Length: uint64(len(buf))}
+	return w.route(ctx, peer, h, buf)
+}
+
+// announce registers rendezvous send r and sends its RTS. The entry is in
+// place before the RTS leaves, so the CTS always finds it.
+func (w *World) announce(ctx context.Context, r *Request) error {
+	r.seq = w.seq.Add(1)
+	p := &w.peers[r.peer]
+	p.mu.Lock()
+	if p.lost != nil || w.closed.Load() {
+		p.mu.Unlock()
+		return w.peerErr(r.peer)
+	}
+	p.sends[r.seq] = r
+	p.mu.Unlock()
+	h := Header{Kind: KindRTS, Tag: int32(r.tag), Seq: r.seq, Length: uint64(len(r.buf))}
+	if err := w.route(ctx, r.peer, h, nil); err != nil {
+		w.forgetSend(r)
+		return err
+	}
+	return nil
+}
+
+// forgetSend removes r from its peer's waiting sends; it reports whether
+// r was there, so that exactly one party finishes it.
+func (w *World) forgetSend(r *Request) bool {
+	p := &w.peers[r.peer]
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sends[r.seq] != r {
+		return false
+	}
+	delete(p.sends, r.seq)
+	return true
+}
+
+// push sends the n granted bytes of rendezvous send r in chunks, then
+// completes it. Its owner may give up between chunks; the receiver then
+// hears an abort.
+func (w *World) push(r *Request, n int) {
+	for off := 0; off < n; off += w.cfg.ChunkSize {
+		if r.abort.Load() {
+			h := Header{Kind: KindData, Flags: FlagAbort, Seq: r.seq}
+			w.route(w.ctx, r.peer, h, nil)
+			r.fail(r.cancelErr)
+			return
+		}
+		end := min(n, off+w.cfg.ChunkSize)
+		h := Header{Kind: KindData, Seq: r.seq, Length: uint64(off)}
+		if err := w.route(w.ctx, r.peer, h, r.buf[off:end]); err != nil {
+			r.fail(err)
+			return
+		}
+	}
+	r.finish(w.sendStatus(r), nil)
+}
+
+// withdrawSend takes send r back for its owner, who gives up with err:
+// still waiting for its CTS, it is forgotten (a later CTS gets an abort);
+// pushing data, it is flagged and push stops at the next chunk.
+func (w *World) withdrawSend(r *Request, err error) {
+	if w.forgetSend(r) {
+		r.fail(err)
+		return
+	}
+	r.cancelErr = err
+	r.abort.Store(true)
+}

@@ -1,0 +1,194 @@
+package comm
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/plexus-hpc/plexus/comm/match"
+)
+
+// AnySource in a receive or probe matches a message from any rank.
+const AnySource = match.AnySource
+
+// AnyTag in a receive or probe matches a message with any tag.
+const AnyTag = match.AnyTag
+
+// commWorld is the communicator id of the world's own traffic.
+const commWorld = 0
+
+// World is one rank's end of a job: its place among the ranks and its
+// tagged point-to-point traffic with them.
+//
+// Concurrency contract: every method may be called by any number of
+// goroutines at once. The transport's reader calls deliver and lost.
+//
+// Invariants: unexpected counts the bytes (payload plus msgOverhead) of
+// eager messages stored in the table and never exceeds
+// Config.UnexpectedBudget, because each peer only sends eagerly what it has
+// credit for and credit comes back only after a stored message is taken.
+type World struct {
+	cfg    Config
+	t      Transport
+	table  *match.Table[*msg, *Request]
+	peers  []peer
+	seq    atomic.Uint64
+	batch  int64 // owed credit is returned once it reaches this
+	ctx    context.Context
+	cancel context.CancelFunc
+	closed atomic.Bool
+	once   sync.Once
+	probes prober
+
+	unexpected atomic.Int64
+}
+
+// peer is the state kept per remote rank.
+//
+// Invariants: sends holds rendezvous sends waiting for their CTS, recvs the
+// matched rendezvous receives waiting for data, both keyed by the sender's
+// transfer id and guarded by mu; once lost is set no entry is added.
+// credit (what this rank may still send eagerly to the peer) and owed
+// (what this rank will return to the peer) are atomic.
+type peer struct {
+	mu     sync.Mutex
+	sends  map[uint64]*Request
+	recvs  map[uint64]*Request
+	lost   error
+	dead   atomic.Bool
+	credit atomic.Int64
+	owed   atomic.Int64
+}
+
+// New returns a world for cfg on the transport that open creates.
+func New(cfg Config, open Opener) (*World, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	w := newWorld(cfg.withDefaults())
+	t, err := open(Events{Deliver: w.deliver, Lost: w.lost})
+	if err != nil {
+		w.cancel()
+		return nil, fmt.Errorf("comm: open transport: %w", err)
+	}
+	w.t = t
+	return w, nil
+}
+
+// newWorld builds the world's state, everything but the transport.
+func newWorld(cfg Config) *World {
+	w := &World{cfg: cfg, table: match.New[*msg, *Request](match.Config{})}
+	w.ctx, w.cancel = context.WithCancel(context.Background())
+	w.peers = make([]peer, cfg.Size)
+	share := cfg.share()
+	w.batch = max(1, share/4)
+	for i := range w.peers {
+		p := &w.peers[i]
+		p.sends = make(map[uint64]*Request)
+		p.recvs = make(map[uint64]*Request)
+		p.credit.Store(share)
+	}
+	w.probes.init()
+	return w
+}
+
+// Rank returns this world's rank.
+func (w *World) Rank() int { return w.cfg.Rank }
+
+// Size returns the number of ranks.
+func (w *World) Size() int { return w.cfg.Size }
+
+// UnexpectedBytes returns the memory held by unexpected eager messages,
+// as charged against Config.UnexpectedBudget.
+func (w *World) UnexpectedBytes() int64 { return w.unexpected.Load() }
+
+// Close ends the world: every operation still waiting fails with
+// ErrClosed (requests watch the world's context, which also reaches
+// AnySource receives no peer sweep finds), later calls fail with
+// ErrClosed, and the transport closes.
+func (w *World) Close() error {
+	var err error
+	w.once.Do(func() {
+		w.closed.Store(true)
+		w.cancel()
+		err = w.t.Close()
+		for i := range w.peers {
+			w.dropPeer(i, ErrClosed)
+		}
+	})
+	return err
+}
+
+// lost is the transport's report that peer is gone.
+func (w *World) lost(peer int, err error) {
+	if peer < 0 || peer >= len(w.peers) {
+		return
+	}
+	w.dropPeer(peer, fmt.Errorf("%w: rank %d: %v", ErrPeerLost, peer, err))
+}
+
+// dropPeer fails everything waiting on peer with err. Marking the peer
+// first means that an operation registered after this sweep sees the mark
+// and fails itself.
+func (w *World) dropPeer(i int, err error) {
+	p := &w.peers[i]
+	p.mu.Lock()
+	if p.lost != nil {
+		p.mu.Unlock()
+		return
+	}
+	p.lost = err
+	p.dead.Store(true)
+	sends, recvs := p.sends, p.recvs
+	p.sends, p.recvs = nil, nil
+	p.mu.Unlock()
+	for _, r := range sends {
+		r.fail(err)
+	}
+	for _, r := range recvs {
+		r.fail(err)
+	}
+	for _, r := range w.table.RemoveSource(commWorld, int32(i)) {
+		r.fail(err)
+	}
+	w.probes.wake()
+}
+
+// peerErr returns why peer cannot be used, or nil.
+func (w *World) peerErr(peer int) error {
+	if w.closed.Load() {
+		return ErrClosed
+	}
+	p := &w.peers[peer]
+	if !p.dead.Load() {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lost
+}
+
+// route sends a frame to peer; frames to this rank go straight to deliver.
+func (w *World) route(ctx context.Context, peer int, h Header, payload []byte) error {
+	h.Source = int32(w.cfg.Rank)
+	if peer == w.cfg.Rank {
+		w.deliver(peer, h, payload)
+		return nil
+	}
+	if err := w.t.Send(ctx, peer, h, payload); err != nil {
+		return w.sendErr(ctx, peer, err)
+	}
+	return nil
+}
+
+// sendErr classifies a transport failure.
+func (w *World) sendErr(ctx context.Context, peer int, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if perr := w.peerErr(peer); perr != nil {
+		return perr
+	}
+	return fmt.Errorf("%w: send to rank %d: %v", ErrPeerLost, peer, err)
+}
