@@ -1,0 +1,139 @@
+package tcp
+
+import (
+	"cmp"
+	"fmt"
+	"log"
+	"math"
+	"time"
+)
+
+// Defaults filled in by Config.Validate.
+const (
+	// DefaultListen is the listen address: loopback only, any port. Jobs
+	// that span hosts must name an interface the other hosts can reach.
+	DefaultListen = "127.0.0.1:0"
+	// DefaultMaxPayload is the longest payload a frame may carry.
+	DefaultMaxPayload = 4 << 20
+	// DefaultHandshakeTimeout bounds every handshake, so that a silent
+	// stranger holds a goroutine no longer than this.
+	DefaultHandshakeTimeout = 5 * time.Second
+	// DefaultQueueBytes is how many bytes of frames may wait for a
+	// connection's sender before Send blocks.
+	DefaultQueueBytes = 4 << 20
+	// MinSecret is the shortest accepted job secret.
+	MinSecret = 16
+	// MaxJobID is the longest accepted job id.
+	MaxJobID = 255
+)
+
+// Config describes an Endpoint. Validate fills in its defaults.
+type Config struct {
+	// Rank is this process's rank, in [0, Size).
+	Rank int
+	// Size is the number of ranks in the job.
+	Size int
+	// JobID names the job; peers of another job are refused.
+	JobID string
+	// Secret is the per-job key both sides prove they hold; it never
+	// crosses the wire. At least MinSecret bytes.
+	Secret []byte
+	// Addrs returns the listen address of a rank (the launcher's address
+	// book). It is called when a connection is first needed, from the
+	// goroutine that dials, and may block until the address is known.
+	Addrs func(rank int) (string, error)
+	// Listen is the address to listen on; empty means DefaultListen.
+	Listen string
+	// MaxPayload is the longest payload sent or accepted; zero means
+	// DefaultMaxPayload. Each connection may hold a buffer of this size.
+	MaxPayload int
+	// HandshakeTimeout bounds each handshake; zero means
+	// DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// Heartbeat, if positive, sends a Ping on every connection this often,
+	// and declares a peer lost when nothing arrived from it for
+	// PeerTimeout. Zero turns heartbeats off: a dead peer is then noticed
+	// only when its connection reports an error.
+	Heartbeat time.Duration
+	// PeerTimeout is how long a peer may stay silent when Heartbeat is on;
+	// zero means 4 × Heartbeat.
+	PeerTimeout time.Duration
+	// QueueBytes bounds the frames queued per connection; zero means
+	// DefaultQueueBytes. A frame is always admitted to an empty queue.
+	QueueBytes int
+	// Deliver receives every Eager, RTS, CTS, Data and Credit frame. It is
+	// called from the connection's reader goroutine, one frame at a time
+	// per peer, in the order the peer sent them; frames from different
+	// peers arrive concurrently. The payload is valid only during the call.
+	// Deliver should not block: while it runs, nothing more is read from
+	// that peer, and a Deliver that waits on a Send to the same peer can
+	// deadlock with it.
+	Deliver func(peer int, h Header, payload []byte)
+	// Lost, if set, is called once for each peer whose connection ended
+	// other than by this Endpoint's Close, with an error wrapping
+	// ErrPeerLost. It is called from a transport goroutine.
+	Lost func(peer int, err error)
+	// Log reports refused connections and protocol errors; nil means
+	// log.Printf.
+	Log func(format string, args ...any)
+}
+
+// Validate checks c and fills in its defaults.
+func (c *Config) Validate() error {
+	if err := c.validateJob(); err != nil {
+		return err
+	}
+	if err := c.validateFuncs(); err != nil {
+		return err
+	}
+	return c.validateSizes()
+}
+
+func (c *Config) validateJob() error {
+	if c.Size < 1 || c.Size > math.MaxInt32 {
+		return fmt.Errorf("tcp: config: Size %d out of range", c.Size)
+	}
+	if c.Rank < 0 || c.Rank >= c.Size {
+		return fmt.Errorf("tcp: config: Rank %d out of range [0, %d)", c.Rank, c.Size)
+	}
+	if c.JobID == "" || len(c.JobID) > MaxJobID {
+		return fmt.Errorf("tcp: config: JobID must have 1 to %d bytes, has %d", MaxJobID, len(c.JobID))
+	}
+	if len(c.Secret) < MinSecret {
+		return fmt.Errorf("tcp: config: Secret has %d bytes, need at least %d", len(c.Secret), MinSecret)
+	}
+	return nil
+}
+
+func (c *Config) validateFuncs() error {
+	if c.Addrs == nil && c.Size > 1 {
+		return fmt.Errorf("tcp: config: no Addrs address book")
+	}
+	if c.Deliver == nil {
+		return fmt.Errorf("tcp: config: no Deliver function")
+	}
+	if c.Lost == nil {
+		c.Lost = func(int, error) {}
+	}
+	if c.Log == nil {
+		c.Log = log.Printf
+	}
+	if c.Listen == "" {
+		c.Listen = DefaultListen
+	}
+	return nil
+}
+
+func (c *Config) validateSizes() error {
+	if c.MaxPayload < 0 || int64(c.MaxPayload) > math.MaxUint32 || c.QueueBytes < 0 {
+		return fmt.Errorf("tcp: config: MaxPayload %d or QueueBytes %d out of range", c.MaxPayload, c.QueueBytes)
+	}
+	if c.HandshakeTimeout < 0 || c.Heartbeat < 0 || c.PeerTimeout < 0 {
+		return fmt.Errorf("tcp: config: negative timeout")
+	}
+	c.MaxPayload = cmp.Or(c.MaxPayload, DefaultMaxPayload)
+	c.QueueBytes = cmp.Or(c.QueueBytes, DefaultQueueBytes)
+	c.HandshakeTimeout = cmp.Or(c.HandshakeTimeout, DefaultHandshakeTimeout)
+	c.PeerTimeout = cmp.Or(c.PeerTimeout, 4*c.Heartbeat)
+	return nil
+}

@@ -1,0 +1,79 @@
+package tcp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// readLoop decodes frames until the connection ends and hands the comm
+// layer's frames to Deliver. It is the only reader of c.nc and c.dec.
+func (c *conn) readLoop() {
+	defer c.e.wg.Done()
+	for {
+		h, p, err := c.dec.Next()
+		if err != nil {
+			c.readFailed(err)
+			return
+		}
+		c.recv.Add(1)
+		if err := c.handle(h, p); err != nil {
+			c.readFailed(err)
+			return
+		}
+	}
+}
+
+// errBye is the cause recorded when a peer closes on purpose.
+var errBye = errors.New("peer closed the connection (Bye)")
+
+func (c *conn) handle(h Header, p []byte) error {
+	if int(h.Source) != c.peer {
+		return fmt.Errorf("%w: %s frame claims source rank %d on the connection of rank %d", ErrMalformed, h.Kind, h.Source, c.peer)
+	}
+	switch {
+	case h.Kind.userKind():
+		if !c.e.closing.Load() {
+			c.e.cfg.Deliver(c.peer, h, p)
+		}
+		return nil
+	case h.Kind == Ping:
+		return nil
+	case h.Kind == Bye:
+		return errBye
+	}
+	return fmt.Errorf("%w: %s frame after the handshake", ErrMalformed, h.Kind)
+}
+
+// readFailed ends the connection. A Bye or this side's own Close is
+// normal; anything else is logged, since it is why a peer was lost.
+func (c *conn) readFailed(err error) {
+	if errors.Is(err, io.EOF) {
+		err = errors.New("connection closed without Bye")
+	}
+	if !errors.Is(err, errBye) && !c.e.closing.Load() {
+		c.e.cfg.Log("tcp: rank %d: closing connection to rank %d: %v", c.e.cfg.Rank, c.peer, err)
+	}
+	c.fail(err)
+}
+
+// tick is the heartbeat: it queues a Ping unless the queue is full (then
+// data is flowing anyway) and fails the connection if nothing arrived for
+// PeerTimeout. Only the heartbeat goroutine may call it.
+func (c *conn) tick() {
+	ping := getFrame(HeaderSize)
+	ping.b = AppendFrame(ping.b, Header{Kind: Ping, Source: int32(c.e.cfg.Rank)}, nil)
+	if !c.q.tryPush(ping) {
+		putFrame(ping)
+	}
+	if n := c.recv.Load(); n != c.seen {
+		c.seen, c.silent = n, 0
+		return
+	}
+	c.silent += c.e.cfg.Heartbeat
+	if c.silent >= c.e.cfg.PeerTimeout {
+		err := fmt.Errorf("no frame for %v (heartbeat every %v)", c.silent, c.e.cfg.Heartbeat)
+		c.e.cfg.Log("tcp: rank %d: closing connection to rank %d: %v", c.e.cfg.Rank, c.peer, err)
+		c.fail(err)
+	}
+}
