@@ -11,8 +11,10 @@ import (
 // TestNonOvertaking mixes eager and rendezvous messages on one tag; they
 // must be received in the order they were sent, through exact and
 // wildcard receives alike.
-func TestNonOvertaking(t *testing.T) {
-	ws, _ := twinWorlds(t, 2, Config{EagerLimit: 512, ChunkSize: 1024})
+func TestNonOvertaking(t *testing.T) { eachTransport(t, testNonOvertaking) }
+
+func testNonOvertaking(t *testing.T, mk func(testing.TB, int, Config) fixture) {
+	ws := mk(t, 2, Config{EagerLimit: 512, ChunkSize: 1024}).ws
 	ctx := testCtx(t)
 	const n = 200
 	lens := func(i int) int { return []int{0, 8, 511, 512, 3000}[i%5] + i }
@@ -48,8 +50,10 @@ func TestNonOvertaking(t *testing.T) {
 	}
 }
 
-func TestRequests(t *testing.T) {
-	ws, _ := twinWorlds(t, 2, Config{EagerLimit: 1024, ChunkSize: 2048})
+func TestRequests(t *testing.T) { eachTransport(t, testRequests) }
+
+func testRequests(t *testing.T, mk func(testing.TB, int, Config) fixture) {
+	ws := mk(t, 2, Config{EagerLimit: 1024, ChunkSize: 2048}).ws
 	ctx := testCtx(t)
 	var reqs []*Request
 	for tag, n := range []int{4, 1000, 5000, 100} {
@@ -115,8 +119,11 @@ func TestProbe(t *testing.T) {
 
 // TestPeerLost kills a rank while others wait on it in every way; all of
 // them must fail with ErrPeerLost within a second.
-func TestPeerLost(t *testing.T) {
-	ws, tw := twinWorlds(t, 3, Config{EagerLimit: 256})
+func TestPeerLost(t *testing.T) { eachTransport(t, testPeerLost) }
+
+func testPeerLost(t *testing.T, mk func(testing.TB, int, Config) fixture) {
+	f := mk(t, 3, Config{EagerLimit: 256})
+	ws := f.ws
 	ctx := testCtx(t)
 	var wg sync.WaitGroup
 	errs := make(chan error, 10)
@@ -134,7 +141,7 @@ func TestPeerLost(t *testing.T) {
 	ws[2].Isend(1, 9, make([]byte, 4096))
 	time.Sleep(20 * time.Millisecond)
 	start := time.Now()
-	tw.Kill(2)
+	f.kill(2)
 	wg.Wait()
 	close(errs)
 	for err := range errs {

@@ -12,9 +12,11 @@ func sizes(limit, chunk int) []int {
 		chunk - 1, chunk, chunk + 1, 3*chunk + 17}
 }
 
-func TestSendRecvSizes(t *testing.T) {
+func TestSendRecvSizes(t *testing.T) { eachTransport(t, testSendRecvSizes) }
+
+func testSendRecvSizes(t *testing.T, mk func(testing.TB, int, Config) fixture) {
 	cfg := Config{EagerLimit: 4 << 10, ChunkSize: 16 << 10}
-	ws, _ := twinWorlds(t, 2, cfg)
+	ws := mk(t, 2, cfg).ws
 	ctx := testCtx(t)
 	for i, n := range sizes(cfg.EagerLimit, cfg.ChunkSize) {
 		t.Run(fmt.Sprintf("size=%d", n), func(t *testing.T) {
@@ -83,8 +85,10 @@ func TestTruncation(t *testing.T) {
 	}
 }
 
-func TestWildcards(t *testing.T) {
-	ws, _ := twinWorlds(t, 3, Config{EagerLimit: 256})
+func TestWildcards(t *testing.T) { eachTransport(t, testWildcards) }
+
+func testWildcards(t *testing.T, mk func(testing.TB, int, Config) fixture) {
+	ws := mk(t, 3, Config{EagerLimit: 256}).ws
 	ctx := testCtx(t)
 	for src := 1; src <= 2; src++ {
 		for tag, n := range []int{8, 5000} {

@@ -60,12 +60,14 @@ func TestFloodBudget(t *testing.T) {
 
 // TestManyGoroutines runs one goroutine per message on both sides, each
 // with its own tag, and checks every payload exactly once.
-func TestManyGoroutines(t *testing.T) {
+func TestManyGoroutines(t *testing.T) { eachTransport(t, testManyGoroutines) }
+
+func testManyGoroutines(t *testing.T, mk func(testing.TB, int, Config) fixture) {
 	n := 100_000
 	if testing.Short() {
 		n = 10_000
 	}
-	ws, _ := twinWorlds(t, 2, Config{EagerLimit: 1024, ChunkSize: 512})
+	ws := mk(t, 2, Config{EagerLimit: 1024, ChunkSize: 512}).ws
 	ctx := testCtx(t)
 	size := func(i int) int { return 8 + i%97 + (i%500)/499*1500 }
 	var wg sync.WaitGroup

@@ -1,0 +1,52 @@
+// Package comm is MPI-style tagged point-to-point messaging between ranks
+// (processes, possibly on different hosts), built so that hundreds of
+// thousands of goroutines in each rank can send and receive at once, as in
+// MPIV ("Toward million communicating threads", EuroMPI'16).
+//
+// A program joins its job and talks to the other ranks by rank and tag:
+//
+//	w, err := comm.Join(ctx) // rank and size from plexus run, mpirun, srun or torchrun
+//	if err != nil { ... }
+//	defer w.Close()
+//	if w.Rank() == 0 {
+//		err = w.Send(ctx, 1, tag, data)
+//	} else {
+//		st, err := w.Recv(ctx, comm.AnySource, comm.AnyTag, buf)
+//		// st.Source, st.Tag, st.Len
+//	}
+//
+// Isend and Irecv return a *Request to Wait on or Test; Waitall waits for
+// several; Probe and Iprobe look at a message without receiving it.
+// Messages between two ranks with the same tag are received in the order
+// they were sent (MPI's non-overtaking rule). Every wait takes a context;
+// a receive buffer too short gives ErrTruncated; a rank that dies gives
+// ErrPeerLost to every operation waiting on it; a closed world gives
+// ErrClosed.
+//
+// # How it works
+//
+// Blocking calls simply block their goroutine: goroutines are cheap and
+// the Go scheduler is the user-level thread scheduler MPIV had to write.
+// Each waiting operation is a small pooled request with a one-slot channel
+// (its ThreadWait/ThreadSignal). Arriving messages and posted receives meet
+// in a sharded matching table (package comm/match): MPIV's Algorithms 1
+// and 2, with FIFOs per key for MPI order and a slower but correct path
+// for wildcards.
+//
+// Messages shorter than Config.EagerLimit go eagerly: the payload travels
+// with the header and waits, if no receive is posted, in a buffer from a
+// size-classed pool. Longer ones use a rendezvous: the sender announces
+// the message (RTS), the matching receive grants it (CTS) and the data
+// flows straight from the sender's buffer into the receiver's in chunks,
+// so a large unexpected message never sits in memory. A rank holds at most
+// Config.UnexpectedBudget bytes of unexpected eager messages: each sender
+// has an equal share as credit, spends it on eager sends, gets it back as
+// its messages are received, and uses the rendezvous protocol while it has
+// none.
+//
+// # Transports
+//
+// The world runs over a Transport: TCP between processes (TCP, used by
+// Join) or the in-memory Twin, which connects several worlds inside one
+// process and can Kill a rank, for tests.
+package comm
