@@ -37,7 +37,7 @@ func (e *Endpoint) accepted(nc net.Conn, c *conn, err error) {
 		c.start()
 		return
 	case c != nil:
-		c.fail(fmt.Errorf("answering its handshake: %w", err))
+		e.lost(c, c.failed(fmt.Errorf("answering its handshake: %w", err)))
 	default:
 		nc.Close()
 	}
@@ -58,10 +58,10 @@ func (e *Endpoint) claim(c *conn) error {
 	switch {
 	case e.closing.Load():
 		code, err = refuseClosing, ErrClosed
+	case p.dial != nil && c.peer > e.cfg.Rank, p.c.Load() != nil && p.c.Load().dialled && c.peer > e.cfg.Rank:
+		code, err = refuseCollision, errCollision
 	case p.c.Load() != nil || p.lost != nil:
 		code, err = refuseDuplicate, fmt.Errorf("%w: rank %d is already connected or was lost", ErrAuth, c.peer)
-	case p.dial != nil && c.peer > e.cfg.Rank:
-		code, err = refuseCollision, errCollision
 	default:
 		p.install(c)
 		return nil

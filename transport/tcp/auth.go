@@ -33,7 +33,7 @@ const (
 	roleDialer  = 'D'
 	roleAccept  = 'A'
 	maxHSFrame  = 2*nonceSize + macSize + MaxJobID // largest handshake payload
-	authPayload = nonceSize + macSize             // Auth payload without the job
+	authPayload = nonceSize + macSize              // Auth payload without the job
 )
 
 // Refusal codes, carried in a refusing Bye's Aux.

@@ -28,6 +28,8 @@ type conn struct {
 	nc   net.Conn
 	dec  *Decoder
 	q    *sendQueue
+	// dialled is true if this side dialled; set before c is shared.
+	dialled bool
 
 	// recv counts frames read; the reader adds, the heartbeat reads.
 	recv atomic.Uint64
@@ -36,6 +38,7 @@ type conn struct {
 	silent time.Duration
 
 	failOnce sync.Once
+	err      error // why c ended; written once, in fail
 }
 
 func newConn(e *Endpoint, peer int, nc net.Conn, dec *Decoder) *conn {
@@ -138,18 +141,23 @@ func (c *conn) shutdown() {
 	c.q.close(ErrClosed, bye)
 }
 
-// fail ends the connection with cause: the socket closes, pending and
-// later sends fail, and the peer is reported lost unless the Endpoint is
-// closing. Only the first call does anything.
+// fail ends the connection with cause: the socket closes, and pending and
+// later sends fail. Any goroutine may call it; only the first call counts.
+// The peer is reported lost by the reader once it stops, so that Lost
+// follows the last Deliver.
 func (c *conn) fail(cause error) {
 	c.failOnce.Do(func() {
-		closing := c.e.closing.Load()
-		err := ErrClosed
-		if !closing {
-			err = fmt.Errorf("%w: rank %d: %w", ErrPeerLost, c.peer, cause)
+		c.err = ErrClosed
+		if !c.e.closing.Load() {
+			c.err = fmt.Errorf("%w: rank %d: %w", ErrPeerLost, c.peer, cause)
 		}
-		c.q.close(err, nil)
+		c.q.close(c.err, nil)
 		c.nc.Close()
-		c.e.lost(c, err, closing)
 	})
+}
+
+// failed fails c and returns the error it failed with, for the report.
+func (c *conn) failed(cause error) error {
+	c.fail(cause)
+	return c.err // written inside failOnce, which orders it before this read
 }

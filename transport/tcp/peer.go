@@ -12,9 +12,9 @@ import (
 
 // Connection rule: either rank may dial. If both dial at once, the
 // connection dialled by the lower rank wins: a lower-ranked acceptor that
-// is itself dialling refuses the higher rank (refuseCollision), and the
-// higher rank, refused so, waits for the lower rank's connection to
-// arrive. Each side decides under its peer's lock, and a rank dials only
+// is itself dialling, or already connected by its own dial, refuses the
+// higher rank (refuseCollision), and the higher rank, refused so, waits
+// for the lower rank's connection to arrive. Each side decides under its peer's lock, and a rank dials only
 // while it has no connection, so both ends always keep the same one.
 //
 // Invariants, for each peer:
@@ -186,7 +186,9 @@ func (e *Endpoint) dialConn(rank int) (*conn, error) {
 		nc.Close()
 		return nil, err
 	}
-	return newConn(e, rank, nc, dec), nil
+	c := newConn(e, rank, nc, dec)
+	c.dialled = true
+	return c, nil
 }
 
 // handshake runs fn under the handshake deadline, closing nc if the
@@ -203,8 +205,9 @@ func (e *Endpoint) handshake(nc net.Conn, fn func() error) error {
 }
 
 // lost records that c failed with err and reports it, unless the Endpoint
-// is closing. Only conn.fail calls it, once per conn.
-func (e *Endpoint) lost(c *conn, err error, closing bool) {
+// is closing. It is called once per started conn, by its reader after the
+// last Deliver.
+func (e *Endpoint) lost(c *conn, err error) {
 	p := &e.peers[c.peer]
 	p.mu.Lock()
 	if p.c.Load() == c {
@@ -212,7 +215,7 @@ func (e *Endpoint) lost(c *conn, err error, closing bool) {
 		p.lost = err
 	}
 	p.mu.Unlock()
-	if !closing {
+	if !e.closing.Load() {
 		e.cfg.Lost(c.peer, err)
 	}
 }

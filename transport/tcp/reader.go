@@ -6,20 +6,24 @@ import (
 	"io"
 )
 
-// readLoop decodes frames until the connection ends and hands the comm
-// layer's frames to Deliver. It is the only reader of c.nc and c.dec.
+// readLoop decodes frames until the connection ends, hands the comm
+// layer's frames to Deliver, and at the end reports the peer lost. It is
+// the only reader of c.nc and c.dec.
 func (c *conn) readLoop() {
 	defer c.e.wg.Done()
+	c.e.lost(c, c.failed(c.read()))
+}
+
+// read delivers frames until an error, which it returns.
+func (c *conn) read() error {
 	for {
 		h, p, err := c.dec.Next()
-		if err != nil {
-			c.readFailed(err)
-			return
+		if err == nil {
+			c.recv.Add(1)
+			err = c.handle(h, p)
 		}
-		c.recv.Add(1)
-		if err := c.handle(h, p); err != nil {
-			c.readFailed(err)
-			return
+		if err != nil {
+			return c.readError(err)
 		}
 	}
 }
@@ -45,16 +49,16 @@ func (c *conn) handle(h Header, p []byte) error {
 	return fmt.Errorf("%w: %s frame after the handshake", ErrMalformed, h.Kind)
 }
 
-// readFailed ends the connection. A Bye or this side's own Close is
+// readError names why reading stopped. A Bye or this side's own Close is
 // normal; anything else is logged, since it is why a peer was lost.
-func (c *conn) readFailed(err error) {
+func (c *conn) readError(err error) error {
 	if errors.Is(err, io.EOF) {
 		err = errors.New("connection closed without Bye")
 	}
 	if !errors.Is(err, errBye) && !c.e.closing.Load() {
 		c.e.cfg.Log("tcp: rank %d: closing connection to rank %d: %v", c.e.cfg.Rank, c.peer, err)
 	}
-	c.fail(err)
+	return err
 }
 
 // tick is the heartbeat: it queues a Ping unless the queue is full (then
