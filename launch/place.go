@@ -1,0 +1,134 @@
+package launch
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ReadHostfile reads one host per line, optionally followed by Open MPI's
+// "slots=K" to repeat it K times; '#' starts a comment. The result is
+// suitable for Job.Hosts.
+func ReadHostfile(r io.Reader) ([]string, error) {
+	var hosts []string
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		slots, err := hostSlots(fields[1:])
+		if err != nil {
+			return nil, fmt.Errorf("launch: hostfile line %d: %w", n, err)
+		}
+		for range slots {
+			hosts = append(hosts, fields[0])
+		}
+	}
+	return hosts, sc.Err()
+}
+
+func hostSlots(opts []string) (int, error) {
+	slots := 1
+	for _, o := range opts {
+		v, ok := strings.CutPrefix(o, "slots=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil || n < 1 || n > maxRanks {
+			return 0, fmt.Errorf("want \"host [slots=K]\", got option %q", o)
+		}
+		slots = n
+	}
+	return slots, nil
+}
+
+// placement is where each rank runs and what it is told.
+type placement struct {
+	hosts      []string // per rank; "" is this host
+	localRank  []int
+	localSize  []int
+	distinct   []string // hosts in order of first use, nil for a local job
+	root       string   // rank 0's bootstrap address
+	remoteRoot bool     // rank 0 is on another host, so its port was guessed
+}
+
+// place assigns n ranks to hosts: rank r to hosts[r] while there are
+// enough, else in equal contiguous blocks. Hosts naming this machine run
+// without ssh.
+func place(n int, hosts []string) (placement, error) {
+	p := placement{hosts: make([]string, n), localRank: make([]int, n), localSize: make([]int, n)}
+	for r := range n {
+		if len(hosts) > 0 {
+			h := hosts[r*len(hosts)/n]
+			if n <= len(hosts) {
+				h = hosts[r]
+			}
+			if !isLocal(h) {
+				p.hosts[r] = h
+			}
+		}
+	}
+	count := map[string]int{}
+	for r, h := range p.hosts {
+		p.localRank[r] = count[h]
+		count[h]++
+	}
+	for r, h := range p.hosts {
+		p.localSize[r] = count[h]
+		if len(count) > 1 && !slices.Contains(p.distinct, displayHost(h)) {
+			p.distinct = append(p.distinct, displayHost(h))
+		}
+	}
+	var err error
+	p.root, p.remoteRoot, err = rootAddr(p.hosts)
+	return p, err
+}
+
+// rootAddr picks rank 0's bootstrap address. A port free now is taken on
+// this host; the small window before rank 0 binds it is accepted, as the
+// alternative is a second round trip through the rank. For a rank 0 on
+// another host nothing can be probed, so a random high port is chosen and
+// a collision fails the job at bootstrap.
+func rootAddr(hosts []string) (string, bool, error) {
+	remote := slices.ContainsFunc(hosts, func(h string) bool { return h != "" })
+	bind, name := "127.0.0.1:0", "127.0.0.1"
+	if remote {
+		bind, name = ":0", displayHost("")
+	}
+	if hosts[0] != "" {
+		return net.JoinHostPort(hosts[0], strconv.Itoa(49152+rand.IntN(16000))), true, nil
+	}
+	ln, err := net.Listen("tcp", bind)
+	if err != nil {
+		return "", false, fmt.Errorf("launch: finding a free port: %w", err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	return net.JoinHostPort(name, strconv.Itoa(port)), false, nil
+}
+
+// isLocal reports whether a host name means this machine.
+func isLocal(h string) bool {
+	if h == "localhost" || h == "127.0.0.1" || h == "::1" {
+		return true
+	}
+	me, err := os.Hostname()
+	return err == nil && (h == me || strings.HasPrefix(me, h+"."))
+}
+
+func displayHost(h string) string {
+	if h != "" {
+		return h
+	}
+	me, err := os.Hostname()
+	if err != nil {
+		return "localhost"
+	}
+	return me
+}
