@@ -1,0 +1,192 @@
+package match
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Invariants:
+//
+// State. Shard s owns the FIFOs of the keys that hash to it: unexpected
+// messages (unexp) and exact posted receives (posted), each entry stamped.
+// Wildcard receives live in one list, wild, in posting order. Locks are
+// taken in one order only: shard locks by increasing index, then wmu.
+// Exact operations lock their key's shard (plus wmu when they must look at
+// wild); wildcard Post, wildcard Probe, RemoveSource and Len lock every
+// shard (lockAll); Cancel of a wildcard receive locks only wmu.
+//
+// I1 (no missed match). No stored message matches any stored receive.
+// A message can match only exact receives with its own key (same shard)
+// and wildcard receives; an exact receive only messages with its key.
+// Arrive stores a message only after finding no receive for it while
+// holding its shard and, if nwild > 0, wmu; exact Post stores only after
+// finding unexp[k] empty under the shard lock; wildcard Post stores only
+// after scanning every shard under lockAll. Each check and its store
+// happen under the same locks, so nothing can slip in between.
+//
+// I2 (nwild). nwild = len(wild) whenever wmu is free. It changes only
+// under wmu; it rises only under lockAll too (after the append), and falls
+// only after the removal, so nwild ≥ len(wild) always. So an
+// Arrive that reads nwild == 0 under its shard lock knows wild is empty:
+// no wildcard Post can run while it holds that lock, and a finished one
+// raised nwild before releasing the lock, which happens-before our read.
+// This is why the common path never touches wmu.
+//
+// I3 (stamps order entries by linearization). A stored message's stamp is
+// from arrivals, a fetch-add taken under its shard lock; if Arrive a
+// finishes before Arrive b starts, a's stamp is lower. A posted exact
+// receive's stamp is clock, the count of wildcard receives posted so far,
+// read under its shard lock; clock changes only under lockAll, so the read
+// is race-free and counts exactly the wildcard Posts linearized earlier.
+// A wildcard receive's stamp is clock after its increment. Hence wildcard
+// receive w was posted before exact receive e iff w.stamp <= e.stamp, and
+// within wild, and within each FIFO, order is posting order.
+//
+// Linearizability. Each operation holds, from its first access to its
+// last, every lock guarding what it reads or writes (nwild and arrivals are
+// atomics, covered by I2 and I3). Linearize it at a moment inside that
+// span; for an Arrive that stores, at the fetch-add that stamps it. Then
+// operations sharing a lock are ordered as they took it, consistently with
+// real time, stamps follow the same order, and I1–I3 make each step choose
+// the entry MPI names: Arrive takes the earlier of the head of posted[k]
+// and the first matching wild entry (both in posting order, compared by
+// I3); exact Post takes the head of unexp[k]; wildcard Post and Probe take
+// the matching FIFO head with the least arrival stamp, seeing every shard
+// at once.
+
+// wildRecv is a posted receive with AnySource or AnyTag.
+type wildRecv[R any] struct {
+	key   Key
+	stamp uint64
+	r     R
+}
+
+// Table matches arriving messages (M) with posted receives (R) by Key, as
+// MPI's unexpected and posted queues do, for any number of goroutines.
+// Create one with New; the zero Table is not usable.
+//
+// All methods may be called concurrently from any goroutines. Operations
+// are linearizable; see the Invariants at the top of table.go.
+type Table[M, R any] struct {
+	shards []shard[M, R]
+	mask   uint64
+	// nwild is the number of posted wildcard receives, read by every
+	// exact Arrive (I2).
+	nwild atomic.Int64
+	// clock counts wildcard receives ever posted; guarded as I3 says.
+	clock uint64
+	_     [cacheLine]byte
+	// arrivals numbers stored messages (I3); written by every Arrive
+	// that finds no receive, so it has a line of its own.
+	arrivals atomic.Uint64
+	_        [cacheLine - 8]byte
+	wmu      sync.Mutex
+	wild     []wildRecv[R]
+}
+
+// New returns an empty Table. It panics if cfg.Validate fails: a bad
+// configuration is a programming error.
+func New[M, R any](cfg Config) *Table[M, R] {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	t := &Table[M, R]{shards: make([]shard[M, R], cfg.Shards), mask: uint64(cfg.Shards - 1)}
+	for i := range t.shards {
+		t.shards[i].init()
+	}
+	return t
+}
+
+// shard returns the shard of the key with hash h: its high bits, as each
+// shard's index uses the low ones.
+func (t *Table[M, R]) shard(h uint64) *shard[M, R] {
+	return &t.shards[h>>32&t.mask]
+}
+
+// Arrive offers an incoming message m with the concrete key k. If a posted
+// receive matches — the earliest posted among exact and wildcard receives
+// that accept k — Arrive removes and returns it, and the caller delivers m
+// into it; otherwise m is stored as unexpected for a later Post or Probe.
+// A key with a negative source or tag is rejected with ErrBadKey.
+//
+// Any goroutine may call Arrive. Messages with equal keys are matched in
+// the order their Arrive calls take effect, so a caller that needs MPI's
+// non-overtaking order must call Arrive for one peer's messages in the
+// order they were sent, one after the other.
+func (t *Table[M, R]) Arrive(k Key, m M) (r R, matched bool, err error) {
+	if err := checkArrival(k); err != nil {
+		return r, false, err
+	}
+	h := k.hash()
+	s := t.shard(h)
+	s.mu.Lock()
+	r, matched = t.arriveLocked(s, k, h, m)
+	s.mu.Unlock()
+	return r, matched, nil
+}
+
+// arriveLocked is Arrive with s, the shard of k (whose hash is h), locked.
+func (t *Table[M, R]) arriveLocked(s *shard[M, R], k Key, h uint64, m M) (r R, ok bool) {
+	sl := s.keys.find(k, h)
+	var exact *node[R]
+	if sl != nil {
+		exact = sl.posted.head
+	}
+	if t.nwild.Load() != 0 {
+		if r, ok := t.takeWild(k, exact); ok {
+			return r, true
+		}
+	}
+	if exact != nil {
+		return s.popPosted(sl, h), true
+	}
+	s.pushUnexp(k, h, m, t.arrivals.Add(1))
+	return r, false
+}
+
+// takeWild removes the first wildcard receive that accepts k if it was
+// posted before exact (nil: no exact receive); I3 says how to compare.
+func (t *Table[M, R]) takeWild(k Key, exact *node[R]) (r R, ok bool) {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	for i, w := range t.wild {
+		if exact != nil && w.stamp > exact.stamp {
+			break // wild is in posting order: the rest are later still
+		}
+		if w.key.Matches(k) {
+			t.dropWild(i)
+			return w.r, true
+		}
+	}
+	return r, false
+}
+
+// Post offers a receive r with key k, which may hold AnySource and AnyTag.
+// If an unexpected message matches — the earliest arrived among those k
+// accepts — Post removes and returns it, and the caller delivers it into
+// r; otherwise r is stored as posted for a later Arrive. A source or tag
+// below -1 is rejected with ErrBadKey.
+//
+// Any goroutine may call Post. Receives that could match the same message
+// are matched in the order their Post calls take effect. A wildcard Post
+// locks the whole table and scans every unexpected message's key: it is
+// correct under any load but meant to be rare.
+func (t *Table[M, R]) Post(k Key, r R) (m M, matched bool, err error) {
+	if err := checkReceive(k); err != nil {
+		return m, false, err
+	}
+	if k.Wild() {
+		m, matched = t.postWild(k, r)
+		return m, matched, nil
+	}
+	h := k.hash()
+	s := t.shard(h)
+	s.mu.Lock()
+	if sl := s.keys.find(k, h); sl != nil && sl.unexp.head != nil {
+		m, matched = s.popUnexp(sl, h), true
+	} else {
+		s.pushPosted(k, h, r, t.clock)
+	}
+	s.mu.Unlock()
+	return m, matched, nil
+}
