@@ -1,0 +1,50 @@
+// Package tcp is Plexus's transport between hosts: framed, authenticated
+// TCP connections between the ranks of a job, one per pair of ranks,
+// carrying the comm layer's eager, rendezvous and credit frames.
+//
+// Each rank opens an Endpoint. It listens at once and connects to a peer
+// the first time it sends to it (or when the peer connects first). Every
+// connection starts with a mutual HMAC-SHA256 challenge-response on the
+// job's secret, so only ranks of the same job that hold the secret get a
+// connection; strangers are refused, logged through Config.Log, and never
+// disturb the connections already up. docs/wire-format.md describes the
+// frames and the handshake byte by byte.
+//
+//	ep, err := tcp.Listen(tcp.Config{
+//		Rank: rank, Size: size, JobID: job, Secret: secret,
+//		Listen:  "10.0.0.5:0",
+//		Addrs:   book.Lookup, // from the launcher: rank → "host:port"
+//		Deliver: func(peer int, h tcp.Header, payload []byte) { ... },
+//		Lost:    func(peer int, err error) { ... },
+//		Heartbeat: 250 * time.Millisecond,
+//	})
+//	if err != nil { ... }
+//	defer ep.Close()
+//	publish(ep.Addr())
+//	err = ep.Send(ctx, peer, tcp.Header{Kind: tcp.Eager, Comm: 0, Tag: 7, Seq: seq}, msg)
+//
+// # Concurrency contract
+//
+// Send, Addr, Stats and Close are safe for any number of goroutines at
+// once. Send copies the frame into the connection's queue and returns; one
+// sender goroutine per connection drains everything queued into one
+// buffered writer and writes it out when the queue runs dry, so small
+// frames from many goroutines leave in one system call. Frames that one
+// goroutine sends to one peer arrive in the order it sent them. A full
+// queue (Config.QueueBytes) makes Send wait, until ctx ends or the
+// connection or Endpoint closes.
+//
+// One reader goroutine per connection decodes frames and calls
+// Config.Deliver for each, in order; the payload is valid only during the
+// call, and Deliver should hand work off rather than block. A peer whose
+// connection ends — a Bye, a reset or EOF, a malformed frame, or silence
+// beyond Config.PeerTimeout when heartbeats are on — is reported once to
+// Config.Lost, after its last Deliver, and stays lost: later Sends to it
+// fail with ErrPeerLost. Close sends Bye to every peer, fails waiting
+// Sends with ErrClosed and returns after the last callback has returned;
+// it must not be called from Deliver or Lost.
+//
+// Only one connection per pair of ranks survives: either rank may dial,
+// and when both dial at once the connection dialled by the lower rank is
+// kept (see peer.go).
+package tcp
