@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,13 +31,28 @@ func main() {
 	n := flag.Int("n", 1_000_000, "goroutines (and messages) per rank")
 	size := flag.Int("size", 8, "message size in bytes (at least 8)")
 	timeout := flag.Duration("timeout", 10*time.Minute, "give up after this long")
+	prof := flag.String("cpuprofile", "", "write a CPU profile to this file plus the rank")
 	flag.Parse()
+	if *prof != "" {
+		stop := profile(*prof + os.Getenv("PLEXUS_RANK"))
+		defer stop()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	if err := run(ctx, *n, max(*size, 8)); err != nil {
 		fmt.Fprintln(os.Stderr, "million:", err)
 		os.Exit(1)
 	}
+}
+
+// profile starts a CPU profile into file and returns its stop.
+func profile(file string) func() {
+	f, err := os.Create(file)
+	if err != nil {
+		return func() {}
+	}
+	pprof.StartCPUProfile(f)
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 func run(ctx context.Context, n, size int) error {
