@@ -7,8 +7,45 @@ import (
 
 // Barrier returns once every member has entered it: Smelt's two-line
 // barrier (§4.2.2), a zero-payload reduction up the reduction tree and a
-// zero-payload broadcast down the broadcast tree.
+// zero-payload broadcast down the broadcast tree. When every link of the
+// team carries signals (Signaler) both are made of signals, Smelt's
+// optimised zero-payload variants; otherwise of zero-length messages.
 func (m *Member) Barrier(ctx context.Context) error {
+	if m.team.signals {
+		return m.signalBarrier(ctx)
+	}
+	return m.messageBarrier(ctx)
+}
+
+// signalBarrier is Barrier on signals: await every reduction child, raise
+// the reduction parent, await the broadcast parent, raise every broadcast
+// child. Why signals may be interleaved with the other collectives'
+// messages is in signal.go.
+func (m *Member) signalBarrier(ctx context.Context) error {
+	for _, c := range m.rkids {
+		if err := m.await(ctx, c); err != nil {
+			return err
+		}
+	}
+	if !m.root {
+		if err := m.raise(m.rparent); err != nil {
+			return err
+		}
+		if err := m.await(ctx, m.bparent); err != nil {
+			return err
+		}
+	}
+	for _, c := range m.bkids {
+		if err := m.raise(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// messageBarrier is Barrier on zero-length messages, for transports
+// without signals.
+func (m *Member) messageBarrier(ctx context.Context) error {
 	if err := m.gather(ctx, nil, nil); err != nil {
 		return err
 	}

@@ -24,6 +24,10 @@ func BenchmarkBarrier(b *testing.B) {
 			benchTeam(b, pinnedTeam(b, cpus, top, nil), (*Member).Barrier)
 		})
 	}
+	b.Run(prefix+"team-adaptive-messages", func(b *testing.B) {
+		tr := withoutSignals(Rings(DefaultSlots), nil) // the fallback: zero-length messages
+		benchTeam(b, pinnedTeam(b, cpus, tree.Adaptive, tr), (*Member).Barrier)
+	})
 	b.Run(prefix+"dissemination", func(b *testing.B) {
 		benchTeam(b, pinnedTeam(b, cpus, tree.Adaptive, nil), (*Member).DisseminationBarrier)
 	})

@@ -5,12 +5,16 @@
 // at the root, which serialises them (atomic broadcast), and reductions
 // end there, each member folding its children's values in arrival order.
 // A barrier is a zero-payload reduction followed by a zero-payload
-// broadcast.
+// broadcast, made of signals where the links carry them (Signaler): a
+// count per link direction on a cache line of its own, which the sender
+// raises and the receiver polls, so that a barrier costs no more than
+// the cache-line hand-offs it needs.
 //
 // The collectives are written once against the Link interface. The
 // default transport is Smelt's UMP queue pair of cache-line rings
-// (package ring); NewTwin makes in-memory twin links with the same
-// ordering and truncation semantics and fault injection, for tests.
+// (package ring) with a signal line each way; NewTwin makes in-memory
+// twin links with the same ordering, truncation and signal semantics and
+// fault injection, for tests.
 //
 //	bc, _ := tree.Build(model, tree.Spec{Topology: tree.Adaptive, Root: tree.AutoRoot})
 //	team, err := coll.NewTeam(coll.Config{Bcast: bc, Pin: true})

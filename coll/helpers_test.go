@@ -44,13 +44,34 @@ func buildTree(tb testing.TB, n int, top tree.Topology) *tree.Tree {
 }
 
 // transports are the ones every operation is tested on; nil is the
-// default rings.
+// default rings. "messages" is the rings without their signals, so that
+// barriers there take the zero-length-message path.
 var transports = []struct {
 	name string
 	make func() Transport
 }{
 	{"twin", func() Transport { return NewTwin(TwinConfig{Slots: 8}) }},
 	{"ring", func() Transport { return nil }},
+	{"messages", func() Transport { return withoutSignals(Rings(DefaultSlots), nil) }},
+}
+
+// messageLink is a link with its signals hidden: a transport that has
+// none.
+type messageLink struct {
+	Link
+	trySender
+}
+
+// withoutSignals wraps tr's links between members a and b in messageLink
+// when hide(a, b) is true, or always when hide is nil.
+func withoutSignals(tr Transport, hide func(a, b int) bool) Transport {
+	return func(a, b int) (Link, Link, error) {
+		x, y, err := tr(a, b)
+		if err != nil || (hide != nil && !hide(a, b)) {
+			return x, y, err
+		}
+		return messageLink{x, x.(trySender)}, messageLink{y, y.(trySender)}, nil
+	}
 }
 
 var topologies = []tree.Topology{tree.Adaptive, tree.Binary, tree.Sequential, tree.Fibonacci}

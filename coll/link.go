@@ -10,7 +10,8 @@ import "context"
 // Send waits while the link is full and fails with an error, never a hang,
 // when the link breaks or ctx ends. TryRecv returns at once: ok is false
 // when no message is queued. Recv waits for a message. A message longer
-// than buf is reported with an error wrapping ErrTruncated.
+// than buf is reported with an error wrapping ErrTruncated. A Link may
+// also carry signals (Signaler), which barriers then use.
 type Link interface {
 	Send(ctx context.Context, p []byte) error
 	TryRecv(buf []byte) (n int, ok bool, err error)
@@ -29,14 +30,19 @@ type trySender interface {
 // edge of its trees, before any member runs.
 type Transport func(a, b int) (Link, Link, error)
 
-// end is one member's end of a link, with its try-send form looked up
-// once rather than on every message.
+// end is one member's end of a link, with its try-send form and signal
+// state looked up once rather than on every message.
 type end struct {
 	Link
 	try trySender // nil when the link has no TrySend
+	sig *signal   // nil when the link carries no signals
 }
 
 func newEnd(l Link) end {
+	sig := newSignal(l)
+	if r, ok := l.(*ringLink); ok {
+		l = r.Pair // messages skip the wrapper's promoted-method hop
+	}
 	ts, _ := l.(trySender)
-	return end{Link: l, try: ts}
+	return end{Link: l, try: ts, sig: sig}
 }

@@ -17,9 +17,9 @@ import (
 // which any number of goroutines may call at once (see Broadcast). A
 // member that gets an error from a collective ends its team.
 //
-// Invariants: the links are fixed by NewTeam; acc, rx and pending are
-// scratch space of the member's goroutine; bcastMu is the only field
-// several goroutines touch.
+// Invariants: the links are fixed by NewTeam; acc, rx and pending, and
+// the signals consumed on each link (signal.seen), are state of the
+// member's goroutine; bcastMu is the only field several goroutines touch.
 type Member struct {
 	team  *Team
 	cpu   int

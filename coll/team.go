@@ -18,11 +18,12 @@ import (
 // and that cause, so that a failure is never a hang. Make a new team to
 // continue.
 //
-// Invariants: members and their links are fixed by NewTeam; failure goes
-// from nil to its first value once and never changes again.
+// Invariants: members, their links and signals are fixed by NewTeam;
+// failure goes from nil to its first value once and never changes again.
 type Team struct {
 	cfg     Config
 	members []*Member
+	signals bool // every tree link carries signals: Barrier uses them
 	failure atomic.Pointer[failure]
 }
 

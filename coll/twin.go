@@ -6,9 +6,9 @@ import (
 	"sync"
 )
 
-// Twin is the in-memory reference transport: a mutex and two slice queues
-// per link, with the ring's ordering, capacity and truncation semantics,
-// and fault injection. Tests drive the same collective code over it as
+// Twin is the in-memory reference transport: a mutex, two slice queues
+// and two signal counts per link, with the ring's ordering, capacity and
+// truncation semantics, signals (Signaler), and fault injection. Tests drive the same collective code over it as
 // over rings, and make links fail on purpose.
 
 // TwinConfig describes the links a twin transport makes.
@@ -19,8 +19,8 @@ type TwinConfig struct {
 	// MaxMessage is the longest payload; zero means DefaultMaxMessage.
 	MaxMessage int
 	// FailAfter, when not nil, gives for the link between members a and b
-	// the number of messages it carries (both directions together) before
-	// it fails; zero or less means never. After the fault the link's
+	// the number of messages and signals it carries (both directions
+	// together) before it fails; zero or less means never. After the fault the link's
 	// queued messages can still be received; then every call returns
 	// ErrInjected.
 	FailAfter func(a, b int) int
@@ -54,10 +54,13 @@ func NewTwinPair(slots, max int) (a, b *TwinLink) {
 //
 // Invariants: every field is guarded by mu; q[d] holds the messages
 // towards end d, oldest first, each a private copy; len(q[d]) <= slots;
-// once err is set it never changes.
+// sig[d] counts the signals raised towards end d and never decreases;
+// sent counts messages and signals alike, so that a fault also ends
+// barriers; once err is set it never changes.
 type twinPair struct {
 	mu        sync.Mutex
 	q         [2][][]byte
+	sig       [2]uint64
 	slots     int
 	max       int
 	sent      int
@@ -95,9 +98,7 @@ func (l *TwinLink) TrySend(p []byte) (bool, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.failAfter > 0 && s.sent >= s.failAfter && s.err == nil {
-		s.err = ErrInjected
-	}
+	s.trip()
 	switch q := &s.q[1-l.side]; {
 	case s.err != nil:
 		return false, s.err
@@ -108,6 +109,37 @@ func (l *TwinLink) TrySend(p []byte) (bool, error) {
 		s.sent++
 		return true, nil
 	}
+}
+
+// trip fires the fault once the link has carried failAfter messages.
+// The caller holds mu.
+func (s *twinPair) trip() {
+	if s.failAfter > 0 && s.sent >= s.failAfter && s.err == nil {
+		s.err = ErrInjected
+	}
+}
+
+// Signal raises the count of signals towards the other end, unless the
+// link has failed. Like a message it counts towards the fault.
+func (l *TwinLink) Signal() error {
+	s := l.p
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.trip(); s.err != nil {
+		return s.err
+	}
+	s.sig[1-l.side]++
+	s.sent++
+	return nil
+}
+
+// Signals returns the count of signals raised towards this end, and the
+// link's failure if it has failed.
+func (l *TwinLink) Signals() (uint64, error) {
+	s := l.p
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sig[l.side], s.err
 }
 
 // Send queues a copy of p, waiting while the link is full.

@@ -43,7 +43,20 @@ func (t *Team) wire() error {
 			return err
 		}
 	}
+	t.signals = trees.signals()
 	return t.wireDissemination(newLinker(tr))
+}
+
+// signals reports whether both ends of every link carry signals. The
+// choice is the team's, not a member's or a link's, so that the two ends
+// of every link agree on whether a barrier sends signals or messages.
+func (l *linker) signals() bool {
+	for _, p := range l.pairs {
+		if p[0].sig == nil || p[1].sig == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *Member) wireTrees(l *linker) error {
