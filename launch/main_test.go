@@ -56,5 +56,7 @@ func helperJob(n int, mode string) Job {
 			env = append(env, kv)
 		}
 	}
-	return Job{N: n, Prog: os.Args[0], Args: []string{"-test.run=^$"}, Env: append(env, helperEnv+"="+mode)}
+	// Under -race a process otherwise lingers a second at exit.
+	env = append(env, helperEnv+"="+mode, "GORACE=atexit_sleep_ms=0")
+	return Job{N: n, Prog: os.Args[0], Args: []string{"-test.run=^$"}, Env: env}
 }

@@ -22,7 +22,7 @@ func TestRealMPIRun(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, mpirun, "--allow-run-as-root", "--oversubscribe", "-n", "4", os.Args[0], "-test.run=^$")
 	tmp := t.TempDir()
-	cmd.Env = append(cleanEnv(), helperEnv+"=join", "TMPDIR="+tmp)
+	cmd.Env = append(cleanEnv(), helperEnv+"=join", "TMPDIR="+tmp, "GORACE=atexit_sleep_ms=0")
 	var errOut strings.Builder
 	cmd.Stderr = &errOut
 	out, err := cmd.Output()

@@ -37,7 +37,7 @@ type Job struct {
 	// Signals, when not nil, are forwarded to every running rank.
 	Signals <-chan os.Signal
 	// Env is the environment ranks start from; nil means os.Environ().
-	// PLEXUS_* variables in it are replaced by the job's own.
+	// The PLEXUS_* variables Run sets are dropped from it and set anew.
 	Env []string
 	// SSH is the command that runs a rank on another host, given the host
 	// and a shell command; nil means ssh -o BatchMode=yes.
@@ -119,8 +119,12 @@ func rankList(ranks []int) string {
 	return strings.Join(s, ",")
 }
 
-// baseEnv is the environment ranks and ssh start from, without
-// PLEXUS_* variables: the job's own replace them.
+// jobVars are the variables Run sets; inherited values are dropped, so
+// that a plexus run inside a rank of another starts a job of its own.
+var jobVars = []string{"PLEXUS_RANK", "PLEXUS_SIZE", "PLEXUS_LOCAL_RANK", "PLEXUS_LOCAL_SIZE",
+	"PLEXUS_JOB", "PLEXUS_ROOT", "PLEXUS_SECRET", "PLEXUS_HOSTS"}
+
+// baseEnv is the environment ranks and ssh start from, without jobVars.
 func (s *session) baseEnv() []string {
 	base := s.job.Env
 	if base == nil {
@@ -128,7 +132,8 @@ func (s *session) baseEnv() []string {
 	}
 	var env []string
 	for _, kv := range base {
-		if !strings.HasPrefix(kv, "PLEXUS_") {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(jobVars, name) {
 			env = append(env, kv)
 		}
 	}

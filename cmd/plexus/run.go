@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/plexus-hpc/plexus/launch"
+)
+
+var runCmd = &command{
+	name:    "run",
+	summary: "start N ranks of a program, locally or over ssh, and bootstrap them",
+	usage: `run -n N [--host h1,h2 | --hostfile F] [--timeout D] -- prog [args...]
+
+Starts N ranks of prog, each with PLEXUS_RANK, PLEXUS_SIZE, PLEXUS_LOCAL_RANK,
+PLEXUS_LOCAL_SIZE, PLEXUS_JOB, PLEXUS_ROOT (rank 0's bootstrap address) and
+PLEXUS_SECRET (a fresh 32-byte job secret), which launch.Detect and
+launch.Join read. Every line a rank writes is prefixed with "[rank] ", on
+stdout or stderr as the rank wrote it. SIGINT and SIGTERM are forwarded to
+every rank. When a rank fails, the others get SIGTERM and, after a grace
+period, SIGKILL, and plexus run exits 1 naming the rank and its status.
+
+Without --host or --hostfile every rank runs here. With them, rank r runs
+on the r-th listed slot, or the hosts share the ranks in equal blocks when
+there are fewer slots than ranks; hosts other than this one are reached
+with "ssh -o BatchMode=yes host", which must work without a password, find
+prog on the remote PATH and run a POSIX shell. The secret travels on ssh's
+standard input, never on a command line. A hostfile has one host per line,
+optionally with "slots=K".`,
+	flags: func() *flag.FlagSet { return new(runOpts).flagSet() },
+	run:   runRun,
+}
+
+type runOpts struct {
+	n        int
+	hosts    string
+	hostfile string
+	timeout  time.Duration
+}
+
+func (o *runOpts) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.IntVar(&o.n, "n", 1, "number of ranks")
+	fs.StringVar(&o.hosts, "host", "", "comma-separated `LIST` of hosts, one slot each")
+	fs.StringVar(&o.hostfile, "hostfile", "", "`FILE` of hosts, one per line, optionally \"host slots=K\"")
+	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `D` (such as 30s); 0 means no limit")
+	return fs
+}
+
+func runRun(c *cli, args []string) error {
+	o := new(runOpts)
+	job, err := o.parse(c, args)
+	if err != nil {
+		return err
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	job.Signals, job.Stdout, job.Stderr = sigs, c.stdout, c.stderr
+	return job.Run(context.Background())
+}
+
+// parse reads the flags and the program after them. Unlike other
+// commands, run takes positional arguments: the program and its own.
+func (o *runOpts) parse(c *cli, args []string) (launch.Job, error) {
+	fs := o.flagSet()
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		writeUsage(c.stdout, c.cmd, fs)
+		return launch.Job{}, err
+	case err != nil:
+		return launch.Job{}, &usageError{err.Error()}
+	}
+	if fs.NArg() == 0 {
+		return launch.Job{}, usagef("no program to run: give it after --")
+	}
+	job := launch.Job{N: o.n, Prog: fs.Arg(0), Args: fs.Args()[1:], Timeout: o.timeout}
+	if job.Hosts, err = o.hostList(); err != nil {
+		return launch.Job{}, err
+	}
+	if err := job.Validate(); err != nil {
+		return launch.Job{}, usagef("%v", err)
+	}
+	return job, nil
+}
+
+func (o *runOpts) hostList() ([]string, error) {
+	switch {
+	case o.hosts != "" && o.hostfile != "":
+		return nil, usagef("give --host or --hostfile, not both")
+	case o.hosts != "":
+		return strings.Split(o.hosts, ","), nil
+	case o.hostfile != "":
+		f, err := os.Open(o.hostfile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		hosts, err := launch.ReadHostfile(f)
+		if err == nil && len(hosts) == 0 {
+			err = usagef("hostfile %s lists no hosts", o.hostfile)
+		}
+		return hosts, err
+	}
+	return nil, nil
+}

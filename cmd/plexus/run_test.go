@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/launch"
+)
+
+// rankEnv makes the test binary act as a rank for "plexus run" instead of
+// running tests (the TestMain re-exec pattern).
+const rankEnv = "PLEXUS_CMD_TEST_RANK"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(rankEnv); mode != "" {
+		os.Exit(rankMain(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// rankMain is what a Plexus program does first: detect, join, then work.
+// Mode "fail" makes rank 1 exit 3 and the other ranks sleep.
+func rankMain(mode string) int {
+	info, err := launch.Detect(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	book, err := launch.Join(ctx, info, fmt.Sprintf("addr-%d", info.Rank))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("rank %d of %d, book %s\n", info.Rank, info.Size, strings.Join(book.Addrs, " "))
+	if mode == "fail" {
+		if info.Rank == 1 {
+			fmt.Fprintln(os.Stderr, "rank 1 giving up")
+			return 3
+		}
+		time.Sleep(60 * time.Second)
+	}
+	return 0
+}
+
+func TestRun(t *testing.T) {
+	t.Setenv(rankEnv, "join")
+	t.Setenv("GORACE", "atexit_sleep_ms=0") // else each rank lingers a second under -race
+	out, errOut, code := plexus(t, "run", "-n", "3", "--timeout", "30s", "--", os.Args[0], "-test.run=^$")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	slices.Sort(lines)
+	for r, want := range []string{"[0] rank 0 of 3", "[1] rank 1 of 3", "[2] rank 2 of 3"} {
+		if r >= len(lines) || lines[r] != want+", book addr-0 addr-1 addr-2" {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunRankFails(t *testing.T) {
+	t.Setenv(rankEnv, "fail")
+	start := time.Now()
+	out, errOut, code := plexus(t, "run", "-n", "3", "--", os.Args[0], "-test.run=^$")
+	if code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	wantAll(t, "stderr", errOut, "[1] rank 1 giving up\n", "plexus run: launch: rank 1 failed: exit status 3; ended ranks 0,2")
+	wantAll(t, "stdout", out, "[1] rank 1 of 3") // the others may be ended before they print
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("plexus run took %v: the sleeping ranks were not killed", d)
+	}
+}
+
+func TestRunUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run"}, "no program to run"},
+		{[]string{"run", "-n", "0", "--", "true"}, "0 ranks"},
+		{[]string{"run", "-n", "x", "true"}, `invalid value "x" for flag -n`},
+		{[]string{"run", "--host", "a", "--hostfile", "f", "true"}, "not both"},
+		{[]string{"run", "--host", "a,,b", "true"}, "empty host name"},
+		{[]string{"run", "--bogus", "true"}, "flag provided but not defined: -bogus"},
+	} {
+		out, errOut, code := plexus(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("plexus %s: exit %d, stderr %q; want %d and %q", strings.Join(c.args, " "), code, errOut, exitUsage, c.want)
+		}
+	}
+	if out, _, code := plexus(t, "help", "run"); code != exitOK || !strings.Contains(out, "usage: plexus run -n N") {
+		t.Errorf("help run: exit %d\n%s", code, out)
+	}
+}

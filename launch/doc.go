@@ -1,0 +1,72 @@
+// Package launch starts the ranks of a Plexus job and introduces them to
+// each other. A rank is one process of a job; ranks may run on several
+// hosts and are numbered 0 to Size-1.
+//
+// A program learns its place in the job with Detect and gets every rank's
+// data address with Join, usually first thing in main:
+//
+//	info, err := launch.Detect(os.Getenv)
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	ln, err := net.Listen("tcp", ":0") // this rank's data listener
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+//	defer cancel()
+//	book, err := launch.Join(ctx, info, ln.Addr().String())
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	// book.Addrs[r] is rank r's data address; info.Secret (when set)
+//	// authenticates the data links too.
+//
+// The same program then runs under any of these launchers:
+//
+//	plexus run -n 4 -- ./prog            (PLEXUS_RANK, PLEXUS_SIZE, ...)
+//	mpirun -n 4 ./prog                   (Open MPI: OMPI_COMM_WORLD_RANK, ...)
+//	srun -n 4 ./prog                     (Slurm: SLURM_PROCID, SLURM_STEP_ID, ...)
+//	torchrun --nproc-per-node 4 ./prog   (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT)
+//	./prog                               (a single rank)
+//
+// # Environment
+//
+// Detect tries the launchers in the order above and reports malformed or
+// contradictory values (a rank not below the size, a negative or
+// non-numeric value) as errors wrapping ErrEnv. PLEXUS_ROOT (rank 0's
+// bootstrap address, host:port), PLEXUS_SECRET (the job secret in hex, at
+// least 16 bytes) and PLEXUS_JOB override what any launcher says.
+// Slurm's compressed node lists are expanded by ExpandHostlist.
+//
+// # Bootstrap and trust
+//
+// Join exchanges addresses through rank 0. Rank 0 listens on Info.Root;
+// every other rank connects, proves it knows the job secret by an
+// HMAC-SHA256 over a fresh challenge (the secret never crosses the
+// network), and registers its rank and data address. Rank 0 proves the
+// secret back, and once all ranks have registered sends each the address
+// book, authenticated for that connection. Connections that fail to
+// authenticate (strangers, garbage, another job) are logged and dropped;
+// the job goes on. If ranks are missing when the context ends, rank 0's
+// error names them.
+//
+// plexus run gives every rank a fresh 32-byte secret and a free bootstrap
+// port. mpirun and srun give neither: then rank 0 listens on a free
+// loopback port and creates $TMPDIR/plexus-<job>.root (O_EXCL, mode 0600)
+// holding the address and a random value from which all ranks derive the
+// secret; the others poll for the file, and rank 0 removes it after the
+// exchange. Whoever can read that file can join the job; only the owning
+// user (and root) can, and they could attach to the ranks anyway. Files
+// not owned by the user, readable by others or behind a symbolic link are
+// refused. The file exists on rank 0's host only, so multi-host jobs under
+// mpirun, srun or torchrun must set PLEXUS_ROOT (or MASTER_ADDR and
+// MASTER_PORT) and PLEXUS_SECRET for every rank, for instance
+// "mpirun -x PLEXUS_ROOT=node1:7000 -x PLEXUS_SECRET=$(openssl rand -hex 32)".
+//
+// # Starting jobs
+//
+// Job.Run is plexus run: it starts the ranks, locally or over ssh,
+// prefixes their output lines with the rank, forwards signals, and ends
+// the whole job when one rank fails.
+package launch
