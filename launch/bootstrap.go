@@ -13,6 +13,10 @@ import (
 // passed to Join.
 type Book struct {
 	Addrs []string
+	// Secret is the job secret the bootstrap used: Info.Secret, or the
+	// one derived from the rendezvous file, which Info lacks. Transports
+	// authenticate data links with it. Nil for a single rank.
+	Secret []byte
 }
 
 // ErrMissing is wrapped, together with the context's error, when ranks did
@@ -55,7 +59,7 @@ func (b Bootstrap) Join(ctx context.Context, info Info, myAddr string) (Book, er
 		return Book{}, err
 	}
 	if info.Size == 1 {
-		return Book{Addrs: []string{myAddr}}, nil
+		return Book{Addrs: []string{myAddr}, Secret: info.Secret}, nil
 	}
 	if (info.Root == "" || len(info.Secret) == 0) && info.JobID == "" {
 		return Book{}, errNoRendezvous

@@ -171,6 +171,11 @@ func TestJoinRendezvousFile(t *testing.T) {
 	defer cancel()
 	books, errs := joinAll(ctx, b, info, []int{3, 2, 1, 0}) // rank 0 last: others wait for the file
 	wantBooks(t, books, errs)
+	for r, book := range books {
+		if len(book.Secret) != 32 || !bytes.Equal(book.Secret, books[0].Secret) {
+			t.Errorf("rank %d: derived secret %x, rank 0 %x", r, book.Secret, books[0].Secret)
+		}
+	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
 		t.Errorf("rendezvous files left behind: %v", left)
 	}

@@ -85,7 +85,7 @@ func (c *conn) awaitBook(ctx context.Context, size int) (Book, error) {
 	if err != nil {
 		return Book{}, err
 	}
-	return Book{Addrs: addrs}, nil
+	return Book{Addrs: addrs, Secret: c.secret}, nil
 }
 
 // deadline is now+limit, or ctx's deadline when that is sooner.

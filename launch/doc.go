@@ -19,8 +19,8 @@
 //	if err != nil {
 //		log.Fatal(err)
 //	}
-//	// book.Addrs[r] is rank r's data address; info.Secret (when set)
-//	// authenticates the data links too.
+//	// book.Addrs[r] is rank r's data address; book.Secret, the job
+//	// secret, authenticates the data links too.
 //
 // The same program then runs under any of these launchers:
 //
@@ -63,6 +63,8 @@
 // mpirun, srun or torchrun must set PLEXUS_ROOT (or MASTER_ADDR and
 // MASTER_PORT) and PLEXUS_SECRET for every rank, for instance
 // "mpirun -x PLEXUS_ROOT=node1:7000 -x PLEXUS_SECRET=$(openssl rand -hex 32)".
+// Under torchrun itself, whose agent may already listen on MASTER_PORT for
+// its own store, set PLEXUS_ROOT to another port.
 //
 // # Starting jobs
 //

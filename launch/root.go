@@ -36,7 +36,9 @@ func (b Bootstrap) serve(ctx context.Context, info Info, myAddr string) (Book, e
 	if err != nil {
 		return Book{}, err
 	}
-	return b.sendBooks(ctx, members, myAddr), nil
+	book := b.sendBooks(ctx, members, myAddr)
+	book.Secret = secret
+	return book, nil
 }
 
 // admitAll accepts connections until ranks 1..size-1 have registered.
@@ -68,7 +70,9 @@ func collect(ctx context.Context, regs <-chan *conn, size int) ([]*conn, error) 
 		for have := 1; have < size; {
 			select {
 			case c := <-regs:
-				c.release()
+				if !c.release() {
+					continue // the context ended and closed it; the next turn says so
+				}
 				old := members[c.rank]
 				if old != nil && old.addr != c.addr {
 					c.Close()
