@@ -14,7 +14,7 @@ func (e *Endpoint) accept(nc net.Conn) {
 	defer func() { <-e.hsSlots }()
 	dec := newHandshakeDecoder(nc)
 	var c *conn
-	err := e.handshake(nc, func() error {
+	err := e.handshake(nc, func(commit func()) error {
 		rank, nonceD, err := e.auth.acceptAuth(nc, dec)
 		if err != nil {
 			e.auth.refuse(nc, refuseAuth, err.Error())
@@ -25,6 +25,7 @@ func (e *Endpoint) accept(nc net.Conn) {
 			c = nil
 			return err
 		}
+		commit() // c is installed: from here Close shuts it down gracefully
 		return e.auth.acceptReply(nc, nonceD)
 	})
 	e.accepted(nc, c, err)

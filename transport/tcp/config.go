@@ -56,7 +56,8 @@ type Config struct {
 	// only when its connection reports an error.
 	Heartbeat time.Duration
 	// PeerTimeout is how long a peer may stay silent when Heartbeat is on;
-	// zero means 4 × Heartbeat.
+	// zero means 4 × Heartbeat. A rank with heartbeats off answers every
+	// Ping, so ranks may differ in this setting.
 	PeerTimeout time.Duration
 	// QueueBytes bounds the frames queued per connection; zero means
 	// DefaultQueueBytes. A frame is always admitted to an empty queue.
@@ -135,5 +136,8 @@ func (c *Config) validateSizes() error {
 	c.QueueBytes = cmp.Or(c.QueueBytes, DefaultQueueBytes)
 	c.HandshakeTimeout = cmp.Or(c.HandshakeTimeout, DefaultHandshakeTimeout)
 	c.PeerTimeout = cmp.Or(c.PeerTimeout, 4*c.Heartbeat)
+	if c.PeerTimeout < c.Heartbeat {
+		return fmt.Errorf("tcp: config: PeerTimeout %v is shorter than Heartbeat %v", c.PeerTimeout, c.Heartbeat)
+	}
 	return nil
 }

@@ -148,3 +148,22 @@ func fillUntilBlocked(t *testing.T, e *Endpoint) {
 	}
 	t.Fatal("Send never blocked")
 }
+
+// TestHeartbeatMixed: a rank with heartbeats on keeps an idle peer that
+// has them off, because the peer answers its Pings.
+func TestHeartbeatMixed(t *testing.T) {
+	rec := newLostRec()
+	eps, _ := job(t, 2, func(c *Config) {
+		c.Lost = rec.lost
+		if c.Rank == 0 {
+			c.Heartbeat, c.PeerTimeout = 20*time.Millisecond, 100*time.Millisecond
+		}
+	})
+	connectAll(t, eps)
+	time.Sleep(400 * time.Millisecond)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.errs) != 0 {
+		t.Fatalf("idle peer lost: %v", rec.errs)
+	}
+}

@@ -139,17 +139,20 @@ func (e *Endpoint) dial(rank int, a *attempt) {
 }
 
 // installDialled installs c unless something else took its place, which
-// the connection rule should make impossible. p.mu must be held.
+// the connection rule should make impossible, or the Endpoint is closing,
+// in which case c only says Bye. p.mu must be held.
 func (e *Endpoint) installDialled(p *peer, c *conn) error {
-	if p.c.Load() == nil && p.lost == nil && !e.closing.Load() {
+	if e.closing.Load() {
+		c.start()
+		c.shutdown()
+		return ErrClosed
+	}
+	if p.c.Load() == nil && p.lost == nil {
 		p.install(c)
 		c.start()
 		return nil
 	}
 	c.nc.Close()
-	if e.closing.Load() {
-		return ErrClosed
-	}
 	e.cfg.Log("tcp: rank %d: dropping a second connection to rank %d", e.cfg.Rank, c.peer)
 	return cmpOrErr(p.lost, fmt.Errorf("tcp: rank %d: second connection to rank %d dropped", e.cfg.Rank, c.peer))
 }
@@ -181,7 +184,7 @@ func (e *Endpoint) dialConn(rank int) (*conn, error) {
 		return nil, fmt.Errorf("tcp: dial rank %d: %w", rank, err)
 	}
 	dec := newHandshakeDecoder(nc)
-	err = e.handshake(nc, func() error { return e.auth.dialAuth(nc, dec, rank) })
+	err = e.handshake(nc, func(func()) error { return e.auth.dialAuth(nc, dec, rank) })
 	if err != nil {
 		nc.Close()
 		return nil, err
@@ -192,15 +195,32 @@ func (e *Endpoint) dialConn(rank int) (*conn, error) {
 }
 
 // handshake runs fn under the handshake deadline, closing nc if the
-// Endpoint closes meanwhile.
-func (e *Endpoint) handshake(nc net.Conn, fn func() error) error {
+// Endpoint closes before fn calls commit (or returns). After commit a
+// closing Endpoint no longer cuts the socket: the connection is installed
+// by then and gets a graceful shutdown (Bye), so the peer sees no reset.
+func (e *Endpoint) handshake(nc net.Conn, fn func(commit func()) error) error {
 	nc.SetDeadline(time.Now().Add(e.cfg.HandshakeTimeout))
-	stop := context.AfterFunc(e.ctx, func() { nc.Close() })
-	err := fn()
-	if !stop() && err == nil {
-		err = ErrClosed
+	var mu sync.Mutex
+	running := true
+	commit := func() {
+		mu.Lock()
+		running = false
+		mu.Unlock()
 	}
+	stop := context.AfterFunc(e.ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if running {
+			nc.Close()
+		}
+	})
+	defer stop()
+	err := fn(commit)
+	commit()
 	nc.SetDeadline(time.Time{})
+	if e.closing.Load() {
+		nc.SetDeadline(time.Now().Add(closeLinger)) // shutdown's deadline may have been cleared above
+	}
 	return err
 }
 

@@ -42,6 +42,7 @@ func (c *conn) handle(h Header, p []byte) error {
 		}
 		return nil
 	case h.Kind == Ping:
+		c.answerPing()
 		return nil
 	case h.Kind == Bye:
 		return errBye
@@ -61,15 +62,28 @@ func (c *conn) readError(err error) error {
 	return err
 }
 
-// tick is the heartbeat: it queues a Ping unless the queue is full (then
-// data is flowing anyway) and fails the connection if nothing arrived for
-// PeerTimeout. Only the heartbeat goroutine may call it.
-func (c *conn) tick() {
+// answerPing keeps a peer with heartbeats on from declaring this side
+// silent when this side has them off and nothing else to say. It never
+// waits: a full queue is proof enough of life.
+func (c *conn) answerPing() {
+	if c.e.cfg.Heartbeat == 0 {
+		c.queuePing()
+	}
+}
+
+func (c *conn) queuePing() {
 	ping := getFrame(HeaderSize)
 	ping.b = AppendFrame(ping.b, Header{Kind: Ping, Source: int32(c.e.cfg.Rank)}, nil)
 	if !c.q.tryPush(ping) {
 		putFrame(ping)
 	}
+}
+
+// tick is the heartbeat: it queues a Ping unless the queue is full (then
+// data is flowing anyway) and fails the connection if nothing arrived for
+// PeerTimeout. Only the heartbeat goroutine may call it.
+func (c *conn) tick() {
+	c.queuePing()
 	if n := c.recv.Load(); n != c.seen {
 		c.seen, c.silent = n, 0
 		return
