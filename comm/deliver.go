@@ -45,6 +45,10 @@ func (w *World) deliver(peer int, h Header, payload []byte) {
 	if peer < 0 || peer >= w.cfg.Size {
 		return
 	}
+	if h.Comm == CommLinks {
+		w.deliverLink(peer, h, payload)
+		return
+	}
 	switch h.Kind {
 	case KindEager:
 		w.onEager(peer, h, payload)

@@ -40,6 +40,7 @@ type World struct {
 	closed atomic.Bool
 	once   sync.Once
 	probes prober
+	links  links // collective channels, apart from the tagged traffic (link.go)
 
 	unexpected atomic.Int64
 }
@@ -153,6 +154,7 @@ func (w *World) dropPeer(i int, err error) {
 		r.fail(err)
 	}
 	w.probes.wake()
+	w.links.wakePeer(i)
 }
 
 // peerErr returns why peer cannot be used, or nil.

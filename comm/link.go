@@ -1,0 +1,212 @@
+package comm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Links are ordered, reliable channels between this rank and one peer,
+// apart from the world's tagged traffic: the point-to-point links on which
+// the collectives of package coll run across ranks (package
+// comm/collective). They satisfy coll.Link.
+//
+// Their frames carry communicator id CommLinks, which the world's own
+// traffic (communicator 0) never uses, so no user receive or probe — not
+// even AnySource with AnyTag — can match a collective's message, and no
+// collective can take a user's. Within CommLinks the frame's Tag is the
+// channel, an id in [0, LinkChannels) that ranks reserve together
+// (ReserveChannels), so that several collective communicators on one world
+// stay apart too. The frames are:
+//
+//	KindEager,  Tag = channel               one message
+//	KindEager,  Tag = channel, FlagAbort    the sender's collectives on the
+//	                                        channel failed; payload says why
+//	KindCredit, Tag = channel, Length = n   n bytes of window given back
+//
+// A link bypasses the matching table: an arriving message is appended to
+// its channel's queue and TryRecv pops it, so a poll of an empty link costs
+// one atomic load. Each direction of a channel has a window of LinkWindow
+// bytes (a message costs its length plus a small overhead): the sender
+// spends it, the receiver gives it back in batches as it takes messages,
+// and a sender without window waits. So a root that broadcasts faster than
+// a child consumes cannot run the child out of memory.
+
+// CommLinks is the communicator id of link frames (see Link).
+const CommLinks = 1
+
+// Link limits.
+const (
+	// LinkChannels is how many channels a world has.
+	LinkChannels = 1024
+	// LinkWindow is the bytes in flight, per channel and direction, that a
+	// sender may have before it waits for the receiver.
+	LinkWindow = 1 << 20
+	// MaxLinkMessage is the longest message a link carries: a sender must
+	// be able to gather its cost even while the receiver holds back less
+	// than a batch of window.
+	MaxLinkMessage = LinkWindow - linkBatch - msgOverhead
+)
+
+// linkBatch is the window a receiver gathers before it gives it back, so
+// that small messages do not each cost a credit frame.
+const linkBatch = LinkWindow / 16
+
+// ErrLinkAborted reports a link whose channel a rank aborted (AbortLinks):
+// the collectives on it failed somewhere, and waiting longer would hang.
+var ErrLinkAborted = errors.New("comm: collective channel aborted")
+
+// ErrTooLarge reports a link message longer than MaxLinkMessage.
+var ErrTooLarge = errors.New("comm: link message too large")
+
+// Link is this rank's end of the link to one peer on one channel.
+//
+// Concurrency contract: one goroutine at a time may send (Send, TrySend)
+// and one at a time may receive (TryRecv, Recv), as on every coll.Link;
+// the two may run at once. Every call is safe against the transport's
+// deliveries and against peer loss and Close.
+type Link struct {
+	w    *World
+	peer int
+	ch   int
+	c    *linkChan
+}
+
+// ReserveChannels reserves n consecutive channels and returns the first.
+// Every rank must reserve in the same order, the way MPI ranks create
+// communicators together, so that the same ids name the same links on all
+// of them.
+func (w *World) ReserveChannels(n int) (int, error) {
+	return w.links.reserve(n)
+}
+
+// Link returns this rank's end of the link to peer on channel ch. Calls
+// with the same peer and channel share one link.
+func (w *World) Link(peer, ch int) (*Link, error) {
+	if err := w.checkSend(peer, 0); err != nil {
+		return nil, err
+	}
+	if peer == w.cfg.Rank {
+		return nil, fmt.Errorf("%w: link from rank %d to itself", ErrBadRank, peer)
+	}
+	if ch < 0 || ch >= LinkChannels {
+		return nil, fmt.Errorf("comm: link channel %d outside [0, %d)", ch, LinkChannels)
+	}
+	return &Link{w: w, peer: peer, ch: ch, c: w.links.get(peer, ch)}, nil
+}
+
+// Peer returns the rank at the other end.
+func (l *Link) Peer() int { return l.peer }
+
+// Send sends p, waiting while the link's window is spent. It fails when
+// the peer is lost, the world closes, the channel is aborted or ctx ends
+// (ctx.Err() unchanged).
+func (l *Link) Send(ctx context.Context, p []byte) error {
+	for {
+		ok, err := l.TrySend(p)
+		if ok || err != nil {
+			return err
+		}
+		if err := l.c.wait(ctx, l.w, l.c.more); err != nil {
+			return err
+		}
+	}
+}
+
+// TrySend sends p if the window allows it and reports whether it did.
+// It does not wait for the receiver, though the transport may block
+// briefly while its own queue to the peer is full.
+func (l *Link) TrySend(p []byte) (bool, error) {
+	if len(p) > MaxLinkMessage {
+		return false, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(p), MaxLinkMessage)
+	}
+	if err := l.err(); err != nil {
+		return false, err
+	}
+	if !l.c.spend(int64(len(p)) + msgOverhead) {
+		return false, nil
+	}
+	h := Header{Kind: KindEager, Comm: CommLinks, Tag: int32(l.ch)}
+	if err := l.w.route(l.w.ctx, l.peer, h, p); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// TryRecv receives the next message into buf if one has arrived. It never
+// waits. A message longer than buf fills buf and gives an error wrapping
+// ErrTruncated; the message is consumed. Messages that arrived before the
+// peer was lost are still received; then the loss is reported.
+func (l *Link) TryRecv(buf []byte) (n int, ok bool, err error) {
+	if l.c.queued.Load() == 0 {
+		// A loss is reported after the peer's last delivery, so a second
+		// look after reading it finds any message that came before.
+		err := l.err()
+		if l.c.queued.Load() == 0 {
+			return 0, false, err
+		}
+	}
+	return l.pop(buf)
+}
+
+// Recv waits for the next message and receives it into buf, as TryRecv.
+// It sleeps in the scheduler while nothing arrives.
+func (l *Link) Recv(ctx context.Context, buf []byte) (int, error) {
+	for {
+		n, ok, err := l.TryRecv(buf)
+		if ok || err != nil {
+			return n, err
+		}
+		if err := l.c.wait(ctx, l.w, l.c.wake); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// pop takes the oldest queued message and gives back its window once a
+// batch has gathered; the credit frame goes from its own goroutine, so
+// that TryRecv never waits on the network.
+func (l *Link) pop(buf []byte) (int, bool, error) {
+	b, give := l.c.pop()
+	n := copy(buf, *b)
+	full := len(*b)
+	putBuf(b)
+	if give > 0 {
+		go l.w.returnLinkCredit(l.peer, l.ch, give)
+	}
+	if full > len(buf) {
+		return n, true, fmt.Errorf("%w: %d-byte link message from rank %d into %d bytes",
+			ErrTruncated, full, l.peer, len(buf))
+	}
+	return n, true, nil
+}
+
+// err returns why the link cannot be used: its channel was aborted, the
+// peer is lost or the world closed.
+func (l *Link) err() error {
+	if err := l.c.group.err.Load(); err != nil {
+		return *err
+	}
+	return l.w.peerErr(l.peer)
+}
+
+// AbortLinks fails every link on channel ch, here and at every other rank
+// it can still reach, with an error wrapping ErrLinkAborted and cause. A
+// collective that fails at one rank calls it so that the ranks waiting for
+// that rank fail too rather than hang. It waits at most a second for the
+// abort frames to leave.
+func (w *World) AbortLinks(ch int, cause error) {
+	if ch < 0 || ch >= LinkChannels {
+		return
+	}
+	w.links.abort(ch, fmt.Errorf("%w: channel %d at rank %d: %v", ErrLinkAborted, ch, w.cfg.Rank, cause))
+	w.sendAborts(ch, cause)
+}
+
+// returnLinkCredit gives n bytes of channel ch's window back to peer. If
+// the frame cannot be sent the peer is lost, and its window no longer
+// matters.
+func (w *World) returnLinkCredit(peer, ch int, n int64) {
+	h := Header{Kind: KindCredit, Comm: CommLinks, Tag: int32(ch), Length: uint64(n)}
+	_ = w.route(context.WithoutCancel(w.ctx), peer, h, nil)
+}
