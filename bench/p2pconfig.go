@@ -1,0 +1,107 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// P2PConfig describes a run of P2P. The zero value runs every case over
+// TCP with 2 and 4 ranks, Plexus only.
+type P2PConfig struct {
+	// Transport is how ranks talk: "tcp" (loopback). Default "tcp".
+	Transport string
+	// Peers adds Open MPI's runs of the same cases (bench/peers). When
+	// mpicc or mpirun is missing, P2P says so on Log and runs Plexus alone.
+	Peers bool
+	// Ranks lists the job sizes; point-to-point cases run in the smallest,
+	// collectives in all. Default 2 and 4.
+	Ranks []int
+	// Sizes are the message sizes of latency and bandwidth, in bytes.
+	// Default 1 B to 4 MiB in powers of two (1 B, 1 KiB, 1 MiB with Quick).
+	Sizes []int
+	// Quick runs few iterations and windows of 16, once: a smoke test, not
+	// a measurement.
+	Quick bool
+	// Runs is how many times every case runs; results are medians.
+	// Default 3 (1 with Quick).
+	Runs int
+	// Src is the plexus module's directory, where the peer programs are
+	// built from. Default: found with "go list" from the working directory.
+	Src string
+	// Log receives progress and notes (a skipped Open MPI); nil discards.
+	Log io.Writer
+	// Timeout bounds each job. Default 5 minutes.
+	Timeout time.Duration
+}
+
+// transport says how each implementation is told to use one transport.
+// Another transport (shared memory) is one more entry: its mpirun options
+// select Open MPI's matching BTL, and p2pprog's -transport flag selects it
+// in comm.
+type transport struct {
+	mpirun []string // options after mpirun -n N
+}
+
+var transports = map[string]transport{
+	// ob1 with the TCP BTL, on loopback only, is Open MPI's TCP path here
+	// (without it, shared memory would carry same-host messages).
+	"tcp": {mpirun: []string{"--mca", "pml", "ob1", "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo"}},
+}
+
+// ErrP2PConfig reports a P2PConfig that cannot run.
+var ErrP2PConfig = errors.New("bench: bad p2p config")
+
+// withDefaults returns c with its zero fields filled in.
+func (c P2PConfig) withDefaults() P2PConfig {
+	if c.Transport == "" {
+		c.Transport = "tcp"
+	}
+	if len(c.Ranks) == 0 {
+		c.Ranks = []int{2, 4}
+	}
+	if len(c.Sizes) == 0 {
+		c.Sizes = defaultSizes(c.Quick)
+	}
+	if c.Runs == 0 {
+		c.Runs = map[bool]int{false: 3, true: 1}[c.Quick]
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	if c.Timeout == 0 {
+		c.Timeout = 5 * time.Minute
+	}
+	return c
+}
+
+func defaultSizes(quick bool) []int {
+	if quick {
+		return []int{1, 1 << 10, 1 << 20}
+	}
+	var s []int
+	for n := 1; n <= 4<<20; n <<= 1 {
+		s = append(s, n)
+	}
+	return s
+}
+
+// Validate reports what is wrong with c, after defaults.
+func (c P2PConfig) Validate() error {
+	c = c.withDefaults()
+	if _, ok := transports[c.Transport]; !ok {
+		return fmt.Errorf("%w: transport %q; have tcp", ErrP2PConfig, c.Transport)
+	}
+	if slices.ContainsFunc(c.Ranks, func(n int) bool { return n < 2 || n > 64 }) {
+		return fmt.Errorf("%w: ranks %v; each must be 2 to 64", ErrP2PConfig, c.Ranks)
+	}
+	if slices.ContainsFunc(c.Sizes, func(n int) bool { return n < 0 || n > 64<<20 }) {
+		return fmt.Errorf("%w: sizes %v; each must be 0 to 64 MiB", ErrP2PConfig, c.Sizes)
+	}
+	if c.Runs < 1 || c.Timeout < 0 {
+		return fmt.Errorf("%w: %d runs, timeout %v", ErrP2PConfig, c.Runs, c.Timeout)
+	}
+	return nil
+}

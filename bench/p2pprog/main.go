@@ -1,0 +1,103 @@
+// P2pprog is the Plexus side of "plexus bench p2p": the same measurements
+// as the Open MPI programs in bench/peers, over comm, with the same
+// options and output (bench.PeerLine, bench.ScaledIters). Start it as a
+// job of at least two ranks:
+//
+//	plexus run -n 2 -- p2pprog -bench latency -s 1,8,1024 -n 1000
+//
+// -bench is latency (ping-pong, one-way µs), bw (windows of non-blocking
+// sends, MB/s), msgrate (8-byte windows, messages/s) or coll (barrier,
+// 8-byte bcast and allreduce, µs per op averaged over the ranks).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plexus-hpc/plexus/comm"
+)
+
+type options struct {
+	bench     string
+	sizes     []int
+	base      int
+	window    int
+	transport string
+	timeout   time.Duration
+}
+
+func main() {
+	o, err := parseFlags(os.Args[1:])
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+		err = run(ctx, o)
+		cancel()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "p2pprog:", err)
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string) (options, error) {
+	o := options{}
+	fs := flag.NewFlagSet("p2pprog", flag.ContinueOnError)
+	fs.StringVar(&o.bench, "bench", "latency", "latency, bw, msgrate or coll")
+	sizes := fs.String("s", "", "comma-separated message sizes in bytes (default 1 B to 4 MiB, powers of two)")
+	fs.IntVar(&o.base, "n", 0, "iterations for messages up to 8 KiB (default per bench, as in bench/peers)")
+	fs.IntVar(&o.window, "w", 64, "messages in flight for bw and msgrate")
+	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var err error
+	o.sizes, err = parseSizes(*sizes)
+	if o.base == 0 {
+		o.base = defaultBase[o.bench]
+	}
+	return o, err
+}
+
+// defaultBase matches the defaults of the C programs.
+var defaultBase = map[string]int{"latency": 1000, "bw": 100, "msgrate": 200, "coll": 1000}
+
+func parseSizes(s string) ([]int, error) {
+	if s == "" {
+		var all []int
+		for n := 1; n <= 4<<20; n <<= 1 {
+			all = append(all, n)
+		}
+		return all, nil
+	}
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("-s: %q is not a size in bytes", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
+}
+
+func run(ctx context.Context, o options) error {
+	if o.transport != "tcp" {
+		return fmt.Errorf("transport %q: this build has tcp only", o.transport)
+	}
+	w, err := comm.Join(ctx)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	r := &rank{w: w, ctx: ctx, o: o}
+	if err := r.bench(); err != nil {
+		return err
+	}
+	return r.finish()
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"time"
+
+	"github.com/plexus-hpc/plexus/bench"
+	"github.com/plexus-hpc/plexus/comm"
+)
+
+// latency is the ping-pong between ranks 0 and 1; ranks above 1 only
+// join the barriers.
+func (r *rank) latency() error {
+	for _, size := range r.o.sizes {
+		iters := bench.ScaledIters(r.o.base, size)
+		buf := make([]byte, size)
+		d, err := r.timed(iters, func(n int) error { return r.pingpong(buf, n) })
+		if err == nil {
+			err = r.emit("latency", size, iters, micros(d)/float64(2*iters))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// timed runs f's warm-up and then times n iterations, after a barrier.
+func (r *rank) timed(n int, f func(n int) error) (time.Duration, error) {
+	if err := r.barrier(); err != nil {
+		return 0, err
+	}
+	if err := f(bench.WarmupIters(n)); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	err := f(n)
+	return time.Since(start), err
+}
+
+func (r *rank) pingpong(buf []byte, n int) error {
+	ctx, w := r.ctx, r.w
+	for range n {
+		var err error
+		switch w.Rank() {
+		case 0:
+			if err = w.Send(ctx, 1, tagPing, buf); err == nil {
+				_, err = w.Recv(ctx, 1, tagPing, buf)
+			}
+		case 1:
+			if _, err = w.Recv(ctx, 0, tagPing, buf); err == nil {
+				err = w.Send(ctx, 0, tagPing, buf)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *rank) bandwidth() error {
+	for _, size := range r.o.sizes {
+		iters := bench.ScaledIters(r.o.base, size)
+		buf := make([]byte, size)
+		d, err := r.timed(iters, func(n int) error { return r.windows(buf, n) })
+		if err == nil {
+			mb := float64(size) * float64(r.o.window*iters) / 1e6
+			err = r.emit("bandwidth", size, iters, mb/d.Seconds())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *rank) msgrate() error {
+	buf := make([]byte, 8)
+	d, err := r.timed(r.o.base, func(n int) error { return r.windows(buf, n) })
+	if err != nil {
+		return err
+	}
+	return r.emit("msgrate", 8, r.o.base, float64(r.o.window*r.o.base)/d.Seconds())
+}
+
+// windows streams n windows of non-blocking sends from rank 0 to rank 1,
+// each acknowledged, as the C programs do. The window's receives share one
+// buffer, as in the OSU tests: the contents are not looked at.
+func (r *rank) windows(buf []byte, n int) error {
+	reqs := make([]*comm.Request, r.o.window)
+	for range n {
+		var err error
+		switch r.w.Rank() {
+		case 0:
+			err = r.sendWindow(buf, reqs)
+		case 1:
+			err = r.recvWindow(buf, reqs)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *rank) sendWindow(buf []byte, reqs []*comm.Request) error {
+	for i := range reqs {
+		var err error
+		if reqs[i], err = r.w.Isend(1, tagWindow, buf); err != nil {
+			return err
+		}
+	}
+	if _, err := comm.Waitall(r.ctx, reqs...); err != nil {
+		return err
+	}
+	_, err := r.w.Recv(r.ctx, 1, tagAck, make([]byte, 4))
+	return err
+}
+
+func (r *rank) recvWindow(buf []byte, reqs []*comm.Request) error {
+	for i := range reqs {
+		var err error
+		if reqs[i], err = r.w.Irecv(0, tagWindow, buf); err != nil {
+			return err
+		}
+	}
+	if _, err := comm.Waitall(r.ctx, reqs...); err != nil {
+		return err
+	}
+	return r.w.Send(r.ctx, 0, tagAck, make([]byte, 4))
+}
+
+func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }

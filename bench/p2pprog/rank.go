@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/plexus-hpc/plexus/bench"
+	"github.com/plexus-hpc/plexus/comm"
+)
+
+// Tags keep the phases of a run apart, as the C programs' tags do.
+const (
+	tagPing = 1 + iota
+	tagWindow
+	tagAck
+	tagReport
+	tagDone
+	tagColl = 100 // plus the round of a collective
+)
+
+// rank is this process's part of one run; only its goroutine uses it.
+type rank struct {
+	w   *comm.World
+	ctx context.Context
+	o   options
+}
+
+func (r *rank) bench() error {
+	pointToPoint := r.o.bench != "coll"
+	if pointToPoint && r.w.Size() < 2 {
+		return fmt.Errorf("%s needs 2 ranks, have %d", r.o.bench, r.w.Size())
+	}
+	switch r.o.bench {
+	case "latency":
+		return r.latency()
+	case "bw":
+		return r.bandwidth()
+	case "msgrate":
+		return r.msgrate()
+	case "coll":
+		return r.coll()
+	}
+	return fmt.Errorf("-bench %q: want latency, bw, msgrate or coll", r.o.bench)
+}
+
+// emit prints one result line from rank 0.
+func (r *rank) emit(name string, size, iters int, value float64) error {
+	if r.w.Rank() != 0 {
+		return nil
+	}
+	l := bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value}
+	b, err := json.Marshal(l)
+	if err == nil {
+		_, err = fmt.Fprintf(os.Stdout, "%s\n", b)
+	}
+	return err
+}
+
+// finish keeps every rank alive until all have received everything: the
+// others report to rank 0 and close (Close sends what is queued first);
+// rank 0 closes once all have reported.
+func (r *rank) finish() error {
+	if r.w.Rank() != 0 {
+		return r.w.Send(r.ctx, 0, tagDone, nil)
+	}
+	for p := 1; p < r.w.Size(); p++ {
+		if _, err := r.w.Recv(r.ctx, p, tagDone, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

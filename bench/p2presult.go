@@ -1,0 +1,89 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteP2PJSON writes results as one JSON array.
+func WriteP2PJSON(w io.Writer, results []P2PResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	if results == nil {
+		results = []P2PResult{}
+	}
+	return enc.Encode(results)
+}
+
+// p2pRow is one case with both implementations' values (0: not run).
+type p2pRow struct {
+	bench, unit     string
+	ranks, size     int
+	plexus, openmpi float64
+}
+
+// pairUp puts each case's Plexus and Open MPI values on one row, in the
+// order cases first appear.
+func pairUp(results []P2PResult) []p2pRow {
+	type key struct {
+		bench       string
+		ranks, size int
+	}
+	index := map[key]int{}
+	var rows []p2pRow
+	for _, r := range results {
+		k := key{r.Bench, r.Ranks, r.Size}
+		i, ok := index[k]
+		if !ok {
+			i, index[k] = len(rows), len(rows)
+			rows = append(rows, p2pRow{bench: r.Bench, unit: r.Unit, ranks: r.Ranks, size: r.Size})
+		}
+		if r.Impl == "openmpi" {
+			rows[i].openmpi = r.Value
+		} else {
+			rows[i].plexus = r.Value
+		}
+	}
+	return rows
+}
+
+// ratio is plexus/openmpi, or 0 when either is missing.
+func (r p2pRow) ratio() float64 {
+	if r.plexus == 0 || r.openmpi == 0 {
+		return 0
+	}
+	return r.plexus / r.openmpi
+}
+
+// WriteP2PTable writes results side by side, one case per row, with the
+// ratio plexus/openmpi, then the targets.
+func WriteP2PTable(w io.Writer, results []P2PResult) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "bench\tranks\tsize\tunit\tplexus\topenmpi\tplexus/openmpi\t")
+	for _, r := range pairUp(results) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.bench, r.ranks, r.size, r.unit,
+			num(r.plexus), num(r.openmpi), num(r.ratio()))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, t := range P2PTargets(results) {
+		fmt.Fprintf(w, "target: %s\n", t)
+	}
+	return nil
+}
+
+// num formats a value with about three significant digits; 0 is "-".
+func num(v float64) string {
+	switch {
+	case v == 0:
+		return "-"
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 1:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}

@@ -1,0 +1,118 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+)
+
+// P2PResult is one case of P2P: the median over the runs.
+type P2PResult struct {
+	Bench     string  `json:"bench"` // latency, bandwidth, msgrate, barrier, bcast or allreduce
+	Impl      string  `json:"impl"`  // plexus or openmpi
+	Transport string  `json:"transport"`
+	Ranks     int     `json:"ranks"`
+	Size      int     `json:"size"` // message bytes; 0 for barrier
+	Value     float64 `json:"value"`
+	Unit      string  `json:"unit"`  // µs (one-way or per op), MB/s (10^6 bytes) or msgs/s
+	Iters     int     `json:"iters"` // timed iterations per run
+	Runs      int     `json:"runs"`
+}
+
+// P2P builds the peer programs and runs every case of cfg with Plexus
+// and, with cfg.Peers, Open MPI, alternating between them so both see
+// the same machine. A missing Open MPI is reported on cfg.Log and leaves
+// Plexus's results.
+func P2P(ctx context.Context, cfg P2PConfig) ([]P2PResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	dir, err := os.MkdirTemp("", "plexus-p2p-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	impls, err := startImpls(ctx, &cfg, dir)
+	if err != nil {
+		return nil, err
+	}
+	return runAll(ctx, cfg, impls)
+}
+
+// startImpls builds what cfg needs into dir.
+func startImpls(ctx context.Context, cfg *P2PConfig, dir string) ([]impl, error) {
+	var err error
+	if cfg.Src == "" {
+		if cfg.Src, err = moduleDir(ctx); err != nil {
+			return nil, err
+		}
+	}
+	bin, err := buildPlexus(ctx, cfg.Src, dir)
+	if err != nil {
+		return nil, err
+	}
+	impls := []impl{&plexusImpl{bin: bin, transport: cfg.Transport, cfg: *cfg}}
+	if !cfg.Peers {
+		return impls, nil
+	}
+	err = buildPeers(ctx, cfg.Src, dir, cfg.Log)
+	if errors.Is(err, errSkipped) {
+		fmt.Fprintf(cfg.Log, "bench p2p: Open MPI %v; Plexus only\n", err)
+		return impls, nil
+	}
+	return append(impls, &mpiImpl{dir: dir, tr: transports[cfg.Transport], cfg: *cfg}), err
+}
+
+// runAll runs the plan cfg.Runs times and reduces to medians.
+func runAll(ctx context.Context, cfg P2PConfig, impls []impl) ([]P2PResult, error) {
+	var all []P2PResult
+	for run := 1; run <= cfg.Runs; run++ {
+		for _, r := range peerPlan(cfg) {
+			for _, im := range impls {
+				fmt.Fprintf(cfg.Log, "bench p2p: run %d/%d: %s %s, %d ranks\n", run, cfg.Runs, im.name(), r.prog, r.ranks)
+				lines, err := im.run(ctx, r)
+				if err != nil {
+					return nil, err
+				}
+				all = append(all, toResults(lines, im.name(), cfg.Transport)...)
+			}
+		}
+	}
+	return medians(all), nil
+}
+
+func toResults(lines []PeerLine, impl, transport string) []P2PResult {
+	res := make([]P2PResult, len(lines))
+	for i, l := range lines {
+		res[i] = P2PResult{Bench: l.Bench, Impl: impl, Transport: transport, Ranks: l.Ranks,
+			Size: l.Size, Value: l.Value, Unit: Unit(l.Bench), Iters: l.Iters, Runs: 1}
+	}
+	return res
+}
+
+// medians merges results of the same case into one holding the median
+// value (the lower middle one for an even count), in first-seen order.
+func medians(all []P2PResult) []P2PResult {
+	type key struct {
+		bench, impl string
+		ranks, size int
+	}
+	groups := map[key][]float64{}
+	var out []P2PResult
+	for _, r := range all {
+		k := key{r.Bench, r.Impl, r.Ranks, r.Size}
+		if groups[k] == nil {
+			out = append(out, r)
+		}
+		groups[k] = append(groups[k], r.Value)
+	}
+	for i, r := range out {
+		v := groups[key{r.Bench, r.Impl, r.Ranks, r.Size}]
+		slices.Sort(v)
+		out[i].Value, out[i].Runs = v[(len(v)-1)/2], len(v)
+	}
+	return out
+}

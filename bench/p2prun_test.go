@@ -1,0 +1,77 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// p2pKinds are the benches every P2P run reports.
+var p2pKinds = []string{"latency", "bandwidth", "msgrate", "barrier", "bcast", "allreduce"}
+
+func runP2P(t *testing.T, peers bool) []P2PResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var log bytes.Buffer
+	res, err := P2P(ctx, P2PConfig{Quick: true, Ranks: []int{2}, Sizes: []int{1, 4096}, Peers: peers, Log: &log})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	var buf bytes.Buffer
+	if err := WriteP2PJSON(&buf, res); err != nil || !json.Valid(buf.Bytes()) {
+		t.Fatalf("JSON %v:\n%s", err, buf.String())
+	}
+	return res
+}
+
+// checkKinds demands every bench kind from impl, with sane fields.
+func checkKinds(t *testing.T, res []P2PResult, impl string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, r := range res {
+		if r.Impl != impl {
+			continue
+		}
+		seen[r.Bench] = true
+		if r.Value <= 0 || r.Ranks != 2 || r.Transport != "tcp" || r.Unit != Unit(r.Bench) {
+			t.Errorf("%+v", r)
+		}
+	}
+	for _, k := range p2pKinds {
+		if !seen[k] {
+			t.Errorf("no %s result from %s", k, impl)
+		}
+	}
+}
+
+func TestP2PPlexus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a job")
+	}
+	res := runP2P(t, false)
+	checkKinds(t, res, "plexus")
+	if n := len(res); n != 2+2+1+3 {
+		t.Errorf("%d results, want 8: %+v", n, res)
+	}
+}
+
+func TestP2PPeers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs jobs")
+	}
+	for _, tool := range []string{"mpicc", "mpirun"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	res := runP2P(t, true)
+	checkKinds(t, res, "plexus")
+	checkKinds(t, res, "openmpi")
+	if len(P2PTargets(res)) != 2 { // no 1 MiB bandwidth case here
+		t.Errorf("targets: %v", P2PTargets(res))
+	}
+}

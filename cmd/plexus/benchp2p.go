@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+
+	"github.com/plexus-hpc/plexus/bench"
+)
+
+var benchP2PCmd = &command{
+	name:    "bench p2p",
+	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
+	usage: `bench p2p [--transport tcp] [--peers] [--ranks 2,4] [--sizes LIST] [--quick] [--runs R] [--json]
+
+Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
+jobs of ranks on this host, as plexus run does; with --peers it also builds
+the Open MPI programs of bench/peers with mpicc and runs them under mpirun
+(ob1 with the TCP BTL on loopback), alternating with Plexus. Cases:
+  latency    ping-pong between ranks 0 and 1, one-way µs, per size
+  bandwidth  windows of 64 non-blocking sends, MB/s (10^6 bytes), per size
+  msgrate    windows of 64 8-byte sends, messages/s
+  barrier, bcast (8 B), allreduce (8 B sum)   µs per op, mean over ranks
+Point-to-point cases run with the fewest ranks, collectives with each count.
+Every case runs --runs times and the median is reported. Without mpicc or
+mpirun, --peers says so and Plexus runs alone. Must run inside the plexus
+module (the programs are built from source). --json prints one JSON array
+(bench, impl, transport, ranks, size, value, unit, iters, runs); the table
+shows plexus/openmpi per case and the targets.`,
+	flags: func() *flag.FlagSet { return new(p2pOpts).flagSet() },
+	run:   runBenchP2P,
+}
+
+type p2pOpts struct {
+	cfg          bench.P2PConfig
+	ranks, sizes string
+	json         bool
+}
+
+func (o *p2pOpts) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("bench p2p", flag.ContinueOnError)
+	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between ranks: tcp (loopback)")
+	fs.BoolVar(&o.cfg.Peers, "peers", false, "also run the Open MPI programs of bench/peers")
+	fs.StringVar(&o.ranks, "ranks", "2,4", "job sizes as a comma-separated `LIST`")
+	fs.StringVar(&o.sizes, "sizes", "", "message sizes in bytes as a comma-separated `LIST` (default 1 to 4194304, powers of two)")
+	fs.BoolVar(&o.cfg.Quick, "quick", false, "few iterations, one run: a smoke test")
+	fs.IntVar(&o.cfg.Runs, "runs", 0, "runs per case, reported as the median (default 3, 1 with --quick)")
+	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
+	return fs
+}
+
+func runBenchP2P(c *cli, args []string) error {
+	o := new(p2pOpts)
+	if err := o.parse(c, args); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	o.cfg.Log = c.stderr
+	res, err := bench.P2P(ctx, o.cfg)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		return bench.WriteP2PJSON(c.stdout, res)
+	}
+	return bench.WriteP2PTable(c.stdout, res)
+}
+
+func (o *p2pOpts) parse(c *cli, args []string) error {
+	if err := c.parse(o.flagSet(), args); err != nil {
+		return err
+	}
+	var err error
+	if o.cfg.Ranks, err = intList(o.ranks); err != nil {
+		return usagef("--ranks: %v", err)
+	}
+	if o.cfg.Sizes, err = intList(o.sizes); err != nil {
+		return usagef("--sizes: %v", err)
+	}
+	if err := o.cfg.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	return nil
+}
+
+// intList parses "2,4"; the empty string is an empty list.
+func intList(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var v []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		v = append(v, n)
+	}
+	return v, nil
+}
