@@ -29,7 +29,9 @@ pinned goroutines and shows the measured table (a quick 'plexus bench
 coll'); then does the same, without running anything, for two machines shipped in the repository: the
 measured Smelt 2x10 Intel Xeon E5 v2 and a 2-socket AMD Epyc 7451 from an
 hwloc topology (costs estimated). Run it from the repository root, or give
-the data directory with --data.`,
+the data directory with --data. Last it starts a 2-rank job on this machine
+(TCP loopback, as plexus run does) and shows its ping-pong latency, message
+rate and barrier.`,
 	flags: func() *flag.FlagSet { return new(tourOpts).flagSet() },
 	run:   runTour,
 }
@@ -90,6 +92,9 @@ func runTour(c *cli, args []string) error {
 	}
 	if failed == len(stops) {
 		return errors.New("no machine could be shown")
+	}
+	if err := tourRanks(c.stdout, c.stderr, len(stops)+1); err != nil {
+		fmt.Fprintf(c.stderr, "plexus tour: 2-rank job: %v\n", err)
 	}
 	return nil
 }

@@ -82,7 +82,9 @@ func TestTour(t *testing.T) {
 	wantAll(t, "tour", out, "== 1. this machine", "plexus machine measure",
 		"== 2. Smelt's measured 2x10", "machine   intel_xeon_e5_v2_2x10", "costs     measured",
 		"== 3. 2-socket AMD Epyc 7451", "machine   x86-AMD-17h-Zen-2xEpyc-7451", "costs     estimated from topology",
-		"every topology on all 96 CPUs", "best static")
+		"every topology on all 96 CPUs", "best static",
+		"pinned goroutines", "barrier    team-adaptive",
+		"== 4. a 2-rank job on this machine", "msgrate", "allreduce")
 	if n := strings.Count(out, "every topology on all"); n != 3 && errOut == "" {
 		t.Errorf("%d comparisons, want 3", n)
 	}
