@@ -1,0 +1,176 @@
+package collective
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/plexus-hpc/plexus/coll"
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+// The channels a communicator reserves on its world, from its base.
+const (
+	chDirect        = iota // setup, measurement, hops to and from a root off the trees
+	chTrees                // coll.LaneTrees
+	chDissemination        // coll.LaneDissemination
+	channels
+)
+
+// ErrClosed reports a communicator that was closed, or that an earlier
+// failure of one of its collectives, here or at another rank, made
+// unusable; the error also wraps that cause.
+var ErrClosed = errors.New("collective: communicator closed")
+
+// Comm is one rank's end of a communicator: this rank's member of a team
+// spread over the world's ranks, one member per rank, joined by links
+// along the edges of trees that rank 0 planned on a model of the ranks.
+//
+// Concurrency contract: a Comm's collectives must be called by one
+// goroutine at a time, and every rank must call them in the same order,
+// with the same root and lengths (as in MPI). Close, Err and the
+// accessors may be called from any goroutine. Point-to-point traffic on
+// the world may go on at the same time from any goroutines: it never
+// meets the collectives' (see comm.Link).
+//
+// Invariants: member, links and trees are fixed by New, except links to
+// ranks off the trees, which the collective's goroutine adds; failure goes
+// from nil to its first value once.
+type Comm struct {
+	w       *comm.World
+	cfg     Config
+	base    int
+	member  *coll.Member
+	reduce  *tree.Tree
+	bcast   *tree.Tree
+	model   *topo.Model // rank 0 only
+	direct  map[int]*comm.Link
+	scratch []byte
+
+	mu      sync.Mutex
+	failure error
+}
+
+// New makes this rank's end of a communicator over w. Every rank of w must
+// call it, in the same order relative to other New calls on w, with the
+// same cfg. It times the ranks (Config.Model), has rank 0 plan the trees
+// and links this rank to its tree neighbours; it returns once rank 0 has
+// sent the trees, which needs every rank.
+func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	base, err := w.ReserveChannels(channels)
+	if err != nil {
+		return nil, fmt.Errorf("collective: %w", err)
+	}
+	c := &Comm{w: w, cfg: cfg, base: base, direct: map[int]*comm.Link{}}
+	if c.reduce, c.bcast, err = c.plan(ctx); err == nil {
+		ccfg := coll.Config{Bcast: c.bcast, Reduce: c.reduce, MaxMessage: cfg.MaxMessage}
+		c.member, err = coll.NewMember(ccfg, w.Rank(), c.dial)
+	}
+	if err != nil {
+		c.abort(err)
+		return nil, err
+	}
+	return c, nil
+}
+
+// dial is the member's Dialer: a link per peer and lane, on the
+// communicator's channels.
+func (c *Comm) dial(peer int, lane coll.Lane) (coll.Link, error) {
+	ch := c.base + chTrees
+	if lane == coll.LaneDissemination {
+		ch = c.base + chDissemination
+	}
+	return c.w.Link(peer, ch)
+}
+
+// link returns the direct link to peer.
+func (c *Comm) link(peer int) (*comm.Link, error) {
+	if l := c.direct[peer]; l != nil {
+		return l, nil
+	}
+	l, err := c.w.Link(peer, c.base+chDirect)
+	if err != nil {
+		return nil, fmt.Errorf("collective: %w", err)
+	}
+	c.direct[peer] = l
+	return l, nil
+}
+
+// Rank returns this rank.
+func (c *Comm) Rank() int { return c.w.Rank() }
+
+// Size returns the number of ranks.
+func (c *Comm) Size() int { return c.w.Size() }
+
+// Root returns the rank at the root of the trees.
+func (c *Comm) Root() int { return c.bcast.Root }
+
+// Trees returns the reduction and broadcast trees (the same tree unless
+// Config.Topology is tree.Best). The caller must not modify them.
+func (c *Comm) Trees() (reduce, bcast *tree.Tree) { return c.reduce, c.bcast }
+
+// Model returns the model of the ranks the trees were planned on, at
+// rank 0; elsewhere nil, since only rank 0 holds every measurement.
+func (c *Comm) Model() *topo.Model { return c.model }
+
+// Err returns nil while the communicator is usable, else why not.
+func (c *Comm) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.failure
+}
+
+// Close ends this rank's end of the communicator: later collectives here
+// fail with ErrClosed. It tells no other rank, so that ranks still
+// finishing the last collective are not disturbed: close every rank's end
+// once all are done. The world stays open.
+func (c *Comm) Close() {
+	c.setFailure(ErrClosed)
+	c.member.Team().Close()
+}
+
+// setFailure records the first failure; it reports whether err was it.
+func (c *Comm) setFailure(err error) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failure != nil {
+		return false
+	}
+	c.failure = err
+	return true
+}
+
+// done ends the communicator everywhere when a collective failed: the
+// member's team has ended already; aborting the channels makes every rank
+// waiting in a collective, here or elsewhere, fail too rather than wait
+// for a rank that will not come.
+func (c *Comm) done(err error) error {
+	if err == nil {
+		return nil
+	}
+	if c.setFailure(fmt.Errorf("%w: %w", ErrClosed, err)) {
+		c.abort(err)
+	}
+	return err
+}
+
+// abort aborts the communicator's channels at every rank.
+func (c *Comm) abort(err error) {
+	for ch := range channels {
+		c.w.AbortLinks(c.base+ch, err)
+	}
+}
+
+// begin returns the reason a collective cannot start, or nil.
+func (c *Comm) begin(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return c.Err()
+}

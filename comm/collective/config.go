@@ -1,0 +1,113 @@
+package collective
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+// ModelSource says how New learns the costs between ranks.
+type ModelSource int
+
+// The model sources.
+const (
+	// Measure times a short ping-pong between every pair of ranks.
+	Measure ModelSource = 1 + iota
+	// Placement charges SameHost between ranks on one host and OtherHost
+	// between hosts, from the host names the ranks report.
+	Placement
+)
+
+// Defaults filled in by Config.Validate.
+const (
+	DefaultSamples    = 20
+	DefaultMaxMessage = 64 << 10
+	// DefaultSameHost and DefaultOtherHost are one-way message costs in
+	// nanoseconds for Placement: TCP loopback on the development machine
+	// takes about 15 µs one way (BenchmarkLinkPingPong), a LAN a few
+	// times more. Only their ratio shapes the trees.
+	DefaultSameHost  = 15_000
+	DefaultOtherHost = 60_000
+)
+
+// Config describes a communicator. Every rank must pass the same
+// settings, except Host and the contents of Given.
+type Config struct {
+	// Topology is the tree generator's topology; zero means tree.Adaptive.
+	// tree.Best builds separate reduction and broadcast trees
+	// (tree.BestPair).
+	Topology tree.Topology
+	// Root is the rank at the root of the trees, where rooted collectives
+	// take no extra hop; tree.AutoRoot lets the generator choose the
+	// cheapest rank. The zero value is rank 0.
+	Root int
+	// Model is how the costs between ranks are found; zero means Measure.
+	Model ModelSource
+	// Given, if not nil, is the model used instead of Model: one CPU per
+	// rank, CPU id = rank, with costs. Every rank sets it or none does;
+	// rank 0's is the one used.
+	Given *topo.Model
+	// Samples is the number of timed round trips per pair for Measure;
+	// zero means DefaultSamples.
+	Samples int
+	// Host names this rank's host for the model; empty means
+	// os.Hostname.
+	Host string
+	// SameHost and OtherHost are Placement's one-way costs in
+	// nanoseconds; zero means the defaults.
+	SameHost, OtherHost float64
+	// MaxMessage is the longest message on a tree link: longer buffers go
+	// in pieces of this size, pipelined down the tree. Zero means
+	// DefaultMaxMessage; at least 64 and at most comm.MaxLinkMessage.
+	MaxMessage int
+}
+
+// Validate checks c and fills in its defaults.
+func (c *Config) Validate() error {
+	if c.Topology == 0 {
+		c.Topology = tree.Adaptive
+	}
+	if c.Model == 0 {
+		c.Model = Measure
+	}
+	if c.Model != Measure && c.Model != Placement {
+		return fmt.Errorf("collective: config has an invalid model source (%d)", int(c.Model))
+	}
+	if err := c.validateNumbers(); err != nil {
+		return err
+	}
+	if c.Host == "" {
+		h, err := os.Hostname()
+		if err != nil {
+			return fmt.Errorf("collective: host name: %w", err)
+		}
+		c.Host = h
+	}
+	return nil
+}
+
+func (c *Config) validateNumbers() error {
+	c.Samples = orDefault(c.Samples, DefaultSamples)
+	c.MaxMessage = orDefault(c.MaxMessage, DefaultMaxMessage)
+	c.SameHost = orDefault(c.SameHost, DefaultSameHost)
+	c.OtherHost = orDefault(c.OtherHost, DefaultOtherHost)
+	switch {
+	case c.Samples < 1:
+		return fmt.Errorf("collective: config has %d samples, want at least 1", c.Samples)
+	case c.MaxMessage < 64 || c.MaxMessage > comm.MaxLinkMessage:
+		return fmt.Errorf("collective: MaxMessage %d outside [64, %d]", c.MaxMessage, comm.MaxLinkMessage)
+	case c.SameHost < 0 || c.OtherHost < 0:
+		return fmt.Errorf("collective: negative placement costs %g, %g", c.SameHost, c.OtherHost)
+	}
+	return nil
+}
+
+func orDefault[T int | float64](v, d T) T {
+	if v == 0 {
+		return d
+	}
+	return v
+}

@@ -1,0 +1,90 @@
+package collective
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+
+	"github.com/plexus-hpc/plexus/coll"
+)
+
+// Values travel as 8 bytes each, as in coll.ReduceValue: floats as
+// float64 bits, which hold every float32 exactly, integers as their 64-bit
+// two's complement. Eight divides 64, so Reduce may cut a vector anywhere
+// its pieces need.
+
+// ReduceValues combines the ranks' in vectors element by element with op,
+// which must be associative and commutative, into root's out (len(in)
+// values; untouched elsewhere). Every rank passes an in of the same length.
+func ReduceValues[T coll.Number](ctx context.Context, c *Comm, root int, in, out []T, op func(a, b T) T) error {
+	var res []byte
+	if c.Rank() == root {
+		if len(out) < len(in) {
+			return errShort(len(out)*8, len(in)*8)
+		}
+		res = make([]byte, 8*len(in))
+	}
+	if err := c.Reduce(ctx, root, encode(in), res, fold(op)); err != nil {
+		return err
+	}
+	decode(res, out)
+	return nil
+}
+
+// AllreduceValues is ReduceValues with the result in every rank's out.
+func AllreduceValues[T coll.Number](ctx context.Context, c *Comm, in, out []T, op func(a, b T) T) error {
+	if len(out) < len(in) {
+		return errShort(len(out)*8, len(in)*8)
+	}
+	res := make([]byte, 8*len(in))
+	if err := c.Allreduce(ctx, encode(in), res, fold(op)); err != nil {
+		return err
+	}
+	decode(res, out)
+	return nil
+}
+
+// fold turns op on values into op on their encodings.
+func fold[T coll.Number](op func(a, b T) T) func(acc, in []byte) {
+	return func(acc, in []byte) {
+		for i := 0; i+8 <= len(acc); i += 8 {
+			put(acc[i:], op(get[T](acc[i:]), get[T](in[i:])))
+		}
+	}
+}
+
+func encode[T coll.Number](vs []T) []byte {
+	b := make([]byte, 8*len(vs))
+	for i, v := range vs {
+		put(b[8*i:], v)
+	}
+	return b
+}
+
+// decode fills out from b, as many values as b holds.
+func decode[T coll.Number](b []byte, out []T) {
+	for i := range len(b) / 8 {
+		out[i] = get[T](b[8*i:])
+	}
+}
+
+func isFloat[T coll.Number]() bool {
+	var one T = 1
+	return one/2 != 0
+}
+
+func put[T coll.Number](b []byte, v T) {
+	if isFloat[T]() {
+		binary.LittleEndian.PutUint64(b, math.Float64bits(float64(v)))
+		return
+	}
+	binary.LittleEndian.PutUint64(b, uint64(v))
+}
+
+func get[T coll.Number](b []byte) T {
+	x := binary.LittleEndian.Uint64(b)
+	if isFloat[T]() {
+		return T(math.Float64frombits(x))
+	}
+	return T(int64(x))
+}
