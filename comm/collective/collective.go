@@ -167,10 +167,13 @@ func (c *Comm) abort(err error) {
 	}
 }
 
-// begin returns the reason a collective cannot start, or nil.
+// begin returns the reason a collective cannot start, or nil. A context
+// that ended already ends the communicator as one ending mid-way would:
+// the other ranks will be waiting in this collective, and this rank can
+// no longer keep the common order.
 func (c *Comm) begin(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
+	if err := c.Err(); err != nil {
 		return err
 	}
-	return c.Err()
+	return c.done(ctx.Err())
 }

@@ -1,0 +1,55 @@
+package collective_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/collective"
+)
+
+// Three ranks on the in-memory twin (in a real job each is a process that
+// called comm.Join): rank 0 broadcasts a greeting, then the ranks sum
+// their rank numbers.
+func Example() {
+	const n = 3
+	ctx := context.Background()
+	twin := comm.NewTwin(n)
+	var wg sync.WaitGroup
+	out := make([]string, n)
+	for r := range n {
+		w, err := comm.New(comm.Config{Rank: r, Size: n}, twin.Opener(r))
+		if err != nil {
+			panic(err)
+		}
+		defer w.Close()
+		wg.Go(func() {
+			c, err := collective.New(ctx, w, collective.Config{Model: collective.Placement})
+			if err != nil {
+				panic(err)
+			}
+			msg := make([]byte, 5)
+			if w.Rank() == 0 {
+				copy(msg, "hello")
+			}
+			if err := c.Bcast(ctx, 0, msg); err != nil {
+				panic(err)
+			}
+			sum := make([]int, 1)
+			err = collective.AllreduceValues(ctx, c, []int{w.Rank()}, sum, func(a, b int) int { return a + b })
+			if err != nil {
+				panic(err)
+			}
+			out[w.Rank()] = fmt.Sprintf("rank %d: %s, sum %d", w.Rank(), msg, sum[0])
+		})
+	}
+	wg.Wait()
+	for _, s := range out {
+		fmt.Println(s)
+	}
+	// Output:
+	// rank 0: hello, sum 3
+	// rank 1: hello, sum 3
+	// rank 2: hello, sum 3
+}

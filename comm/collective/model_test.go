@@ -1,0 +1,98 @@
+package collective
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+// Every pair meets exactly once, and nobody has two partners in a round.
+func TestPartnerTournament(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		met := map[[2]int]int{}
+		for r := range rounds(n) {
+			for a := range n {
+				p := partner(a, r, n)
+				if p < 0 {
+					continue
+				}
+				if p == a || partner(p, r, n) != a {
+					t.Fatalf("n=%d round %d: %d meets %d, who meets %d", n, r, a, p, partner(p, r, n))
+				}
+				met[[2]int{min(a, p), max(a, p)}]++
+			}
+		}
+		if len(met) != n*(n-1)/2 {
+			t.Fatalf("n=%d: %d pairs met, want %d", n, len(met), n*(n-1)/2)
+		}
+		for k, c := range met {
+			if c != 2 { // once from each side
+				t.Fatalf("n=%d: pair %v met %d times", n, k, c/2)
+			}
+		}
+	}
+}
+
+func TestRankModelPlacement(t *testing.T) {
+	hs := []hello{{Host: "a"}, {Host: "b"}, {Host: "a"}}
+	cfg := Config{Model: Placement}
+	cfg.Validate()
+	m, err := rankModel(hs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Nodes) != 2 || m.CPUs[2].Node != 0 || m.CPUs[1].Node != 1 {
+		t.Fatalf("hosts not made nodes: %+v", m.CPUs)
+	}
+	same := m.Send.Mean[0][2] + m.Recv.Mean[0][2]
+	other := m.Send.Mean[0][1] + m.Recv.Mean[0][1]
+	if same != DefaultSameHost || other != DefaultOtherHost {
+		t.Fatalf("one-way costs %g and %g, want %d and %d", same, other, DefaultSameHost, DefaultOtherHost)
+	}
+}
+
+func TestRankModelMeasured(t *testing.T) {
+	hs := []hello{
+		{Host: "a", Peers: []int{1, 2}, Send: []float64{100, 900}, RTT: []float64{1000, 1000}},
+		{Host: "a", Peers: []int{2}, Send: []float64{200}, RTT: []float64{3000}},
+		{Host: "a"},
+	}
+	cfg := Config{}
+	cfg.Validate()
+	m, err := rankModel(hs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Send.Mean[1][0] != 100 || m.Recv.Mean[1][0] != 400 {
+		t.Errorf("pair 0-1: send %g recv %g, want 100 and 400", m.Send.Mean[1][0], m.Recv.Mean[1][0])
+	}
+	if m.Send.Mean[0][2] != 500 || m.Recv.Mean[0][2] != 0 {
+		t.Errorf("pair 0-2: send capped at the one-way time: %g, %g", m.Send.Mean[0][2], m.Recv.Mean[0][2])
+	}
+	hs[1].Peers = nil
+	hs[1].Send, hs[1].RTT = nil, nil
+	if _, err := rankModel(hs, cfg); err == nil {
+		t.Error("a model with an untimed pair was accepted")
+	}
+}
+
+// Every rank runs on the trees rank 0 planned, and rank 0 keeps the model.
+func TestSameTrees(t *testing.T) {
+	f := twinWorlds(t, 4)
+	ctx := testCtx(t)
+	cs := newComms(t, ctx, f.ws, Config{Topology: tree.Best, Samples: 2})
+	r0, b0 := cs[0].Trees()
+	for r, c := range cs {
+		rt, bt := c.Trees()
+		if !reflect.DeepEqual(rt, r0) || !reflect.DeepEqual(bt, b0) {
+			t.Fatalf("rank %d runs on other trees", r)
+		}
+		if (c.Model() != nil) != (r == 0) {
+			t.Fatalf("rank %d: model %v", r, c.Model())
+		}
+	}
+	if cs[0].Model().N() != 4 || !cs[0].Model().HasCosts() {
+		t.Fatalf("model of the ranks: %+v", cs[0].Model())
+	}
+}
