@@ -1,0 +1,119 @@
+package shm
+
+import (
+	"cmp"
+	"fmt"
+	"log"
+	"math"
+	"time"
+
+	"github.com/plexus-hpc/plexus/ring"
+)
+
+// Defaults filled in by Config.Validate.
+const (
+	// DefaultDir is where segments live: the tmpfs every Linux mounts.
+	DefaultDir = "/dev/shm"
+	// DefaultSlots is the slot count of each ring: 64 KiB per ordered pair
+	// of ranks, messages (chunks) of up to 28 KiB.
+	DefaultSlots = 1024
+	// DefaultMaxPayload is the longest payload a frame may carry.
+	DefaultMaxPayload = 4 << 20
+	// DefaultHeartbeat is how often a rank bumps its heartbeat word and
+	// checks its peers' liveness.
+	DefaultHeartbeat = 50 * time.Millisecond
+	// DefaultPeerTimeout is how long a peer's heartbeat may stand still
+	// before it is lost; a dead process is noticed within one Heartbeat.
+	DefaultPeerTimeout = 750 * time.Millisecond
+	// DefaultAttachTimeout bounds the wait for another rank to finish
+	// initialising the segment.
+	DefaultAttachTimeout = 5 * time.Second
+	// MaxRanks bounds Size: the segment holds Size² ring slots' offsets.
+	MaxRanks = 1024
+	// MaxJobID is the longest accepted job id.
+	MaxJobID = 255
+)
+
+// Config describes an Endpoint. Validate fills in its defaults. All ranks
+// of a job must agree on Size, JobID, Dir, Slots and MaxPayload.
+type Config struct {
+	// Rank is this process's rank, in [0, Size).
+	Rank int
+	// Size is the number of ranks sharing the segment.
+	Size int
+	// JobID names the job, and with the user id the segment file.
+	JobID string
+	// Dir is the directory of the segment file; empty means DefaultDir.
+	Dir string
+	// Slots is each ring's slot count, a power of two; zero means
+	// DefaultSlots.
+	Slots int
+	// MaxPayload is the longest payload sent or accepted; zero means
+	// DefaultMaxPayload. Each peer may cost a buffer of this size.
+	MaxPayload int
+	// Heartbeat and PeerTimeout: see DefaultHeartbeat, DefaultPeerTimeout.
+	Heartbeat   time.Duration
+	PeerTimeout time.Duration
+	// AttachTimeout: see DefaultAttachTimeout.
+	AttachTimeout time.Duration
+	// Deliver receives every frame, from the Endpoint's one receive
+	// goroutine, in each peer's send order. The payload is valid only
+	// during the call. While it runs nothing else is received, so it
+	// should hand work off rather than block.
+	Deliver func(peer int, h Header, payload []byte)
+	// Lost, if set, is called once for each peer that is lost (it closed,
+	// died, stopped beating or broke the protocol), after its last
+	// Deliver, with an error wrapping ErrPeerLost.
+	Lost func(peer int, err error)
+	// Log reports protocol errors; nil means log.Printf.
+	Log func(format string, args ...any)
+}
+
+// Validate checks c and fills in its defaults.
+func (c *Config) Validate() error {
+	if c.Size < 1 || c.Size > MaxRanks {
+		return fmt.Errorf("shm: config: Size %d out of range [1, %d]", c.Size, MaxRanks)
+	}
+	if c.Rank < 0 || c.Rank >= c.Size {
+		return fmt.Errorf("shm: config: Rank %d out of range [0, %d)", c.Rank, c.Size)
+	}
+	if c.JobID == "" || len(c.JobID) > MaxJobID {
+		return fmt.Errorf("shm: config: JobID must have 1 to %d bytes, has %d", MaxJobID, len(c.JobID))
+	}
+	if c.Deliver == nil {
+		return fmt.Errorf("shm: config: no Deliver function")
+	}
+	c.fillFuncs()
+	return c.validateSizes()
+}
+
+func (c *Config) fillFuncs() {
+	if c.Lost == nil {
+		c.Lost = func(int, error) {}
+	}
+	if c.Log == nil {
+		c.Log = log.Printf
+	}
+	c.Dir = cmp.Or(c.Dir, DefaultDir)
+}
+
+func (c *Config) validateSizes() error {
+	c.Slots = cmp.Or(c.Slots, DefaultSlots)
+	if ring.RegionSize(c.Slots) < 0 || c.Slots < 8 {
+		return fmt.Errorf("shm: config: Slots %d is not a power of two in [8, %d]", c.Slots, ring.MaxSlots)
+	}
+	if c.MaxPayload < 0 || int64(c.MaxPayload) > math.MaxUint32 {
+		return fmt.Errorf("shm: config: MaxPayload %d out of range", c.MaxPayload)
+	}
+	if c.Heartbeat < 0 || c.PeerTimeout < 0 || c.AttachTimeout < 0 {
+		return fmt.Errorf("shm: config: negative duration")
+	}
+	c.MaxPayload = cmp.Or(c.MaxPayload, DefaultMaxPayload)
+	c.Heartbeat = cmp.Or(c.Heartbeat, DefaultHeartbeat)
+	c.PeerTimeout = cmp.Or(c.PeerTimeout, DefaultPeerTimeout)
+	c.AttachTimeout = cmp.Or(c.AttachTimeout, DefaultAttachTimeout)
+	if c.PeerTimeout < 2*c.Heartbeat {
+		return fmt.Errorf("shm: config: PeerTimeout %v is shorter than two Heartbeats of %v", c.PeerTimeout, c.Heartbeat)
+	}
+	return nil
+}

@@ -1,0 +1,147 @@
+package shm
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/plexus-hpc/plexus/ring"
+)
+
+// Endpoint is one rank's end of the job's shared-memory segment: a ring
+// to every other rank, created on first Send, a ring from every other rank,
+// polled by one receive goroutine, and a monitor goroutine that beats this
+// rank's heartbeat and watches the peers'. Its methods are safe for
+// concurrent use.
+type Endpoint struct {
+	cfg   Config
+	seg   *segment
+	out   []outbox
+	in    []inbox // receive goroutine only
+	peers []peer
+	rbuf  []byte // receive goroutine only
+
+	closing     atomic.Bool
+	lostPending atomic.Int32
+	once        sync.Once
+	stop        chan struct{}
+	wg          sync.WaitGroup
+	closeErr    error
+
+	sleeps, wakes atomic.Uint64
+}
+
+// outbox is the sending end of the ring to one peer; mu serialises the
+// senders, since the ring takes one at a time, for a whole frame.
+type outbox struct {
+	mu      sync.Mutex
+	r       *ring.Ring // nil until the first Send
+	scratch []byte     // the frame's first ring message
+}
+
+// peer is what this rank knows of another rank's liveness.
+type peer struct {
+	lost  atomic.Pointer[error] // set once, by whoever notices first
+	watch watch                 // monitor goroutine only
+}
+
+// Stats counts how the receive goroutine waited.
+type Stats struct {
+	// Sleeps is the number of futex waits the receive goroutine began.
+	Sleeps uint64
+	// Wakes is the number of futex wake-ups this rank's Sends issued to
+	// sleeping peers.
+	Wakes uint64
+}
+
+// Open validates cfg, creates or maps the job's segment, claims cfg.Rank
+// in it and starts the receive and monitor goroutines. Every rank of the
+// job on this host opens the same segment; whichever comes first creates
+// it, the others wait up to cfg.AttachTimeout for it to be initialised.
+func Open(cfg Config) (*Endpoint, error) {
+	if !supported {
+		return nil, ErrUnsupported
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	seg, err := openSegment(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := seg.claim(cfg.Rank); err != nil {
+		seg.close(false)
+		return nil, err
+	}
+	e := newEndpoint(cfg, seg)
+	e.wg.Add(2)
+	go e.receive()
+	go e.monitor()
+	return e, nil
+}
+
+func newEndpoint(cfg Config, seg *segment) *Endpoint {
+	e := &Endpoint{
+		cfg: cfg, seg: seg, stop: make(chan struct{}),
+		out: make([]outbox, cfg.Size), in: make([]inbox, cfg.Size), peers: make([]peer, cfg.Size),
+	}
+	e.rbuf = make([]byte, e.maxMessage())
+	return e
+}
+
+// maxMessage is the longest ring message: half the ring.
+func (e *Endpoint) maxMessage() int { return e.cfg.Slots / 2 * ring.SlotPayload }
+
+// Rank returns this Endpoint's rank.
+func (e *Endpoint) Rank() int { return e.cfg.Rank }
+
+// Path returns the segment file's path.
+func (e *Endpoint) Path() string { return e.seg.path }
+
+// Stats returns the waiting counters.
+func (e *Endpoint) Stats() Stats { return Stats{Sleeps: e.sleeps.Load(), Wakes: e.wakes.Load()} }
+
+// Close stops the receive and monitor goroutines (so no Deliver or Lost
+// runs after it returns: it must not be called from them), fails pending
+// and later Sends with ErrClosed, marks this rank closed in the segment —
+// its peers report it lost once they have received everything it sent —
+// and unmaps the segment. The last rank out (every rank joined, and each
+// closed or dead) removes the file.
+func (e *Endpoint) Close() error {
+	e.once.Do(func() {
+		e.closing.Store(true)
+		close(e.stop)
+		wakeWord(e.seg.wait(e.cfg.Rank))
+		e.wg.Wait()
+		for i := range e.out { // wait out Sends in progress; they see closing
+			e.out[i].mu.Lock()
+			e.out[i].mu.Unlock() //nolint:staticcheck // an empty critical section is the point
+		}
+		atomic.StoreUint64(e.seg.state(e.cfg.Rank), stateClosed)
+		for p := range e.cfg.Size {
+			if p != e.cfg.Rank {
+				wakeWord(e.seg.wait(p))
+			}
+		}
+		e.closeErr = e.seg.close(e.seg.allGone())
+	})
+	return e.closeErr
+}
+
+// markLost records that p is lost, once, and has the receive goroutine
+// report it. Any goroutine may call it.
+func (e *Endpoint) markLost(p int, cause error) {
+	err := fmt.Errorf("%w: rank %d: %w", ErrPeerLost, p, cause)
+	if e.peers[p].lost.CompareAndSwap(nil, &err) {
+		e.lostPending.Add(1)
+		wakeWord(e.seg.wait(e.cfg.Rank))
+	}
+}
+
+// lostErr returns the error p was lost with, or nil.
+func (e *Endpoint) lostErr(p int) error {
+	if err := e.peers[p].lost.Load(); err != nil {
+		return *err
+	}
+	return nil
+}

@@ -1,0 +1,22 @@
+package shm
+
+import "errors"
+
+var (
+	// ErrBadSegment reports a segment file this build must not use: a wrong
+	// magic number or version, another job's id, or a size, rank count or
+	// ring size other than the Config asks for.
+	ErrBadSegment = errors.New("shm: bad segment")
+	// ErrTooLarge reports a payload longer than Config.MaxPayload, whether
+	// a caller tried to send it or a peer announced it.
+	ErrTooLarge = errors.New("shm: payload larger than MaxPayload")
+	// ErrClosed reports an operation on a closed Endpoint.
+	ErrClosed = errors.New("shm: endpoint closed")
+	// ErrPeerLost reports a peer that closed its Endpoint, whose process
+	// died or stopped beating, or that wrote a malformed frame. Once lost,
+	// a peer stays lost for the life of the Endpoint.
+	ErrPeerLost = errors.New("shm: peer lost")
+	// ErrUnsupported reports an operating system without the shared-memory
+	// transport (it needs Linux futexes).
+	ErrUnsupported = errors.New("shm: not supported on this operating system")
+)

@@ -1,0 +1,129 @@
+package shm
+
+// Invariants (the segment protocol; docs/shm-format.md has the byte map):
+//
+// The segment holds only integers and offsets, never a pointer of any
+// process, so each process may map it anywhere.
+//
+// Who writes which word:
+//   - header line: the creator (the rank whose O_EXCL open succeeded),
+//     once, before any other rank maps the file; magic is stored last and
+//     atomically, so a rank that loads the magic sees a complete header.
+//   - rank line r: pid, beat and state only by rank r (pid by CAS from 0,
+//     so two processes cannot claim one rank); wait by rank r (set to 1
+//     before sleeping) and by any sender to r (CAS 1 → 0 before waking r).
+//   - pair word (from, to): only rank from, by CAS unused → initialising,
+//     then a store of ready after ring.New has initialised the ring; rank
+//     to attaches the ring only after loading ready.
+//   - ring (from, to): its sender side only by rank from, its receiver line
+//     only by rank to (package ring's own invariants).
+//
+// Sleeping without losing a wake-up (Dekker's pattern on sequentially
+// consistent atomics): the receiver stores wait = 1 and then polls every
+// ring; a sender publishes a message (an atomic store of the slot's
+// control word) and then loads wait. At least one of them sees the other's
+// store: either the receiver's poll finds the message, or the sender sees
+// wait = 1, CASes it to 0 and calls FUTEX_WAKE. FUTEX_WAIT(wait, 1) returns
+// at once if wait is no longer 1, so a wake that comes before the wait is
+// not lost. Waits also time out, so liveness and Close are checked anyway.
+//
+// Closing: a rank finishes (or gives up) every Send, then stores state =
+// closed; a receiver that sees closed drains the rank's ring before it
+// reports the rank lost, so nothing published is dropped.
+
+import (
+	"hash/fnv"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/plexus-hpc/plexus/ring"
+)
+
+const (
+	magic   = 0x3130534d4858504c // "PLXHMS01", little-endian
+	version = 1
+
+	line     = 64
+	pageSize = 4096
+
+	// header words
+	magicOff    = 0
+	versionOff  = 8
+	jobOff      = 16
+	sizeOff     = 24
+	ranksOff    = 32
+	slotsOff    = 40
+	ringSizeOff = 48
+	ringsAtOff  = 56
+
+	// rank line words, from the line's start
+	rankLines = line
+	pidOff    = 0
+	beatOff   = 8
+	stateOff  = 16
+	waitOff   = 24 // 32-bit futex word
+)
+
+// Rank states.
+const (
+	stateAbsent = iota // never joined
+	stateAlive
+	stateClosed
+)
+
+// Pair states.
+const (
+	pairUnused = iota
+	pairInit
+	pairReady
+)
+
+// layout is where everything lives in a segment of ranks ranks whose rings
+// have slots slots; it is computed, never read from the segment.
+type layout struct {
+	ranks, slots        int
+	pairsOff, ringsOff  int
+	ringBytes, segBytes int
+}
+
+func newLayout(ranks, slots int) layout {
+	l := layout{ranks: ranks, slots: slots, ringBytes: ring.RegionSize(slots)}
+	l.pairsOff = rankLines + ranks*line
+	l.ringsOff = roundUp(l.pairsOff+8*ranks*ranks, pageSize)
+	l.segBytes = roundUp(l.ringsOff+ranks*ranks*l.ringBytes, pageSize)
+	return l
+}
+
+func roundUp(n, to int) int { return (n + to - 1) / to * to }
+
+func (l layout) rankLine(r int) int        { return rankLines + r*line }
+func (l layout) pairWord(from, to int) int { return l.pairsOff + 8*(from*l.ranks+to) }
+func (l layout) ringAt(from, to int) int   { return l.ringsOff + (from*l.ranks+to)*l.ringBytes }
+
+// jobHash identifies a job inside its segment, so that a file that merely
+// has the right name is not taken for the job's.
+func jobHash(job string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(job))
+	return h.Sum64()
+}
+
+// word returns the 64-bit word at off in mem; off must be a multiple of 8
+// inside the mapping.
+func word(mem []byte, off int) *uint64 { return (*uint64)(unsafe.Pointer(&mem[off])) }
+
+// word32 returns the 32-bit word at off in mem.
+func word32(mem []byte, off int) *uint32 { return (*uint32)(unsafe.Pointer(&mem[off])) }
+
+// writeHeader initialises the header of a fresh, zeroed segment for job;
+// only the creator calls it, before anyone else maps the file.
+func (l layout) writeHeader(mem []byte, job string) {
+	*word(mem, versionOff) = version
+	*word(mem, jobOff) = jobHash(job)
+	*word(mem, sizeOff) = uint64(l.segBytes)
+	*word(mem, ranksOff) = uint64(l.ranks)
+	*word(mem, slotsOff) = uint64(l.slots)
+	*word(mem, ringSizeOff) = uint64(l.ringBytes)
+	*word(mem, ringsAtOff) = uint64(l.ringsOff)
+	atomic.StoreUint64(word(mem, magicOff), magic)
+}

@@ -1,0 +1,22 @@
+//go:build !linux
+
+package shm
+
+import (
+	"os"
+	"time"
+)
+
+const supported = false
+
+func mapFile(*os.File, int) ([]byte, error) { return nil, ErrUnsupported }
+
+func unmap([]byte) error { return ErrUnsupported }
+
+func futexWait(*uint32, uint32, time.Duration) {}
+
+func futexWake(*uint32) {}
+
+func processAlive(int) bool { return true }
+
+func wakeWord(*uint32) {}

@@ -1,0 +1,201 @@
+package shm
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/plexus-hpc/plexus/ring"
+)
+
+// The receive goroutine's waiting policy: poll every ring spinPolls times
+// (tens of microseconds: a peer that is merely busy answers within it),
+// yield yieldPolls times, then sleep on the futex until a sender wakes it
+// or sleepTimeout passes.
+const (
+	spinPolls  = 1 << 12
+	yieldPolls = 1 << 6
+	// batch bounds the messages taken from one ring per sweep, so one busy
+	// peer does not starve the others.
+	batch = 16
+)
+
+// inbox is the receiving end of the ring from one peer, with the frame
+// being reassembled from it. Only the receive goroutine touches it.
+type inbox struct {
+	r       *ring.Ring // nil until the peer's first Send, or once lost
+	done    bool       // lost and reported
+	broken  bool       // the ring broke the protocol: never read again
+	h       Header     // the frame in progress, if inFrame
+	asm     []byte
+	have    int
+	want    int
+	inFrame bool
+}
+
+// receive polls the incoming rings until Close.
+func (e *Endpoint) receive() {
+	defer e.wg.Done()
+	idle := 0
+	for !e.closing.Load() {
+		progress := e.sweep()
+		if e.lostPending.Load() > 0 {
+			e.reportLost()
+			progress = true
+		}
+		if progress {
+			idle = 0
+			continue
+		}
+		idle++
+		switch {
+		case idle < spinPolls:
+		case idle < spinPolls+yieldPolls:
+			runtime.Gosched()
+		default:
+			if e.sleep() {
+				idle = 0
+			}
+		}
+	}
+}
+
+// sleep announces that this rank sleeps, polls once more and, if still
+// nothing is there, waits on the futex. It reports whether the last poll
+// made progress.
+func (e *Endpoint) sleep() bool {
+	w := e.seg.wait(e.cfg.Rank)
+	atomic.StoreUint32(w, 1)
+	if e.sweep() || e.closing.Load() || e.lostPending.Load() > 0 {
+		atomic.StoreUint32(w, 0)
+		return true
+	}
+	e.sleeps.Add(1)
+	futexWait(w, 1, e.cfg.Heartbeat)
+	atomic.StoreUint32(w, 0)
+	return false
+}
+
+// sweep takes up to batch messages from every incoming ring and reports
+// whether it took any.
+func (e *Endpoint) sweep() bool {
+	progress := false
+	for p := range e.in {
+		in := &e.in[p]
+		if p == e.cfg.Rank || in.done || in.broken || !e.attach(p, in) {
+			continue
+		}
+		for range batch {
+			if !e.recvOne(p, in) {
+				break
+			}
+			progress = true
+		}
+	}
+	return progress
+}
+
+// attach attaches the ring from p once p has initialised it.
+func (e *Endpoint) attach(p int, in *inbox) bool {
+	if in.r != nil {
+		return true
+	}
+	if atomic.LoadUint64(e.seg.pair(p, e.cfg.Rank)) != pairReady {
+		return false
+	}
+	r, err := ring.Attach(e.seg.ringRegion(p, e.cfg.Rank))
+	if err != nil {
+		e.brokeProtocol(p, in, err)
+		return false
+	}
+	in.r = r
+	return true
+}
+
+// recvOne takes one ring message from p and reports whether there was one.
+func (e *Endpoint) recvOne(p int, in *inbox) bool {
+	if in.inFrame {
+		return e.recvChunk(p, in)
+	}
+	n, ok, err := in.r.TryRecv(e.rbuf)
+	if !ok || err != nil {
+		if err != nil {
+			e.brokeProtocol(p, in, err)
+		}
+		return false
+	}
+	if err := e.startFrame(p, in, e.rbuf[:n]); err != nil {
+		e.brokeProtocol(p, in, err)
+		return false
+	}
+	return true
+}
+
+// startFrame delivers a frame that fits one ring message, or starts
+// reassembling a longer one.
+func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
+	h, total, err := parseHeader(msg)
+	switch {
+	case err != nil:
+		return err
+	case total > e.cfg.MaxPayload:
+		return fmt.Errorf("%w: frame of %d bytes, limit %d", ErrTooLarge, total, e.cfg.MaxPayload)
+	case int(h.Source) != p:
+		return fmt.Errorf("shm: malformed frame: source %d on the ring from rank %d", h.Source, p)
+	case len(msg)-headerSize > total:
+		return fmt.Errorf("shm: malformed frame: %d payload bytes in a %d-byte frame", len(msg)-headerSize, total)
+	}
+	body := msg[headerSize:]
+	if len(body) == total {
+		e.cfg.Deliver(p, h, body)
+		return nil
+	}
+	if cap(in.asm) < total {
+		in.asm = make([]byte, total)
+	}
+	in.h, in.want, in.have, in.inFrame = h, total, copy(in.asm[:total], body), true
+	return nil
+}
+
+// recvChunk receives the next chunk of the frame in progress straight into
+// the reassembly buffer, and delivers the frame when it is complete.
+func (e *Endpoint) recvChunk(p int, in *inbox) bool {
+	n, ok, err := in.r.TryRecv(in.asm[in.have:in.want])
+	if !ok || err != nil {
+		if err != nil {
+			e.brokeProtocol(p, in, err)
+		}
+		return false
+	}
+	in.have += n
+	if in.have == in.want {
+		in.inFrame = false
+		e.cfg.Deliver(p, in.h, in.asm[:in.want])
+	}
+	return true
+}
+
+// brokeProtocol gives p up: its ring can no longer be trusted.
+func (e *Endpoint) brokeProtocol(p int, in *inbox, err error) {
+	e.cfg.Log("shm: rank %d: ring from rank %d: %v", e.cfg.Rank, p, err)
+	in.r, in.broken = nil, true
+	e.markLost(p, err)
+}
+
+// reportLost drains the ring of every newly lost peer — a peer that closed
+// or died published its last messages before its state said so — drops
+// any half frame, and calls Lost.
+func (e *Endpoint) reportLost() {
+	for p := range e.in {
+		in := &e.in[p]
+		err := e.lostErr(p)
+		if p == e.cfg.Rank || in.done || err == nil {
+			continue
+		}
+		for in.r != nil && e.recvOne(p, in) {
+		}
+		*in = inbox{done: true}
+		e.lostPending.Add(-1)
+		e.cfg.Lost(p, err)
+	}
+}

@@ -1,0 +1,132 @@
+package shm
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/plexus-hpc/plexus/ring"
+)
+
+// Send writes a frame to peer's ring and returns once it is all in the
+// ring; payload may be reused at once. h.Source is set to this rank.
+// Any number of goroutines may call it; frames one goroutine sends to one
+// peer arrive in order. Send waits while the ring is full: before the
+// frame's first ring message it returns ctx.Err() if ctx ends; once a frame
+// has started it is finished, unless the peer is lost (ErrPeerLost) or
+// the Endpoint closes (ErrClosed), since a half frame would desynchronise
+// the ring.
+func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte) error {
+	if err := e.checkSend(peer, h, payload); err != nil {
+		return err
+	}
+	o := &e.out[peer]
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err := e.sendable(peer); err != nil {
+		return err
+	}
+	if err := e.openRing(peer, o); err != nil {
+		return err
+	}
+	h.Source = int32(e.cfg.Rank)
+	return e.sendFrame(ctx, peer, o, h, payload)
+}
+
+func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {
+	switch {
+	case peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank:
+		return fmt.Errorf("shm: rank %d cannot send to rank %d (size %d)", e.cfg.Rank, peer, e.cfg.Size)
+	case !h.Kind.valid():
+		return fmt.Errorf("shm: Send of a %s frame", h.Kind)
+	case len(payload) > e.cfg.MaxPayload:
+		return fmt.Errorf("%w: %d bytes to rank %d, limit %d", ErrTooLarge, len(payload), peer, e.cfg.MaxPayload)
+	}
+	return nil
+}
+
+// sendable reports why nothing may be sent to peer now, or nil.
+func (e *Endpoint) sendable(peer int) error {
+	if e.closing.Load() {
+		return ErrClosed
+	}
+	return e.lostErr(peer)
+}
+
+// openRing initialises the ring to peer on first use: CAS of the pair word
+// from unused to initialising, ring.New, then ready. The caller holds o.mu.
+func (e *Endpoint) openRing(peer int, o *outbox) error {
+	if o.r != nil {
+		return nil
+	}
+	w := e.seg.pair(e.cfg.Rank, peer)
+	if !atomic.CompareAndSwapUint64(w, pairUnused, pairInit) {
+		return fmt.Errorf("%w: ring %d→%d already in state %d before its first Send (stale segment?)",
+			ErrBadSegment, e.cfg.Rank, peer, atomic.LoadUint64(w))
+	}
+	r, err := ring.New(e.seg.ringRegion(e.cfg.Rank, peer), e.cfg.Slots)
+	if err != nil {
+		return fmt.Errorf("shm: ring %d→%d: %w", e.cfg.Rank, peer, err)
+	}
+	atomic.StoreUint64(w, pairReady)
+	o.r, o.scratch = r, make([]byte, r.MaxMessage())
+	return nil
+}
+
+// sendFrame puts the header and the payload's first bytes in one ring
+// message and the rest in ring-sized chunks. The caller holds o.mu.
+func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header, payload []byte) error {
+	limit := len(o.scratch)
+	n := min(len(payload), limit-headerSize)
+	msg := o.scratch[:headerSize+n]
+	putHeader(msg, h, len(payload))
+	copy(msg[headerSize:], payload[:n])
+	if err := e.put(ctx, peer, o.r, msg); err != nil {
+		return err
+	}
+	for off := n; off < len(payload); off += limit {
+		if err := e.put(nil, peer, o.r, payload[off:min(off+limit, len(payload))]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// put sends one ring message, waiting for room under ring.Backoff, and
+// wakes peer if it sleeps. A nil ctx is not checked (mid-frame).
+func (e *Endpoint) put(ctx context.Context, peer int, r *ring.Ring, msg []byte) error {
+	var b ring.Backoff
+	for {
+		ok, err := r.TrySend(msg)
+		if err != nil {
+			return fmt.Errorf("shm: ring %d→%d: %w", e.cfg.Rank, peer, err)
+		}
+		if ok {
+			e.wake(peer)
+			return nil
+		}
+		if b.Wait() {
+			if err := e.waitErr(ctx, peer); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (e *Endpoint) waitErr(ctx context.Context, peer int) error {
+	if ctx != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return e.sendable(peer)
+}
+
+// wake wakes peer's receive goroutine if it announced it sleeps; the load
+// after the ring's publishing store is the sender's half of layout.go's
+// Dekker pattern.
+func (e *Endpoint) wake(peer int) {
+	w := e.seg.wait(peer)
+	if atomic.LoadUint32(w) == 1 {
+		e.wakes.Add(1)
+		wakeWord(w)
+	}
+}
