@@ -52,7 +52,7 @@ func (m *Member) fanout(ctx context.Context, p []byte) error {
 
 // lockBcast takes the root's broadcast lock, spinning under the policy.
 func (m *Member) lockBcast(ctx context.Context) error {
-	s := spinner{spins: m.spins}
+	s := m.newSpinner()
 	for !m.bcastMu.tryLock() {
 		if s.idle() {
 			if err := m.check(ctx); err != nil {

@@ -37,6 +37,7 @@ type Member struct {
 	acc, rx []byte // MaxMessage bytes each
 	pending []int  // reduction children not yet heard from
 	bcastMu spinLock
+	bell    chan struct{} // rung by remote links; nil for in-process teams
 }
 
 func newMember(t *Team, cpu int) *Member {
@@ -89,7 +90,7 @@ func (m *Member) send(ctx context.Context, e end, p []byte) error {
 	if e.try == nil {
 		return m.fail(linkErr(e.Send(ctx, p)))
 	}
-	s := spinner{spins: m.spins}
+	s := m.newSpinner()
 	for {
 		ok, err := e.try.TrySend(p)
 		if ok || err != nil {
@@ -105,7 +106,7 @@ func (m *Member) send(ctx context.Context, e end, p []byte) error {
 
 // recv receives the next message on e into buf.
 func (m *Member) recv(ctx context.Context, e end, buf []byte) (int, error) {
-	s := spinner{spins: m.spins}
+	s := m.newSpinner()
 	for {
 		n, ok, err := e.TryRecv(buf)
 		if err != nil {

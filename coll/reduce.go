@@ -42,7 +42,7 @@ func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)
 	for i := range m.rkids {
 		pending = append(pending, i)
 	}
-	s := spinner{spins: m.spins}
+	s := m.newSpinner()
 	for len(pending) > 0 {
 		before := len(pending)
 		var err error

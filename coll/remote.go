@@ -56,6 +56,7 @@ func NewMember(cfg Config, self int, dial Dialer) (*Member, error) {
 		return nil, err
 	}
 	t.signals = w.signals()
+	ringBells(m)
 	return m, nil
 }
 

@@ -138,7 +138,7 @@ func (m *Member) await(ctx context.Context, e end) error {
 // awaitSlow is await once the tight polls have failed: it polls under
 // the spinner, which pauses, yields and naps, checking ctx and the team.
 func (m *Member) awaitSlow(ctx context.Context, s *signal) error {
-	w := spinner{spins: m.spins}
+	w := m.newSpinner()
 	for {
 		ok, err := s.arrived()
 		if ok {

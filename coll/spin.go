@@ -30,7 +30,10 @@ const (
 
 // spinner counts one wait's polls and applies the policy. Its zero value
 // starts a wait with the unpinned budget. It is owned by one goroutine.
-type spinner struct{ n, spins int }
+type spinner struct {
+	n, spins int
+	bell     <-chan struct{} // when set, napping waits on it (see bell.go)
+}
 
 // idle is called after a poll that found nothing. It reports whether the
 // caller should check for cancellation now.
@@ -48,9 +51,23 @@ func (s *spinner) idle() bool {
 	case s.n < s.spins+yieldPolls:
 		runtime.Gosched()
 	default:
-		time.Sleep(nap)
+		s.napOnce()
 	}
 	return true
+}
+
+// napOnce sleeps, or waits for the bell when there is one.
+func (s *spinner) napOnce() {
+	if s.bell == nil {
+		time.Sleep(nap)
+		return
+	}
+	t := time.NewTimer(bellWait)
+	select {
+	case <-s.bell:
+	case <-t.C:
+	}
+	t.Stop()
 }
 
 // sink keeps pause's loop from being optimised away.

@@ -98,6 +98,11 @@ func (w *World) Link(peer, ch int) (*Link, error) {
 // Peer returns the rank at the other end.
 func (l *Link) Peer() int { return l.peer }
 
+// SetBell makes every arrival and failure on the link also leave a token
+// on bell (coll.Belled), so a member waiting on several links can block
+// instead of sleeping. Call it before the link is used.
+func (l *Link) SetBell(bell chan<- struct{}) { l.c.bell.Store(&bell) }
+
 // Send sends p, waiting while the link's window is spent. It fails when
 // the peer is lost, the world closes, the channel is aborted or ctx ends
 // (ctx.Err() unchanged).

@@ -68,6 +68,9 @@ type linkChan struct {
 	credit atomic.Int64
 	wake   chan struct{} // a message arrived, or the link failed
 	more   chan struct{} // credit arrived, or the link failed
+	// bell, when set, is rung with wake: a coll member polling several
+	// links naps on it rather than sleeping (see coll.Belled).
+	bell atomic.Pointer[chan<- struct{}]
 }
 
 // reserve hands out n consecutive channel ids.
@@ -177,6 +180,7 @@ func (c *linkChan) push(payload []byte) bool {
 	c.queued.Add(1)
 	c.mu.Unlock()
 	notify(c.wake)
+	c.ring()
 	return true
 }
 
@@ -230,6 +234,17 @@ func (c *linkChan) wait(ctx context.Context, w *World, ev <-chan struct{}) error
 func (c *linkChan) notify() {
 	notify(c.wake)
 	notify(c.more)
+	c.ring()
+}
+
+// ring leaves a token on the bell, if the link has one.
+func (c *linkChan) ring() {
+	if b := c.bell.Load(); b != nil {
+		select {
+		case *b <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // notify leaves a token on ev unless one is there.

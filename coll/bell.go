@@ -1,0 +1,38 @@
+package coll
+
+import "time"
+
+// A member waiting on remote links (another process, over comm) cannot
+// afford time.Sleep once it stops spinning: on this kind of VM a 50 µs
+// sleep lasts about a millisecond, which then dominates every barrier. A
+// link that can tell when something arrives rings the member's bell
+// instead, and the napping member wakes at once.
+
+// Belled is implemented by links that can wake a waiting member: after
+// SetBell, every message, signal or failure on the link leaves a token on
+// bell (without blocking when one is already there). SetBell is called
+// once, before the member runs.
+type Belled interface {
+	SetBell(bell chan<- struct{})
+}
+
+// bellWait is how long a napping member with a bell waits for it before
+// polling again anyway (for a cancelled context, which rings no bell).
+const bellWait = 2 * time.Millisecond
+
+// ringBells gives m a bell and hands it to every link of m that takes one.
+func ringBells(m *Member) {
+	m.bell = make(chan struct{}, 1)
+	ends := append([]end{m.bparent, m.rparent}, m.bkids...)
+	ends = append(ends, m.rkids...)
+	ends = append(ends, m.dissOut...)
+	ends = append(ends, m.dissIn...)
+	for _, e := range ends {
+		if b, ok := e.Link.(Belled); ok {
+			b.SetBell(m.bell)
+		}
+	}
+}
+
+// newSpinner starts one wait of m.
+func (m *Member) newSpinner() spinner { return spinner{spins: m.spins, bell: m.bell} }
