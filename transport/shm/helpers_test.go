@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -41,6 +42,7 @@ type sink struct {
 	frames []frame
 	notify chan struct{}
 	lost   chan error
+	hook   atomic.Pointer[func(int, Header, []byte)] // if set, replaces collecting
 }
 
 func newSink() *sink {
@@ -48,6 +50,10 @@ func newSink() *sink {
 }
 
 func (s *sink) deliver(peer int, h Header, p []byte) {
+	if f := s.hook.Load(); f != nil {
+		(*f)(peer, h, p)
+		return
+	}
 	s.mu.Lock()
 	s.frames = append(s.frames, frame{peer, h, bytes.Clone(p)})
 	s.mu.Unlock()

@@ -1,0 +1,133 @@
+package shm
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkPingPong measures round trips of 8-byte frames between two
+// endpoints: in one process (each maps the segment itself) and between
+// this process and a child. Each Deliver sends the next frame, so only the
+// two receive goroutines run.
+func BenchmarkPingPong(b *testing.B) {
+	b.Run("procs=1/bytes=8", func(b *testing.B) {
+		var eps []*Endpoint
+		eps, _ = openN(b, shmDir(b), 2, func(c *Config) {
+			if c.Rank == 1 {
+				c.Deliver = func(p int, h Header, m []byte) { eps[1].Send(context.Background(), p, h, m) }
+			}
+		})
+		pingPong(b, eps[0], func(d func(int, Header, []byte)) { eps[0].cfg.Deliver = d })
+	})
+	b.Run("procs=2/bytes=8", func(b *testing.B) {
+		ep, s, _ := startChild(b, "echo")
+		defer ep.Send(context.Background(), 1, Header{Kind: Eager, Tag: stopTag}, nil)
+		pingPong(b, ep, func(d func(int, Header, []byte)) { s.hook.Store(&d) })
+	})
+}
+
+// pingPong runs b.N round trips from ep to rank 1; setDeliver installs
+// ep's Deliver.
+func pingPong(b *testing.B, ep *Endpoint, setDeliver func(func(int, Header, []byte))) {
+	msg := make([]byte, 8)
+	var left atomic.Int64
+	done := make(chan struct{})
+	setDeliver(func(_ int, h Header, _ []byte) {
+		if h.Tag == stopTag {
+			return // the child's echo of the stop
+		}
+		if left.Add(-1) > 0 {
+			ep.Send(context.Background(), 1, Header{Kind: Eager}, msg)
+		} else {
+			done <- struct{}{}
+		}
+	})
+	warm := int64(1000)
+	left.Store(warm)
+	ep.Send(context.Background(), 1, Header{Kind: Eager}, msg)
+	<-done
+	b.ReportAllocs()
+	left.Store(int64(b.N))
+	b.ResetTimer()
+	ep.Send(context.Background(), 1, Header{Kind: Eager}, msg)
+	<-done
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2, "ns/one-way")
+}
+
+// BenchmarkStream measures one sender streaming frames to one receiver:
+// the message rate at 8 bytes, bandwidth for chunked frames.
+func BenchmarkStream(b *testing.B) {
+	for _, size := range []int{8, 1 << 10, 64 << 10, 1 << 20} {
+		b.Run("bytes="+itoa(size), func(b *testing.B) { stream(b, size) })
+	}
+}
+
+func stream(b *testing.B, size int) {
+	var got atomic.Int64
+	done := make(chan struct{}, 1)
+	var target int64
+	eps, _ := openN(b, shmDir(b), 2, func(c *Config) {
+		if c.Rank == 1 {
+			c.Deliver = func(int, Header, []byte) {
+				if got.Add(1) == atomic.LoadInt64(&target) {
+					done <- struct{}{}
+				}
+			}
+		}
+	})
+	msg := make([]byte, size)
+	atomic.StoreInt64(&target, int64(b.N))
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	<-done
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// BenchmarkWake measures the wake-up cost: from Send to Deliver when the
+// receiver sleeps on its futex.
+func BenchmarkWake(b *testing.B) {
+	var sent atomic.Int64
+	var total time.Duration
+	done := make(chan struct{})
+	eps, _ := openN(b, shmDir(b), 2, func(c *Config) {
+		if c.Rank == 1 {
+			c.Deliver = func(int, Header, []byte) {
+				total += time.Duration(time.Now().UnixNano() - sent.Load())
+				done <- struct{}{}
+			}
+		}
+	})
+	w := eps[1].seg.wait(1)
+	for range b.N {
+		for atomic.LoadUint32(w) != 1 {
+			time.Sleep(100 * time.Microsecond)
+		}
+		sent.Store(time.Now().UnixNano())
+		eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil)
+		<-done
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/wake")
+}
+
+func itoa(n int) string {
+	switch {
+	case n >= 1<<20:
+		return itoa(n>>20) + "MiB"
+	case n >= 1<<10:
+		return itoa(n>>10) + "KiB"
+	}
+	s := ""
+	for ; n > 0 || s == ""; n /= 10 {
+		s = string(rune('0'+n%10)) + s
+	}
+	return s
+}
