@@ -45,6 +45,10 @@ func (s *spinner) idle() bool {
 	switch {
 	case s.n < flatPolls:
 		return false
+	case s.bell != nil:
+		// Remote links take microseconds, and spinning would take the
+		// CPU from the threads (ours or the peer rank's) that deliver.
+		s.napOnce()
 	case s.n < s.spins:
 		pause(min(s.n-flatPolls+1, maxPause))
 		return s.n%checkEvery == 0

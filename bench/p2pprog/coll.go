@@ -2,36 +2,45 @@ package main
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/plexus-hpc/plexus/bench"
+	"github.com/plexus-hpc/plexus/comm/collective"
+	"github.com/plexus-hpc/plexus/tree"
 )
 
-// comm has no collectives across ranks yet, so these are the textbook
-// small-message algorithms over Send and Recv — the ones Open MPI's tuned
-// module picks for a few ranks: dissemination barrier, binomial broadcast,
-// recursive-doubling allreduce.
+// The collectives are comm/collective's: Smelt's barrier, broadcast and
+// reduction on trees the generator builds over a model of the ranks
+// measured at start (Best trees), run by the same coll code as inside a
+// process. The dissemination barrier below remains for the point-to-point
+// cases' synchronisation.
 
 // coll times barrier, bcast and allreduce the way bench/peers/coll.c does.
 func (r *rank) coll() error {
+	c, err := collective.New(r.ctx, r.w, collective.Config{Topology: tree.Best})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
 	n := r.o.base
 	cases := []struct {
 		name string
 		size int
-		run  func(n int) (time.Duration, error)
+		run  func(c *collective.Comm, n int) (time.Duration, error)
 	}{
 		{"barrier", 0, r.barriers},
 		{"bcast", 8, r.bcasts},
 		{"allreduce", 8, r.allreduces},
 	}
-	for _, c := range cases {
-		if _, err := c.run(bench.WarmupIters(n)); err != nil {
+	for _, k := range cases {
+		if _, err := k.run(c, bench.WarmupIters(n)); err != nil {
 			return err
 		}
-		d, err := c.run(n)
+		d, err := k.run(c, n)
 		if err == nil {
-			err = r.report(c.name, c.size, n, d)
+			err = r.report(k.name, k.size, n, d)
 		}
 		if err != nil {
 			return err
@@ -40,10 +49,10 @@ func (r *rank) coll() error {
 	return nil
 }
 
-func (r *rank) barriers(n int) (time.Duration, error) {
+func (r *rank) barriers(c *collective.Comm, n int) (time.Duration, error) {
 	start := time.Now()
 	for range n {
-		if err := r.barrier(); err != nil {
+		if err := c.Barrier(r.ctx); err != nil {
 			return 0, err
 		}
 	}
@@ -52,28 +61,32 @@ func (r *rank) barriers(n int) (time.Duration, error) {
 
 // bcasts times each broadcast alone, with a barrier after it so the root
 // cannot run ahead of the slowest receiver.
-func (r *rank) bcasts(n int) (time.Duration, error) {
+func (r *rank) bcasts(c *collective.Comm, n int) (time.Duration, error) {
 	var total time.Duration
 	buf := make([]byte, 8)
 	for range n {
 		start := time.Now()
-		if err := r.bcast(buf); err != nil {
+		if err := c.Bcast(r.ctx, 0, buf); err != nil {
 			return 0, err
 		}
 		total += time.Since(start)
-		if err := r.barrier(); err != nil {
+		if err := c.Barrier(r.ctx); err != nil {
 			return 0, err
 		}
 	}
 	return total, nil
 }
 
-func (r *rank) allreduces(n int) (time.Duration, error) {
+func (r *rank) allreduces(c *collective.Comm, n int) (time.Duration, error) {
+	in, out := []float64{1}, []float64{0}
 	start := time.Now()
 	for range n {
-		if _, err := r.allreduce(1); err != nil {
+		if err := collective.AllreduceValues(r.ctx, c, in, out, func(a, b float64) float64 { return a + b }); err != nil {
 			return 0, err
 		}
+	}
+	if out[0] != float64(r.w.Size()) {
+		return 0, fmt.Errorf("allreduce summed %v, want %d", out[0], r.w.Size())
 	}
 	return time.Since(start), nil
 }
@@ -111,74 +124,6 @@ func (r *rank) barrier() error {
 		}
 	}
 	return nil
-}
-
-// bcast sends buf from rank 0 down a binomial tree.
-func (r *rank) bcast(buf []byte) error {
-	me, n := r.w.Rank(), r.w.Size()
-	mask := 1
-	for ; mask < n; mask <<= 1 {
-		if me&mask != 0 {
-			if _, err := r.w.Recv(r.ctx, me-mask, tagColl+32, buf); err != nil {
-				return err
-			}
-			break
-		}
-	}
-	for mask >>= 1; mask > 0; mask >>= 1 {
-		if me+mask < n {
-			if err := r.w.Send(r.ctx, me+mask, tagColl+32, buf); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// allreduce sums v over all ranks: recursive doubling when the size is a
-// power of two, else a binomial reduce to rank 0 and a broadcast.
-func (r *rank) allreduce(v float64) (float64, error) {
-	if n := r.w.Size(); n&(n-1) != 0 {
-		return r.reduceBcast(v)
-	}
-	buf := make([]byte, 8)
-	for mask, round := 1, 0; mask < r.w.Size(); mask, round = mask<<1, round+1 {
-		peer := r.w.Rank() ^ mask
-		req, err := r.w.Isend(peer, tagColl+48+round, f64bytes(v))
-		if err != nil {
-			return 0, err
-		}
-		if _, err := r.w.Recv(r.ctx, peer, tagColl+48+round, buf); err != nil {
-			return 0, err
-		}
-		if _, err := req.Wait(r.ctx); err != nil {
-			return 0, err
-		}
-		v += bytesf64(buf)
-	}
-	return v, nil
-}
-
-// reduceBcast sums up a binomial tree to rank 0, then broadcasts the sum.
-func (r *rank) reduceBcast(v float64) (float64, error) {
-	me, n, buf := r.w.Rank(), r.w.Size(), make([]byte, 8)
-	for mask := 1; mask < n; mask <<= 1 {
-		if me&mask != 0 {
-			if err := r.w.Send(r.ctx, me-mask, tagColl+64, f64bytes(v)); err != nil {
-				return 0, err
-			}
-			break
-		}
-		if me+mask < n {
-			if _, err := r.w.Recv(r.ctx, me+mask, tagColl+64, buf); err != nil {
-				return 0, err
-			}
-			v += bytesf64(buf)
-		}
-	}
-	copy(buf, f64bytes(v))
-	err := r.bcast(buf)
-	return bytesf64(buf), err
 }
 
 func f64bytes(v float64) []byte {
