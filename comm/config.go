@@ -40,7 +40,20 @@ type Config struct {
 	UnexpectedBudget int64
 	// ChunkSize is the size of one rendezvous data frame.
 	ChunkSize int
+	// Transport is how JoinWith reaches the other ranks: TransportAuto
+	// (shared memory to the ranks on this host, TCP to the others),
+	// TransportTCP or TransportSHM (every rank must be on this host).
+	// Empty means the environment's PLEXUS_TRANSPORT, else auto. New
+	// ignores it: its Opener decides.
+	Transport string
 }
+
+// The values of Config.Transport and PLEXUS_TRANSPORT.
+const (
+	TransportAuto = "auto"
+	TransportTCP  = "tcp"
+	TransportSHM  = "shm"
+)
 
 // withDefaults returns c with zero fields filled in.
 func (c Config) withDefaults() Config {
@@ -70,8 +83,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("comm: negative unexpected budget %d", c.UnexpectedBudget)
 	case c.ChunkSize < 1:
 		return fmt.Errorf("comm: chunk size %d, want at least 1", c.ChunkSize)
+	case !validTransport(c.Transport):
+		return fmt.Errorf("comm: transport %q, want auto, tcp or shm", c.Transport)
 	}
 	return nil
+}
+
+func validTransport(t string) bool {
+	return t == "" || t == TransportAuto || t == TransportTCP || t == TransportSHM
 }
 
 // share is the eager credit each sender starts with towards this rank.

@@ -46,7 +46,13 @@
 //
 // # Transports
 //
-// The world runs over a Transport: TCP between processes (TCP, used by
-// Join) or the in-memory Twin, which connects several worlds inside one
-// process and can Kill a rank, for tests.
+// The world runs over a Transport: TCP between processes (TCP), shared
+// memory between processes on one host (SHM), a Mux of the two, or the
+// in-memory Twin, which connects several worlds inside one process and can
+// Kill a rank, for tests. Join uses a Mux: the ranks register their host
+// with their TCP address in the launcher's exchange, and each carries its
+// traffic with the ranks on its host over shared memory and with the
+// others over TCP. Config.Transport, or else the environment variable
+// PLEXUS_TRANSPORT, forces one: "tcp" (for comparisons and tests), "shm"
+// (every rank must be on one host) or "auto", the default.
 package comm

@@ -10,38 +10,94 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/launch"
+	"github.com/plexus-hpc/plexus/transport/shm"
 	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
 // Join makes this process's world from its environment, whichever
 // launcher started it (plexus run, mpirun, srun, torchrun, or none: a
-// world of one), over TCP, with the default Config.
+// world of one), with the default Config: shared memory to the ranks on
+// this host, TCP to the others, unless PLEXUS_TRANSPORT says otherwise.
 func Join(ctx context.Context) (*World, error) { return JoinWith(ctx, Config{}) }
 
-// JoinWith is Join with cfg's protocol settings; its Rank and Size are
-// taken from the environment.
+// JoinWith is Join with cfg's protocol settings and transport; its Rank
+// and Size are taken from the environment. The ranks learn which of them
+// share a host from the launcher's address exchange, where each registers
+// its host with its TCP address (see card).
 func JoinWith(ctx context.Context, cfg Config) (*World, error) {
 	info, err := launch.Detect(os.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("comm: join: %w", err)
 	}
-	cfg.Rank, cfg.Size = info.Rank, info.Size
-	b := &book{ready: make(chan struct{})}
-	var ep *tcp.Endpoint
-	w, err := New(cfg, TCP(tcpConfig(info, b), func(e *tcp.Endpoint) { ep = e }))
+	mode, err := transportMode(cfg.Transport, os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	addr, err := advertise(ep.Addr())
-	if err == nil {
-		b.addrs, err = joinBook(ctx, info, addr)
+	return join(ctx, cfg, info, mode)
+}
+
+// join makes the world of the rank info describes over mode's transports:
+// TCP alone, or a Mux of shared memory and TCP.
+func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*World, error) {
+	cfg.Rank, cfg.Size = info.Rank, info.Size
+	b := &book{ready: make(chan struct{})}
+	defer close(b.ready) // empty on failure: dials fail rather than wait
+	var ep *tcp.Endpoint
+	remote := TCP(tcpConfig(info, b), func(e *tcp.Endpoint) { ep = e })
+	m := NewMux(MuxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info)})
+	open := m.Open
+	if mode == TransportTCP {
+		open = remote
+	}
+	w, err := New(cfg, open)
+	if err != nil {
+		return nil, err
+	}
+	hosts, err := exchange(ctx, info, ep, b)
+	if err == nil && mode != TransportTCP {
+		err = route(m, mode, hosts)
 	}
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("comm: join: %w", err)
 	}
-	close(b.ready)
 	return w, nil
+}
+
+// exchange runs the launcher's address exchange with this rank's card,
+// fills b with the TCP addresses and returns every rank's host.
+func exchange(ctx context.Context, info launch.Info, ep *tcp.Endpoint, b *book) ([]string, error) {
+	addr, err := advertise(ep.Addr())
+	if err != nil {
+		return nil, err
+	}
+	cards, err := joinBook(ctx, info, card(hostKey(), addr))
+	if err != nil {
+		return nil, err
+	}
+	hosts, addrs, err := readCards(cards)
+	b.addrs = addrs
+	return hosts, err
+}
+
+// route has m send to the ranks on this host over shared memory; with
+// TransportSHM they must be all the ranks.
+func route(m *Mux, mode string, hosts []string) error {
+	if mode == TransportSHM && !oneHost(hosts) {
+		return fmt.Errorf("transport shm, but the ranks run on several hosts: %q", hosts)
+	}
+	return m.Route(hosts)
+}
+
+// shmOpener opens the shared-memory transport of the ranks on one host,
+// after removing the segments of dead jobs. The peer timeout is TCP's: a
+// dead process is noticed within a heartbeat anyway, and a live rank busy
+// with a million goroutines may beat late.
+func shmOpener(info launch.Info) func(rank, size int) Opener {
+	return func(rank, size int) Opener {
+		shm.CleanStale("")
+		return SHM(shm.Config{Rank: rank, Size: size, JobID: jobID(info), PeerTimeout: 15 * time.Second})
+	}
 }
 
 // joinBook runs the launcher's address exchange.

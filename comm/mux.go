@@ -1,0 +1,233 @@
+package comm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultRouteTimeout is how long a Mux's Send waits for Route.
+const DefaultRouteTimeout = time.Minute
+
+// errNoRoutes is returned by Sends that gave up waiting for Route.
+var errNoRoutes = errors.New("comm: mux: no routes (Route was not called)")
+
+// MuxConfig describes a Mux.
+type MuxConfig struct {
+	// Rank is this world's rank in [0, Size).
+	Rank int
+	// Size is the number of ranks.
+	Size int
+	// Remote opens the transport to ranks on other hosts (TCP). It is
+	// numbered like the world.
+	Remote Opener
+	// Local returns the opener of the transport to the ranks on this
+	// rank's host (SHM), which numbers them among themselves: rank is this
+	// rank's index among them and size their count. Nil means every rank
+	// goes over Remote.
+	Local func(rank, size int) Opener
+	// RouteTimeout bounds how long a Send waits for Route; zero means
+	// DefaultRouteTimeout.
+	RouteTimeout time.Duration
+}
+
+// Mux is a Transport that carries the frames of the ranks on this rank's
+// host over one transport (shared memory) and of the others over another
+// (TCP), each peer always over the same one, and merges what both deliver.
+// Join builds one by default.
+//
+// Use: NewMux, New(cfg, m.Open) — which opens Remote — then Route with
+// every rank's host, which opens Local. Sends wait for Route (a bootstrap
+// may deliver, and so make the world answer, before it is done).
+//
+// Concurrency contract: Send may be called by any number of goroutines at
+// once, and keeps each transport's order per sending goroutine and peer,
+// since a peer's frames all take one transport. Open and Route are called
+// once each, in that order, by one goroutine; Close at any time. Lost is
+// passed up once per peer, from whichever transport notices first.
+type Mux struct {
+	cfg    MuxConfig
+	ev     Events
+	remote Transport
+	routes atomic.Pointer[routes] // nil until Route
+	ready  chan struct{}          // closed by Route or Close
+	lost   []atomic.Bool
+
+	mu     sync.Mutex // guards closed and local against Route racing Close
+	closed bool
+	local  Transport
+}
+
+// routes says which transport reaches each peer.
+//
+// Invariants: index[r] is r's number on local, or -1 when r is reached
+// over remote; ranks[index[r]] == r; local is nil when no index is set.
+type routes struct {
+	index []int
+	ranks []int
+	local Transport
+}
+
+// NewMux returns a Mux for cfg, to be opened by New(cfg, m.Open).
+func NewMux(cfg MuxConfig) *Mux {
+	if cfg.RouteTimeout == 0 {
+		cfg.RouteTimeout = DefaultRouteTimeout
+	}
+	return &Mux{cfg: cfg, ready: make(chan struct{}), lost: make([]atomic.Bool, cfg.Size)}
+}
+
+// Open is the Mux's Opener: it opens Remote with ev.
+func (m *Mux) Open(ev Events) (Transport, error) {
+	if m.cfg.Rank < 0 || m.cfg.Rank >= m.cfg.Size {
+		return nil, fmt.Errorf("comm: mux: rank %d outside [0, %d)", m.cfg.Rank, m.cfg.Size)
+	}
+	m.ev = ev
+	t, err := m.cfg.Remote(Events{Deliver: ev.Deliver, Lost: m.peerLost})
+	if err != nil {
+		return nil, err
+	}
+	m.remote = t
+	return m, nil
+}
+
+// Route sends the ranks whose hosts[r] equals this rank's over Local and
+// the others over Remote. hosts names every rank's host; only equality
+// between names matters.
+func (m *Mux) Route(hosts []string) error {
+	if len(hosts) != m.cfg.Size {
+		return fmt.Errorf("comm: mux: %d host names for %d ranks", len(hosts), m.cfg.Size)
+	}
+	rt := sameHost(hosts, m.cfg.Rank)
+	if len(rt.ranks) < 2 || m.cfg.Local == nil {
+		rt = &routes{index: rt.index}
+		for i := range rt.index {
+			rt.index[i] = -1
+		}
+		return m.publish(rt)
+	}
+	open := m.cfg.Local(rt.index[m.cfg.Rank], len(rt.ranks))
+	t, err := open(m.localEvents(rt.ranks))
+	if err != nil {
+		return fmt.Errorf("comm: mux: open local transport: %w", err)
+	}
+	rt.local = t
+	return m.publish(rt)
+}
+
+// sameHost numbers the ranks on rank's host in rank order.
+func sameHost(hosts []string, rank int) *routes {
+	rt := &routes{index: make([]int, len(hosts))}
+	for r, h := range hosts {
+		rt.index[r] = -1
+		if h == hosts[rank] {
+			rt.index[r] = len(rt.ranks)
+			rt.ranks = append(rt.ranks, r)
+		}
+	}
+	return rt
+}
+
+// localEvents translates the local transport's numbering to the world's.
+func (m *Mux) localEvents(ranks []int) Events {
+	return Events{
+		Deliver: func(peer int, h Header, payload []byte) {
+			h.Source = int32(ranks[peer])
+			m.ev.Deliver(ranks[peer], h, payload)
+		},
+		Lost: func(peer int, err error) { m.peerLost(ranks[peer], err) },
+	}
+}
+
+// publish installs rt, unless the Mux closed meanwhile.
+func (m *Mux) publish(rt *routes) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		if rt.local != nil {
+			rt.local.Close()
+		}
+		return ErrClosed
+	}
+	m.local = rt.local
+	m.routes.Store(rt)
+	close(m.ready)
+	return nil
+}
+
+// peerLost passes the first loss of each peer up.
+func (m *Mux) peerLost(peer int, err error) {
+	if peer >= 0 && peer < len(m.lost) && m.lost[peer].CompareAndSwap(false, true) {
+		m.ev.Lost(peer, err)
+	}
+}
+
+// Send sends the frame over the transport that reaches peer.
+func (m *Mux) Send(ctx context.Context, peer int, h Header, payload []byte) error {
+	rt := m.routes.Load()
+	if rt == nil {
+		var err error
+		if rt, err = m.waitRoutes(ctx); err != nil {
+			return err
+		}
+	}
+	if peer < 0 || peer >= len(rt.index) {
+		return fmt.Errorf("comm: mux: no rank %d in a world of %d", peer, len(rt.index))
+	}
+	if i := rt.index[peer]; i >= 0 {
+		return rt.local.Send(ctx, i, h, payload)
+	}
+	return m.remote.Send(ctx, peer, h, payload)
+}
+
+// waitRoutes waits for Route.
+func (m *Mux) waitRoutes(ctx context.Context) (*routes, error) {
+	t := time.NewTimer(m.cfg.RouteTimeout)
+	defer t.Stop()
+	select {
+	case <-m.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, errNoRoutes
+	}
+	if rt := m.routes.Load(); rt != nil {
+		return rt, nil
+	}
+	return nil, ErrClosed
+}
+
+// Close closes both transports; peers see this rank as lost.
+func (m *Mux) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	local := m.local
+	if m.routes.Load() == nil {
+		close(m.ready)
+	}
+	m.mu.Unlock()
+	var err error
+	if local != nil {
+		err = local.Close()
+	}
+	return errors.Join(err, m.remote.Close())
+}
+
+// Queue is Send for a frame the remote transport may combine with others
+// in one write, when it can; frames to ranks on this host go at once.
+func (m *Mux) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
+	q, ok := m.remote.(interface {
+		Queue(ctx context.Context, peer int, h Header, payload []byte) error
+	})
+	rt := m.routes.Load()
+	if !ok || rt == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] >= 0 {
+		return m.Send(ctx, peer, h, payload)
+	}
+	return q.Queue(ctx, peer, h, payload)
+}
