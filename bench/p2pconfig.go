@@ -11,7 +11,8 @@ import (
 // P2PConfig describes a run of P2P. The zero value runs every case over
 // TCP with 2 and 4 ranks, Plexus only.
 type P2PConfig struct {
-	// Transport is how ranks talk: "tcp" (loopback). Default "tcp".
+	// Transport is how ranks talk: "tcp" (loopback) or "shm" (shared
+	// memory). Default "tcp".
 	Transport string
 	// Peers adds Open MPI's runs of the same cases (bench/peers). When
 	// mpicc or mpirun is missing, P2P says so on Log and runs Plexus alone.
@@ -37,10 +38,9 @@ type P2PConfig struct {
 	Timeout time.Duration
 }
 
-// transport says how each implementation is told to use one transport.
-// Another transport (shared memory) is one more entry: its mpirun options
-// select Open MPI's matching BTL, and p2pprog's -transport flag selects it
-// in comm.
+// transport says how each implementation is told to use one transport:
+// its mpirun options select Open MPI's matching BTL, and p2pprog's
+// -transport flag (the same name) selects it in comm.
 type transport struct {
 	mpirun []string // options after mpirun -n N
 }
@@ -49,6 +49,9 @@ var transports = map[string]transport{
 	// ob1 with the TCP BTL, on loopback only, is Open MPI's TCP path here
 	// (without it, shared memory would carry same-host messages).
 	"tcp": {mpirun: []string{"--mca", "pml", "ob1", "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo"}},
+	// ob1 with the vader BTL is Open MPI's shared-memory path (vader is
+	// called sm from Open MPI 5).
+	"shm": {mpirun: []string{"--mca", "pml", "ob1", "--mca", "btl", "vader,self"}},
 }
 
 // ErrP2PConfig reports a P2PConfig that cannot run.
@@ -92,7 +95,7 @@ func defaultSizes(quick bool) []int {
 func (c P2PConfig) Validate() error {
 	c = c.withDefaults()
 	if _, ok := transports[c.Transport]; !ok {
-		return fmt.Errorf("%w: transport %q; have tcp", ErrP2PConfig, c.Transport)
+		return fmt.Errorf("%w: transport %q; have tcp and shm", ErrP2PConfig, c.Transport)
 	}
 	if slices.ContainsFunc(c.Ranks, func(n int) bool { return n < 2 || n > 64 }) {
 		return fmt.Errorf("%w: ranks %v; each must be 2 to 64", ErrP2PConfig, c.Ranks)

@@ -12,12 +12,12 @@ import (
 // p2pKinds are the benches every P2P run reports.
 var p2pKinds = []string{"latency", "bandwidth", "msgrate", "barrier", "bcast", "allreduce"}
 
-func runP2P(t *testing.T, peers bool) []P2PResult {
+func runP2P(t *testing.T, transport string, peers bool) []P2PResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var log bytes.Buffer
-	res, err := P2P(ctx, P2PConfig{Quick: true, Ranks: []int{2}, Sizes: []int{1, 4096}, Peers: peers, Log: &log})
+	res, err := P2P(ctx, P2PConfig{Transport: transport, Quick: true, Ranks: []int{2}, Sizes: []int{1, 4096}, Peers: peers, Log: &log})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
@@ -28,8 +28,9 @@ func runP2P(t *testing.T, peers bool) []P2PResult {
 	return res
 }
 
-// checkKinds demands every bench kind from impl, with sane fields.
-func checkKinds(t *testing.T, res []P2PResult, impl string) {
+// checkKinds demands every bench kind from impl over transport, with sane
+// fields.
+func checkKinds(t *testing.T, res []P2PResult, impl, transport string) {
 	t.Helper()
 	seen := map[string]bool{}
 	for _, r := range res {
@@ -37,7 +38,7 @@ func checkKinds(t *testing.T, res []P2PResult, impl string) {
 			continue
 		}
 		seen[r.Bench] = true
-		if r.Value <= 0 || r.Ranks != 2 || r.Transport != "tcp" || r.Unit != Unit(r.Bench) {
+		if r.Value <= 0 || r.Ranks != 2 || r.Transport != transport || r.Unit != Unit(r.Bench) {
 			t.Errorf("%+v", r)
 		}
 	}
@@ -52,8 +53,8 @@ func TestP2PPlexus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a job")
 	}
-	res := runP2P(t, false)
-	checkKinds(t, res, "plexus")
+	res := runP2P(t, "tcp", false)
+	checkKinds(t, res, "plexus", "tcp")
 	if n := len(res); n != 2+2+1+3 {
 		t.Errorf("%d results, want 8: %+v", n, res)
 	}
@@ -68,10 +69,26 @@ func TestP2PPeers(t *testing.T) {
 			t.Skipf("%s not found", tool)
 		}
 	}
-	res := runP2P(t, true)
-	checkKinds(t, res, "plexus")
-	checkKinds(t, res, "openmpi")
-	if len(P2PTargets(res)) != 2 { // no 1 MiB bandwidth case here
-		t.Errorf("targets: %v", P2PTargets(res))
+	for _, transport := range []string{"tcp", "shm"} {
+		t.Run("transport="+transport, func(t *testing.T) {
+			res := runP2P(t, transport, true)
+			checkKinds(t, res, "plexus", transport)
+			checkKinds(t, res, "openmpi", transport)
+			if len(P2PTargets(res)) != 2 { // no 1 MiB bandwidth case here
+				t.Errorf("targets: %v", P2PTargets(res))
+			}
+		})
+	}
+}
+
+// TestP2PSHM runs the Plexus side over shared memory.
+func TestP2PSHM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a job")
+	}
+	res := runP2P(t, "shm", false)
+	checkKinds(t, res, "plexus", "shm")
+	if n := len(res); n != 2+2+1+3 {
+		t.Errorf("%d results, want 8: %+v", n, res)
 	}
 }

@@ -8,6 +8,8 @@
 // -bench is latency (ping-pong, one-way µs), bw (windows of non-blocking
 // sends, MB/s), msgrate (8-byte windows, messages/s) or coll (barrier,
 // 8-byte bcast and allreduce, µs per op averaged over the ranks).
+// -transport is tcp (TCP loopback, the default) or shm (shared memory only;
+// every rank must run on this host).
 package main
 
 import (
@@ -51,7 +53,7 @@ func parseFlags(args []string) (options, error) {
 	sizes := fs.String("s", "", "comma-separated message sizes in bytes (default 1 B to 4 MiB, powers of two)")
 	fs.IntVar(&o.base, "n", 0, "iterations for messages up to 8 KiB (default per bench, as in bench/peers)")
 	fs.IntVar(&o.window, "w", 64, "messages in flight for bw and msgrate")
-	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp")
+	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp or shm (every rank on this host)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -87,10 +89,10 @@ func parseSizes(s string) ([]int, error) {
 }
 
 func run(ctx context.Context, o options) error {
-	if o.transport != "tcp" {
-		return fmt.Errorf("transport %q: this build has tcp only", o.transport)
+	if o.transport != comm.TransportTCP && o.transport != comm.TransportSHM {
+		return fmt.Errorf("-transport %q: want tcp or shm", o.transport)
 	}
-	w, err := comm.Join(ctx)
+	w, err := comm.JoinWith(ctx, comm.Config{Transport: o.transport})
 	if err != nil {
 		return err
 	}

@@ -15,12 +15,13 @@ import (
 var benchP2PCmd = &command{
 	name:    "bench p2p",
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
-	usage: `bench p2p [--transport tcp] [--peers] [--ranks 2,4] [--sizes LIST] [--quick] [--runs R] [--json]
+	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks 2,4] [--sizes LIST] [--quick] [--runs R] [--json]
 
 Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
 jobs of ranks on this host, as plexus run does; with --peers it also builds
 the Open MPI programs of bench/peers with mpicc and runs them under mpirun
-(ob1 with the TCP BTL on loopback), alternating with Plexus. Cases:
+(ob1 with the TCP BTL on loopback, or with --transport shm the vader
+shared-memory BTL), alternating with Plexus. Cases:
   latency    ping-pong between ranks 0 and 1, one-way µs, per size
   bandwidth  windows of 64 non-blocking sends, MB/s (10^6 bytes), per size
   msgrate    windows of 64 8-byte sends, messages/s
@@ -43,7 +44,7 @@ type p2pOpts struct {
 
 func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("bench p2p", flag.ContinueOnError)
-	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between ranks: tcp (loopback)")
+	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between ranks: tcp (loopback) or shm (shared memory)")
 	fs.BoolVar(&o.cfg.Peers, "peers", false, "also run the Open MPI programs of bench/peers")
 	fs.StringVar(&o.ranks, "ranks", "2,4", "job sizes as a comma-separated `LIST`")
 	fs.StringVar(&o.sizes, "sizes", "", "message sizes in bytes as a comma-separated `LIST` (default 1 to 4194304, powers of two)")

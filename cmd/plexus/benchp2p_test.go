@@ -10,8 +10,14 @@ func TestBenchP2PJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a job")
 	}
+	for _, transport := range []string{"tcp", "shm"} {
+		t.Run("transport="+transport, func(t *testing.T) { testBenchP2PJSON(t, transport) })
+	}
+}
+
+func testBenchP2PJSON(t *testing.T, transport string) {
 	var out, errb bytes.Buffer
-	code := run([]string{"bench", "p2p", "--quick", "--ranks", "2", "--sizes", "8", "--json"}, &out, &errb)
+	code := run([]string{"bench", "p2p", "--quick", "--transport", transport, "--ranks", "2", "--sizes", "8", "--json"}, &out, &errb)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -24,7 +30,7 @@ func TestBenchP2PJSON(t *testing.T) {
 		t.Fatalf("%v, %d results\n%s", err, len(res), out.String())
 	}
 	for _, r := range res {
-		if r.Impl != "plexus" || r.Transport != "tcp" || r.Ranks != 2 || r.Value <= 0 || r.Unit == "" {
+		if r.Impl != "plexus" || r.Transport != transport || r.Ranks != 2 || r.Value <= 0 || r.Unit == "" {
 			t.Errorf("%+v", r)
 		}
 	}
