@@ -28,10 +28,14 @@
 // Blocking calls simply block their goroutine: goroutines are cheap and
 // the Go scheduler is the user-level thread scheduler MPIV had to write.
 // Each waiting operation is a small pooled request with a one-slot channel
-// (its ThreadWait/ThreadSignal). Arriving messages and posted receives meet
-// in a sharded matching table (package comm/match): MPIV's Algorithms 1
-// and 2, with FIFOs per key for MPI order and a slower but correct path
-// for wildcards.
+// (its ThreadWait/ThreadSignal). Over a transport that can be polled (TCP),
+// one waiting goroutine per world first reads the transport itself for up
+// to 50 µs (spinFor), as MPI libraries spin, since waking a sleeping
+// goroutine costs tens of microseconds on a small machine; after that it
+// sleeps, so an idle rank burns no CPU. Arriving messages and posted
+// receives meet in a sharded matching table (package comm/match): MPIV's
+// Algorithms 1 and 2, with FIFOs per key for MPI order and a slower but
+// correct path for wildcards.
 //
 // Messages shorter than Config.EagerLimit go eagerly: the payload travels
 // with the header and waits, if no receive is posted, in a buffer from a

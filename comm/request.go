@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Status describes a received (or probed) message.
@@ -128,6 +129,10 @@ func (r *Request) waitPooled(ctx context.Context) (Status, error) {
 // await blocks until r is finished, withdrawing it when ctx or the world
 // ends first. It consumes the done token.
 func (r *Request) await(ctx context.Context) {
+	if r.spin() {
+		<-r.done
+		return
+	}
 	select {
 	case <-r.done:
 		return
@@ -137,6 +142,34 @@ func (r *Request) await(ctx context.Context) {
 		r.withdraw(ErrClosed)
 	}
 	<-r.done
+}
+
+// spinFor bounds how long a waiting goroutine polls the transport before
+// it sleeps. Waking a sleeping goroutine when its message arrives costs
+// a netpoller wake-up of the transport's reader and then a wake-up of the
+// waiter, tens of microseconds on a small VM; a waiter that reads the
+// socket itself pays neither (as MPI libraries that spin do). Polling
+// burns a core, so it is bounded: a rank waits at most this long awake,
+// then sleeps until woken, and only one goroutine per world polls.
+const spinFor = 50 * time.Microsecond
+
+// spin polls the transport for r's peer until r finishes or spinFor has
+// passed; it reports whether r finished. It returns false at once if the
+// transport cannot be polled or another goroutine is polling.
+func (r *Request) spin() bool {
+	p, ok := r.w.t.(Poller)
+	if !ok || !r.w.spinning.CompareAndSwap(false, true) {
+		return false
+	}
+	defer r.w.spinning.Store(false)
+	start := time.Now()
+	for r.state.Load() != stateDone {
+		if !p.Poll(r.peer) && time.Since(start) > spinFor {
+			p.PollDone(r.peer)
+			return r.state.Load() == stateDone
+		}
+	}
+	return true
 }
 
 // withdraw tries to take r back from wherever it waits, finishing it with

@@ -36,7 +36,7 @@ func (w *World) Isend(peer, tag int, buf []byte) (*Request, error) {
 	}
 	r := &Request{w: w, send: true, peer: peer, tag: tag, buf: buf, done: make(chan struct{}, 1)}
 	if w.eager(peer, len(buf)) {
-		if err := w.sendEager(w.ctx, peer, tag, buf); err != nil {
+		if err := w.queueEager(peer, tag, buf); err != nil {
 			return nil, err
 		}
 		r.finish(w.sendStatus(r), nil)
@@ -87,6 +87,16 @@ func (w *World) sendEager(ctx context.Context, peer, tag int, buf []byte) error 
 	}
 	h := Header{Kind: KindEager, Tag: int32(tag), Length: uint64(len(buf))}
 	return w.route(ctx, peer, h, buf)
+}
+
+// queueEager hands Isend's eager message to the transport's queue, if it
+// has one, so that a window of them shares system calls.
+func (w *World) queueEager(peer, tag int, buf []byte) error {
+	if err := w.peerErr(peer); err != nil {
+		return err
+	}
+	h := Header{Kind: KindEager, Tag: int32(tag), Length: uint64(len(buf))}
+	return w.routeQueued(w.ctx, peer, h, buf)
 }
 
 // announce registers rendezvous send r and sends its RTS. The entry is in

@@ -35,6 +35,14 @@ func (t tcpTransport) Send(ctx context.Context, peer int, h Header, payload []by
 	return t.ep.Send(ctx, peer, toTCP(h), payload)
 }
 
+func (t tcpTransport) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
+	return t.ep.Queue(ctx, peer, toTCP(h), payload)
+}
+
+func (t tcpTransport) Poll(peer int) bool { return t.ep.Poll(peer) }
+
+func (t tcpTransport) PollDone(peer int) { t.ep.PollDone(peer) }
+
 func (t tcpTransport) Close() error { return t.ep.Close() }
 
 // The frame kinds are numbered alike in both packages; kinds_test.go

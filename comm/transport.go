@@ -53,6 +53,26 @@ type Transport interface {
 	Close() error
 }
 
+// Poller is a Transport whose arrived frames a waiting goroutine can read
+// and deliver itself. Poll delivers what has arrived from peer (from every
+// peer if peer is negative) without blocking and reports whether it
+// delivered anything; it is safe for any number of goroutines and must not
+// be called from Deliver. PollDone says the poller of peer is going to
+// sleep, so the transport should watch peer itself again. A blocking call
+// polls briefly before it sleeps (see Request.spin).
+type Poller interface {
+	Poll(peer int) bool
+	PollDone(peer int)
+}
+
+// Queuer is a Transport that can also queue a frame for a background
+// writer that combines it with others, rather than write it at once. Queue
+// keeps Send's contract, order between the two included; Isend uses it, so
+// that a window of small messages leaves in few system calls.
+type Queuer interface {
+	Queue(ctx context.Context, peer int, h Header, payload []byte) error
+}
+
 // Events is what a transport reports upwards. The world supplies it when
 // the transport is opened, so the transport never sees a half-built world.
 //

@@ -40,7 +40,10 @@ type World struct {
 	closed atomic.Bool
 	once   sync.Once
 	probes prober
-	links  links // collective channels, apart from the tagged traffic (link.go)
+	// spinning is set while one goroutine polls the transport in
+	// Request.spin; the others sleep at once.
+	spinning atomic.Bool
+	links    links // collective channels, apart from the tagged traffic (link.go)
 
 	unexpected atomic.Int64
 }
@@ -179,6 +182,20 @@ func (w *World) route(ctx context.Context, peer int, h Header, payload []byte) e
 		return nil
 	}
 	if err := w.t.Send(ctx, peer, h, payload); err != nil {
+		return w.sendErr(ctx, peer, err)
+	}
+	return nil
+}
+
+// routeQueued is route for a frame that may share a write with the frames
+// sent around it, when the transport can queue.
+func (w *World) routeQueued(ctx context.Context, peer int, h Header, payload []byte) error {
+	q, ok := w.t.(Queuer)
+	if !ok || peer == w.cfg.Rank {
+		return w.route(ctx, peer, h, payload)
+	}
+	h.Source = int32(w.cfg.Rank)
+	if err := q.Queue(ctx, peer, h, payload); err != nil {
 		return w.sendErr(ctx, peer, err)
 	}
 	return nil

@@ -63,8 +63,9 @@ type Config struct {
 	// DefaultQueueBytes. A frame is always admitted to an empty queue.
 	QueueBytes int
 	// Deliver receives every Eager, RTS, CTS, Data and Credit frame. It is
-	// called from the connection's reader goroutine, one frame at a time
-	// per peer, in the order the peer sent them; frames from different
+	// called from the connection's reader goroutine or from a goroutine in
+	// Endpoint.Poll, one frame at a time per peer, in the order the peer
+	// sent them; frames from different
 	// peers arrive concurrently. The payload is valid only during the call.
 	// Deliver should not block: while it runs, nothing more is read from
 	// that peer, and a Deliver that waits on a Send to the same peer can

@@ -8,6 +8,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -19,19 +20,40 @@ const (
 	closeLinger = time.Second
 )
 
-// conn is one authenticated connection to a peer. Send goroutines push to
-// its queue; its writer goroutine alone writes to the socket and its reader
-// goroutine alone reads; fail may be called by any of them, once wins.
+// conn is one authenticated connection to a peer. Whoever holds rmu reads
+// the socket (see reader.go) and whoever holds wmu writes it (see
+// write.go); fail may be called by anyone, once wins.
 type conn struct {
 	e    *Endpoint
 	peer int
 	nc   net.Conn
-	dec  *Decoder
+	rc   syscall.RawConn
 	q    *sendQueue
 	// dialled is true if this side dialled; set before c is shared.
 	dialled bool
 
-	// recv counts frames read; the reader adds, the heartbeat reads.
+	// rmu guards fr and rerr: the right to read the socket and deliver.
+	rmu  sync.Mutex
+	fr   *frameReader
+	rerr error // why reading stopped; once set, nothing more is read
+	// polled is when Poll last came, in ns since epoch (0: never, or
+	// PollDone since); resume wakes a reader standing aside (poll.go).
+	polled atomic.Int64
+	resume chan struct{}
+
+	// wmu guards bw, wbuf and wrote: the right to write to the socket. The
+	// queue's frames are taken only under wmu, and bw is flushed before
+	// wmu is released, so a direct write never overtakes queued bytes.
+	wmu   sync.Mutex
+	bw    *bufio.Writer
+	wbuf  []byte
+	wrote time.Time // when the last direct write ended
+	w     writeState
+	// writeFn and pollFn are c.writeSome and c.pollSome, bound once.
+	writeFn func(uintptr) bool
+	pollFn  func(uintptr)
+
+	// recv counts frames read; readers add, the heartbeat reads.
 	recv atomic.Uint64
 	// seen and silent belong to the heartbeat goroutine alone.
 	seen   uint64
@@ -41,20 +63,44 @@ type conn struct {
 	err      error // why c ended; written once, in fail
 }
 
+// newConn wraps nc, a TCP connection that has passed its handshake; dec
+// is the handshake's decoder, whose buffered bytes are the first frames.
 func newConn(e *Endpoint, peer int, nc net.Conn, dec *Decoder) *conn {
-	dec.MaxPayload = e.cfg.MaxPayload
-	return &conn{e: e, peer: peer, nc: nc, dec: dec, q: newSendQueue(e.cfg.QueueBytes)}
+	pending, _ := dec.r.Peek(dec.r.Buffered())
+	c := &conn{e: e, peer: peer, nc: nc, q: newSendQueue(e.cfg.QueueBytes), resume: make(chan struct{}, 1),
+		fr: newFrameReader(readBufSize, e.cfg.MaxPayload, pending)}
+	c.bw = bufio.NewWriterSize(&countingWriter{w: nc, n: &e.writes}, writeBufSize)
+	c.rc, c.rerr = sysConn(nc)
+	c.writeFn, c.pollFn = c.writeSome, c.pollSome
+	// Until start, the handshake may still be using nc: nobody else may
+	// read or write it, and frames sent meanwhile wait in the queue.
+	c.rmu.Lock()
+	c.wmu.Lock()
+	return c
 }
 
-// start runs the reader and writer goroutines.
+// sysConn returns nc's descriptor access, for the non-blocking reads and
+// writes.
+func sysConn(nc net.Conn) (syscall.RawConn, error) {
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return nil, fmt.Errorf("tcp: %T has no file descriptor", nc)
+	}
+	return sc.SyscallConn()
+}
+
+// start runs the reader and writer goroutines and opens the socket to
+// Poll and direct writes.
 func (c *conn) start() {
+	c.rmu.Unlock()
+	c.wmu.Unlock()
 	c.e.wg.Add(2)
 	go c.readLoop()
 	go c.writeLoop()
 }
 
-// send encodes a frame and queues it for the writer.
-func (c *conn) send(ctx context.Context, h Header, payload []byte) error {
+// queue encodes a frame and queues it for the writer.
+func (c *conn) queue(ctx context.Context, h Header, payload []byte) error {
 	f := getFrame(HeaderSize + len(payload))
 	f.b = AppendFrame(f.b, h, payload)
 	if err := c.q.push(ctx, f); err != nil {
@@ -64,53 +110,62 @@ func (c *conn) send(ctx context.Context, h Header, payload []byte) error {
 	return nil
 }
 
-// writeLoop drains the queue into one buffered writer and flushes only
-// when the queue is empty, so frames that many goroutines queued while the
-// previous write was in the kernel leave in one write.
+// writeLoop writes what is queued whenever the doorbell rings. It drains
+// the queue into one buffered writer and flushes only when the queue is
+// empty, so frames that many goroutines queued while the previous write
+// was in the kernel leave in one write.
 func (c *conn) writeLoop() {
 	defer c.e.wg.Done()
-	cw := &countingWriter{w: c.nc, n: &c.e.writes}
-	bw := bufio.NewWriterSize(cw, writeBufSize)
-	var batch []*frameBuf
 	for {
-		frames, ok := c.q.take(batch)
-		if !ok {
-			c.finish(bw)
-			return
-		}
-		if err := c.writeBatch(bw, frames); err != nil {
+		c.q.wait()
+		c.wmu.Lock()
+		done, err := c.writeQueued()
+		c.wmu.Unlock()
+		if err != nil {
 			c.fail(fmt.Errorf("writing to rank %d: %w", c.peer, err))
 			return
 		}
-		batch = frames
+		if done {
+			c.finish()
+			return
+		}
 	}
 }
 
-func (c *conn) writeBatch(bw *bufio.Writer, frames []*frameBuf) error {
+// writeQueued writes and flushes everything queued and reports whether
+// the queue is closed and empty. c.wmu must be held.
+func (c *conn) writeQueued() (done bool, err error) {
+	var spare []*frameBuf
+	for {
+		frames, closed := c.q.take(spare)
+		if len(frames) == 0 {
+			return closed, c.bw.Flush()
+		}
+		if err := c.writeBatch(frames); err != nil {
+			return false, err
+		}
+		spare = frames
+	}
+}
+
+func (c *conn) writeBatch(frames []*frameBuf) error {
 	var err error
 	for i, f := range frames {
 		if err == nil {
-			_, err = bw.Write(f.b)
+			_, err = c.bw.Write(f.b)
 		}
 		putFrame(f)
 		frames[i] = nil
 	}
 	c.e.frames.Add(uint64(len(frames)))
-	if err == nil && c.q.empty() {
-		err = bw.Flush()
-	}
 	return err
 }
 
-// finish runs when the queue is closed and drained: after a local Close it
-// sends the last frames and half-closes, so the peer reads everything and
+// finish runs when the queue is closed, drained and flushed: after a
+// local Close the last frames and the Bye are out, and it half-closes, so the peer reads everything and
 // then EOF; the reader closes the socket when the peer hangs up. After a
 // failure the socket is already closed and the flush fails harmlessly.
-func (c *conn) finish(bw *bufio.Writer) {
-	if err := bw.Flush(); err != nil {
-		c.fail(fmt.Errorf("writing to rank %d: %w", c.peer, err))
-		return
-	}
+func (c *conn) finish() {
 	if tc, ok := c.nc.(interface{ CloseWrite() error }); ok {
 		tc.CloseWrite()
 		return
@@ -153,6 +208,7 @@ func (c *conn) fail(cause error) {
 		}
 		c.q.close(c.err, nil)
 		c.nc.Close()
+		c.pollDone()
 	})
 }
 

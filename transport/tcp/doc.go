@@ -25,19 +25,23 @@
 //
 // # Concurrency contract
 //
-// Send, Addr, Stats and Close are safe for any number of goroutines at
-// once. Send copies the frame into the connection's queue and returns; one
-// sender goroutine per connection drains everything queued into one
-// buffered writer and writes it out when the queue runs dry, so small
-// frames from many goroutines leave in one system call. Frames that one
-// goroutine sends to one peer arrive in the order it sent them. A full
-// queue (Config.QueueBytes) makes Send wait, until ctx ends or the
-// connection or Endpoint closes.
+// Send, Queue, Poll, PollDone, Addr, Stats and Close are safe for any
+// number of goroutines at once. A Send to an idle connection writes the
+// frame from the calling goroutine (write.go); otherwise, and always for
+// Queue, the frame is copied to the connection's queue, and one writer
+// goroutine per connection drains everything queued into one buffered
+// writer, so small frames from many goroutines leave in one system call.
+// Frames that one goroutine sends to one peer arrive in the order it sent
+// them. A full queue (Config.QueueBytes) makes Send wait, until ctx ends
+// or the connection or Endpoint closes.
 //
 // One reader goroutine per connection decodes frames and calls
 // Config.Deliver for each, in order; the payload is valid only during the
-// call, and Deliver should hand work off rather than block. A peer whose
-// connection ends — a Bye, a reset or EOF, a malformed frame, or silence
+// call, and Deliver should hand work off rather than block. A goroutine
+// waiting for a frame may instead Poll: it then reads and delivers what
+// has arrived itself, and the reader goroutine stands aside while it does
+// (poll.go). Either way Deliver runs for one frame of a peer at a time.
+// A peer whose connection ends — a Bye, a reset or EOF, a malformed frame, or silence
 // beyond Config.PeerTimeout when heartbeats are on — is reported once to
 // Config.Lost, after its last Deliver, and stays lost: later Sends to it
 // fail with ErrPeerLost. Close sends Bye to every peer, fails waiting

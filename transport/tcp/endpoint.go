@@ -81,22 +81,86 @@ func (e *Endpoint) Stats() Stats {
 	return Stats{Frames: e.frames.Load(), Writes: e.writes.Load()}
 }
 
-// Send queues a frame for peer, dialling it first if no connection exists,
-// and returns once the frame is queued; payload may be reused at once.
-// h.Source is set to this rank. Frames sent by one goroutine to one peer
-// arrive in order. Send waits while the peer's queue is full or its
-// connection is being set up, and returns ctx.Err() if ctx ends first.
-// It fails with ErrTooLarge, ErrPeerLost, ErrClosed, or the dial's error.
+// Send sends a frame to peer, dialling it first if no connection exists,
+// and returns once the frame is written or queued; payload may be reused
+// at once. If the connection is idle the calling goroutine writes the
+// frame itself (waiting for socket space while ctx lasts), which is the
+// fastest way out; otherwise the frame is queued for the connection's
+// writer, as by Queue. h.Source is set to this rank. Frames sent by one
+// goroutine to one peer, by Send or Queue, arrive in order. Send waits
+// while the peer's queue is full or its connection is being set up, and
+// returns ctx.Err() if ctx ends first. It fails with ErrTooLarge,
+// ErrPeerLost, ErrClosed, or the dial's error.
 func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte) error {
-	if err := e.checkSend(peer, h, payload); err != nil {
-		return err
-	}
-	c, err := e.connTo(ctx, peer)
+	c, err := e.sendConn(ctx, peer, &h, payload)
 	if err != nil {
 		return err
 	}
-	h.Source = int32(e.cfg.Rank)
 	return c.send(ctx, h, payload)
+}
+
+// Queue is Send that always queues the frame for the connection's writer
+// goroutine, which writes everything queued in as few system calls as it
+// can. It suits a burst of small frames (a window of non-blocking sends),
+// which Send would write one system call each.
+func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
+	c, err := e.sendConn(ctx, peer, &h, payload)
+	if err != nil {
+		return err
+	}
+	return c.queue(ctx, h, payload)
+}
+
+// PollDone tells the Endpoint that the goroutine that polled peer (every
+// peer if negative) has stopped and is about to sleep, so that the
+// connection's reader goroutine takes over at once. Without it the reader
+// takes over a little later (under a millisecond) by itself.
+func (e *Endpoint) PollDone(peer int) {
+	if peer >= len(e.peers) {
+		return
+	}
+	for i := range e.peers {
+		if peer < 0 || i == peer {
+			if c := e.peers[i].c.Load(); c != nil {
+				c.pollDone()
+			}
+		}
+	}
+}
+
+// sendConn checks a frame for Send or Queue, sets its Source and returns
+// the connection to send it on.
+func (e *Endpoint) sendConn(ctx context.Context, peer int, h *Header, payload []byte) (*conn, error) {
+	if err := e.checkSend(peer, *h, payload); err != nil {
+		return nil, err
+	}
+	h.Source = int32(e.cfg.Rank)
+	return e.connTo(ctx, peer)
+}
+
+// Poll reads and delivers, in the calling goroutine, whatever frames have
+// arrived from peer, or from every peer if peer is negative, and reports
+// whether it delivered any. It never blocks: a connection another
+// goroutine is reading is skipped. A goroutine about to wait for a frame
+// may Poll for a few microseconds first; when it finds the frame it saves
+// the reader goroutine's netpoller wake-up and its own wake-up, which on
+// a small machine cost more than the transfer. Deliver may thus run on
+// the polling goroutine. Poll must not be called from Deliver or Lost.
+func (e *Endpoint) Poll(peer int) bool {
+	if e.closing.Load() || peer >= len(e.peers) {
+		return false
+	}
+	if peer >= 0 {
+		c := e.peers[peer].c.Load()
+		return c != nil && c.poll()
+	}
+	got := false
+	for i := range e.peers {
+		if c := e.peers[i].c.Load(); c != nil && c.poll() {
+			got = true
+		}
+	}
+	return got
 }
 
 func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {

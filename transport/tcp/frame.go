@@ -92,7 +92,12 @@ type Header struct {
 // extended slice. It panics if the payload does not fit in 32 bits, which
 // no validated Config allows.
 func AppendFrame(dst []byte, h Header, payload []byte) []byte {
-	if uint64(len(payload)) > math.MaxUint32 {
+	return append(appendHeader(dst, h, len(payload)), payload...)
+}
+
+// appendHeader appends the header of a frame of h with an n-byte payload.
+func appendHeader(dst []byte, h Header, n int) []byte {
+	if uint64(n) > math.MaxUint32 {
 		panic("tcp: AppendFrame: payload longer than 4 GiB")
 	}
 	dst = append(dst, Magic, Version, byte(h.Kind), h.Flags)
@@ -101,8 +106,7 @@ func AppendFrame(dst []byte, h Header, payload []byte) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(h.Tag))
 	dst = binary.LittleEndian.AppendUint64(dst, h.Seq)
 	dst = binary.LittleEndian.AppendUint64(dst, h.Aux)
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(payload)))
-	return append(dst, payload...)
+	return binary.LittleEndian.AppendUint32(dst, uint32(n))
 }
 
 // parseHeader checks the fixed header b and returns it with the payload

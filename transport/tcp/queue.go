@@ -6,9 +6,11 @@ import (
 )
 
 // Invariants:
-//   - frames holds whole encoded frames in the order push admitted them;
-//     the writer takes them all at once and writes them in that order, so
-//     frames from one goroutine reach the peer in the order it sent them.
+//   - frames holds encoded frames in the order push admitted them (a
+//     pushFront, the rest of a partly written frame, comes first); they
+//     are taken all at once, only under the connection's wmu, and written
+//     in that order, so frames from one goroutine reach the peer in the
+//     order it sent them.
 //   - bytes is the total length of frames; push admits a frame only when
 //     bytes+len ≤ limit or the queue is empty, so one frame of any size
 //     always fits and the queue never holds more than limit + one frame.
@@ -137,32 +139,51 @@ func (q *sendQueue) freeSpace() {
 	}
 }
 
-// take waits for frames and returns all of them, reusing spare's array.
-// It returns ok=false once the queue is closed and empty. Only the writer
-// may call it.
-func (q *sendQueue) take(spare []*frameBuf) (frames []*frameBuf, ok bool) {
-	for {
-		q.mu.Lock()
-		if len(q.frames) > 0 {
-			frames, q.frames = q.frames, spare[:0]
-			q.bytes = 0
-			q.freeSpace()
-			q.mu.Unlock()
-			return frames, true
-		}
-		closed := q.err != nil
-		q.mu.Unlock()
-		if closed {
-			return nil, false
-		}
-		<-q.wake
-	}
-}
+// wait blocks until the doorbell rings: frames were queued to an empty
+// queue, or the queue closed. Only the writer may call it.
+func (q *sendQueue) wait() { <-q.wake }
 
-// empty reports whether nothing is queued; the writer flushes only then,
-// so frames queued while it was writing share the next write.
-func (q *sendQueue) empty() bool {
+// take returns all queued frames, reusing spare's array, and whether the
+// queue is closed. The caller must hold the connection's wmu, so that
+// nobody writes directly while taken frames are still on their way.
+func (q *sendQueue) take(spare []*frameBuf) (frames []*frameBuf, closed bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.frames) == 0
+	if len(q.frames) == 0 {
+		return nil, q.err != nil
+	}
+	frames, q.frames = q.frames, spare[:0]
+	q.bytes = 0
+	q.freeSpace()
+	return frames, q.err != nil
+}
+
+// pushFront queues f before everything else, beyond the limit and even
+// when the queue is closed: f is the rest of a frame already partly
+// written, and the bytes queued after it must follow it. The caller must
+// hold the connection's wmu.
+func (q *sendQueue) pushFront(f *frameBuf) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.frames = append(q.frames, nil)
+	copy(q.frames[1:], q.frames)
+	q.frames[0] = f
+	q.bytes += len(f.b)
+	q.ring()
+}
+
+// idle reports whether nothing is queued and the queue is open, so that
+// a frame may be written directly; the caller must hold the connection's
+// wmu for the answer to stay true.
+func (q *sendQueue) idle() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.frames) == 0 && q.err == nil
+}
+
+// open reports whether the queue still takes frames.
+func (q *sendQueue) open() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.err == nil
 }

@@ -4,26 +4,99 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 )
 
-// readLoop decodes frames until the connection ends, hands the comm
-// layer's frames to Deliver, and at the end reports the peer lost. It is
-// the only reader of c.nc and c.dec.
+// Reading. A connection is read by whoever holds its read lock (rmu):
+// its reader goroutine, or a caller of Endpoint.Poll that is waiting for
+// a frame and would rather read it itself than pay for the goroutine
+// hand-offs (a netpoller wake-up, then a wake-up of the waiter). Both
+// read without blocking until the socket is empty (EAGAIN) and deliver
+// every whole frame under the lock, so frames are delivered one at a
+// time and in order whoever reads them.
+//
+// The reader goroutine waits for more bytes in the netpoller, without
+// the lock. The netpoller is edge-triggered, so it must not wait unless
+// its own last read, made after RawConn.Read reset the readiness, found
+// the socket empty: bytes arriving after that read raise a new edge. A
+// Poll that takes those bytes first leaves it a spurious wake-up, never a
+// lost one. So readSome takes the lock with Lock, not TryLock.
+//
+// While some goroutine keeps polling, the reader goroutine stands aside
+// (poll.go) instead of waiting in the netpoller, where it would only be
+// woken to compete for the frames the poller reads.
+
+// readLoop reads until the connection ends and at the end reports the
+// peer lost. It runs on the reader goroutine.
 func (c *conn) readLoop() {
 	defer c.e.wg.Done()
-	c.e.lost(c, c.failed(c.read()))
+	var err error
+	for {
+		err = c.rc.Read(c.readSome)
+		if err != nil || !c.standingAside() {
+			break
+		}
+		c.standAside()
+	}
+	c.rmu.Lock()
+	if c.rerr == nil {
+		c.rerr = err
+	}
+	err = c.rerr // after this, Poll reads and delivers nothing more
+	c.rmu.Unlock()
+	c.e.lost(c, c.failed(c.readError(err)))
 }
 
-// read delivers frames until an error, which it returns.
-func (c *conn) read() error {
+// readSome is the reader goroutine's RawConn.Read callback: it reads and
+// delivers until the socket is empty, then returns false to wait for
+// more, or true if the connection ended (c.rerr is set) or a poller is
+// active (standingAside).
+func (c *conn) readSome(fd uintptr) bool {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	if c.rerr != nil {
+		return true
+	}
+	if err := c.drain(int(fd)); err != errAgain {
+		c.rerr = err
+	}
+	return c.rerr != nil || c.standingAside()
+}
+
+// errAgain is drain's report that the socket is empty for now.
+var errAgain error = syscall.EAGAIN
+
+// drain reads without blocking and handles every whole frame, until the
+// socket is empty (errAgain) or the stream ends or breaks. c.rmu must be
+// held.
+func (c *conn) drain(fd int) error {
 	for {
-		h, p, err := c.dec.Next()
-		if err == nil {
-			c.recv.Add(1)
-			err = c.handle(h, p)
+		if err := c.handleBuffered(); err != nil {
+			return err
 		}
-		if err != nil {
-			return c.readError(err)
+		n, err := syscall.Read(fd, c.fr.space())
+		switch {
+		case err == syscall.EINTR:
+		case err != nil:
+			return err
+		case n == 0:
+			return io.EOF
+		default:
+			c.fr.wrote(n)
+		}
+	}
+}
+
+// handleBuffered handles the whole frames already read. c.rmu must be held.
+func (c *conn) handleBuffered() error {
+	for {
+		h, p, ok, err := c.fr.next()
+		if err != nil || !ok {
+			return err
+		}
+		c.recv.Add(1)
+		if err := c.handle(h, p); err != nil {
+			return err
 		}
 	}
 }
