@@ -31,12 +31,9 @@ import (
 func (c *conn) readLoop() {
 	defer c.e.wg.Done()
 	var err error
-	for {
-		err = c.rc.Read(c.readSome)
-		if err != nil || !c.standingAside() {
-			break
-		}
+	for err == nil && !c.readFailed() {
 		c.standAside()
+		err = c.rc.Read(c.readSome)
 	}
 	c.rmu.Lock()
 	if c.rerr == nil {
@@ -45,6 +42,13 @@ func (c *conn) readLoop() {
 	err = c.rerr // after this, Poll reads and delivers nothing more
 	c.rmu.Unlock()
 	c.e.lost(c, c.failed(c.readError(err)))
+}
+
+// readFailed reports whether reading has stopped for good.
+func (c *conn) readFailed() bool {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	return c.rerr != nil
 }
 
 // readSome is the reader goroutine's RawConn.Read callback: it reads and
