@@ -15,6 +15,7 @@ import (
 const (
 	readBufSize  = 64 << 10
 	writeBufSize = 64 << 10
+	sockBufSize  = 4 << 20
 	// closeLinger bounds how long Close waits for a peer to take the last
 	// frames and the Bye.
 	closeLinger = time.Second
@@ -44,7 +45,7 @@ type conn struct {
 	// wmu guards bw, wbuf and wrote: the right to write to the socket. The
 	// queue's frames are taken only under wmu, and bw is flushed before
 	// wmu is released, so a direct write never overtakes queued bytes.
-	wmu   sync.Mutex
+	wmu   chanLock
 	bw    *bufio.Writer
 	wbuf  []byte
 	wrote time.Time // when the last direct write ended
@@ -67,9 +68,13 @@ type conn struct {
 // is the handshake's decoder, whose buffered bytes are the first frames.
 func newConn(e *Endpoint, peer int, nc net.Conn, dec *Decoder) *conn {
 	pending, _ := dec.r.Peek(dec.r.Buffered())
-	c := &conn{e: e, peer: peer, nc: nc, q: newSendQueue(e.cfg.QueueBytes), resume: make(chan struct{}, 1),
+	c := &conn{e: e, peer: peer, nc: nc, q: newSendQueue(e.cfg.QueueBytes), resume: make(chan struct{}, 1), wmu: newChanLock(),
 		fr: newFrameReader(readBufSize, e.cfg.MaxPayload, pending)}
 	c.bw = bufio.NewWriterSize(&countingWriter{w: nc, n: &e.writes}, writeBufSize)
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.SetReadBuffer(sockBufSize)
+		tc.SetWriteBuffer(sockBufSize)
+	}
 	c.rc, c.rerr = sysConn(nc)
 	c.writeFn, c.pollFn = c.writeSome, c.pollSome
 	// Until start, the handshake may still be using nc: nobody else may

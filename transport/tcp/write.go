@@ -32,8 +32,20 @@ const (
 	burstGap = 2 * time.Microsecond
 )
 
-// send writes the frame now if the connection is idle, else queues it.
+// send writes the frame now if the connection is idle, else queues it. A
+// long payload waits (while ctx lasts) for a direct writer before it, since
+// queueing would cost a copy of it.
 func (c *conn) send(ctx context.Context, h Header, payload []byte) error {
+	if len(payload) > copyLimit {
+		if err := c.wmu.LockCtx(ctx); err != nil {
+			return err
+		}
+		if c.q.idle() {
+			return c.writeNow(ctx, h, payload)
+		}
+		c.wmu.Unlock()
+		return c.queue(ctx, h, payload)
+	}
 	if c.wmu.TryLock() {
 		if c.q.idle() && time.Since(c.wrote) > burstGap {
 			return c.writeNow(ctx, h, payload)
@@ -160,3 +172,35 @@ func rest(iov [][]byte, n int) *frameBuf {
 	}
 	return f
 }
+
+// chanLock is a mutex whose Lock can give up when a context ends. Any
+// goroutine may unlock it, as with sync.Mutex.
+type chanLock chan struct{}
+
+func newChanLock() chanLock { return make(chanLock, 1) }
+
+// Lock waits for the lock.
+func (l chanLock) Lock() { l <- struct{}{} }
+
+// LockCtx waits for the lock until ctx ends, and then returns ctx.Err().
+func (l chanLock) LockCtx(ctx context.Context) error {
+	select {
+	case l <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// TryLock takes the lock if it is free and reports whether it did.
+func (l chanLock) TryLock() bool {
+	select {
+	case l <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// Unlock releases the lock.
+func (l chanLock) Unlock() { <-l }
