@@ -3,6 +3,7 @@ package comm
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -164,10 +165,16 @@ func (r *Request) spin() bool {
 	defer r.w.spinning.Store(false)
 	start := time.Now()
 	for r.state.Load() != stateDone {
-		if !p.Poll(r.peer) && time.Since(start) > spinFor {
+		if p.Poll(r.peer) {
+			continue
+		}
+		if time.Since(start) > spinFor {
 			p.PollDone(r.peer)
 			return r.state.Load() == stateDone
 		}
+		// Goroutines this one made ready (a transport's writer, a
+		// rendezvous push) wait in this P's queue; let them run.
+		runtime.Gosched()
 	}
 	return true
 }
