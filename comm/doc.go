@@ -30,7 +30,7 @@
 // Each waiting operation is a small pooled request with a one-slot channel
 // (its ThreadWait/ThreadSignal). Over a transport that can be polled (TCP),
 // one waiting goroutine per world first reads the transport itself for up
-// to 50 µs (spinFor), as MPI libraries spin, since waking a sleeping
+// to 100 µs (spinFor), as MPI libraries spin, since waking a sleeping
 // goroutine costs tens of microseconds on a small machine; after that it
 // sleeps, so an idle rank burns no CPU. Arriving messages and posted
 // receives meet in a sharded matching table (package comm/match): MPIV's

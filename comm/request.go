@@ -152,7 +152,7 @@ func (r *Request) await(ctx context.Context) {
 // socket itself pays neither (as MPI libraries that spin do). Polling
 // burns a core, so it is bounded: a rank waits at most this long awake,
 // then sleeps until woken, and only one goroutine per world polls.
-const spinFor = 50 * time.Microsecond
+const spinFor = 100 * time.Microsecond
 
 // spin polls the transport for r's peer until r finishes or spinFor has
 // passed; it reports whether r finished. It returns false at once if the
