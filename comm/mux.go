@@ -231,3 +231,55 @@ func (m *Mux) Queue(ctx context.Context, peer int, h Header, payload []byte) err
 	}
 	return q.Queue(ctx, peer, h, payload)
 }
+
+// Poll polls the transport that reaches peer, or both if peer is negative,
+// when it is a Poller (see Poller).
+func (m *Mux) Poll(peer int) bool {
+	p, local, ok := m.poller(peer)
+	if peer >= 0 {
+		return ok && p.Poll(local)
+	}
+	got := false
+	for _, t := range m.transports() {
+		if p, ok := t.(Poller); ok && p.Poll(-1) {
+			got = true
+		}
+	}
+	return got
+}
+
+// PollDone passes PollDone to the transports Poll polled.
+func (m *Mux) PollDone(peer int) {
+	if p, local, ok := m.poller(peer); ok && peer >= 0 {
+		p.PollDone(local)
+		return
+	}
+	for _, t := range m.transports() {
+		if p, ok := t.(Poller); ok {
+			p.PollDone(-1)
+		}
+	}
+}
+
+// poller returns the transport that reaches peer, if it can be polled, and
+// peer's number on it.
+func (m *Mux) poller(peer int) (Poller, int, bool) {
+	rt := m.routes.Load()
+	if rt == nil || peer < 0 || peer >= len(rt.index) {
+		return nil, 0, false
+	}
+	t, n := m.remote, peer
+	if i := rt.index[peer]; i >= 0 {
+		t, n = rt.local, i
+	}
+	p, ok := t.(Poller)
+	return p, n, ok
+}
+
+// transports returns the Mux's open transports.
+func (m *Mux) transports() []Transport {
+	if rt := m.routes.Load(); rt != nil && rt.local != nil {
+		return []Transport{m.remote, rt.local}
+	}
+	return []Transport{m.remote}
+}

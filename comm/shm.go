@@ -32,6 +32,10 @@ func (t shmTransport) Send(ctx context.Context, peer int, h Header, payload []by
 	return t.ep.Send(ctx, peer, toSHM(h), payload)
 }
 
+func (t shmTransport) Poll(peer int) bool { return t.ep.Poll(peer) }
+
+func (t shmTransport) PollDone(peer int) { t.ep.PollDone(peer) }
+
 func (t shmTransport) Close() error { return t.ep.Close() }
 
 // The frame kinds are numbered alike in both packages; shm_test.go checks it.

@@ -38,6 +38,12 @@
 // for Config.PeerTimeout is reported to Config.Lost once, after everything
 // it published was delivered, and later Sends to it fail with ErrPeerLost.
 //
+// A goroutine that waits for a frame may instead Poll: it then sweeps the
+// rings and runs Deliver itself, which saves the hand-off from the receive
+// goroutine and both goroutines' wake-ups (poll.go). While Polls keep
+// coming the receive goroutine stands aside, blocked, for at most
+// standAside (500 µs) after the last one or until PollDone.
+//
 // Close marks the rank closed; the last rank out removes the file.
 // CleanStale removes the segments of jobs whose processes all died.
 //
@@ -50,7 +56,10 @@
 // receiver asleep on its futex delivered a frame about 12 µs after the
 // Send (BenchmarkWake): the cost of FUTEX_WAKE and the scheduler, paid only
 // after tens of microseconds of idleness. Two idle endpoints use no
-// measurable CPU (TestSleepWake).
+// measurable CPU (TestSleepWake). Through comm, whose blocking calls Poll
+// for up to 50 µs before they sleep, a ping-pong of 1-byte messages between
+// two processes took about 0.66 µs one way (it took 85 µs when every frame
+// went from the receive goroutine to a goroutine parked in comm).
 //
 // Linux only: elsewhere Open returns ErrUnsupported.
 package shm

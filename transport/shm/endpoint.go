@@ -10,16 +10,22 @@ import (
 
 // Endpoint is one rank's end of the job's shared-memory segment: a ring
 // to every other rank, created on first Send, a ring from every other rank,
-// polled by one receive goroutine, and a monitor goroutine that beats this
+// polled by one receive goroutine (or by a goroutine waiting in Poll), and a monitor goroutine that beats this
 // rank's heartbeat and watches the peers'. Its methods are safe for
 // concurrent use.
 type Endpoint struct {
 	cfg   Config
 	seg   *segment
 	out   []outbox
-	in    []inbox // receive goroutine only
 	peers []peer
-	rbuf  []byte // receive goroutine only
+
+	// rx is held by whoever receives — the receive goroutine or a Poll —
+	// and guards in and rbuf, so Deliver and Lost are serial.
+	rx     sync.Mutex
+	in     []inbox
+	rbuf   []byte
+	polled atomic.Int64  // when Poll last came, ns since epoch; 0: PollDone
+	resume chan struct{} // PollDone or a loss ends standing aside
 
 	closing     atomic.Bool
 	lostPending atomic.Int32
@@ -82,7 +88,7 @@ func Open(cfg Config) (*Endpoint, error) {
 
 func newEndpoint(cfg Config, seg *segment) *Endpoint {
 	e := &Endpoint{
-		cfg: cfg, seg: seg, stop: make(chan struct{}),
+		cfg: cfg, seg: seg, stop: make(chan struct{}), resume: make(chan struct{}, 1),
 		out: make([]outbox, cfg.Size), in: make([]inbox, cfg.Size), peers: make([]peer, cfg.Size),
 	}
 	e.rbuf = make([]byte, e.maxMessage())
@@ -113,7 +119,11 @@ func (e *Endpoint) Close() error {
 		close(e.stop)
 		wakeWord(e.seg.wait(e.cfg.Rank))
 		e.wg.Wait()
-		for i := range e.out { // wait out Sends in progress; they see closing
+		// Wait out a Poll in progress (later ones see closing), then the
+		// Sends in progress (they see closing too).
+		e.rx.Lock()
+		e.rx.Unlock() //nolint:staticcheck // an empty critical section is the point
+		for i := range e.out {
 			e.out[i].mu.Lock()
 			e.out[i].mu.Unlock() //nolint:staticcheck // an empty critical section is the point
 		}
@@ -135,6 +145,7 @@ func (e *Endpoint) markLost(p int, cause error) {
 	if e.peers[p].lost.CompareAndSwap(nil, &err) {
 		e.lostPending.Add(1)
 		wakeWord(e.seg.wait(e.cfg.Rank))
+		e.resumeReceive()
 	}
 }
 

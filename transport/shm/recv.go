@@ -21,7 +21,7 @@ const (
 )
 
 // inbox is the receiving end of the ring from one peer, with the frame
-// being reassembled from it. Only the receive goroutine touches it.
+// being reassembled from it. Only the holder of Endpoint.rx touches it.
 type inbox struct {
 	r       *ring.Ring // nil until the peer's first Send, or once lost
 	done    bool       // lost and reported
@@ -33,17 +33,18 @@ type inbox struct {
 	inFrame bool
 }
 
-// receive polls the incoming rings until Close.
+// receive polls the incoming rings until Close, standing aside while a
+// goroutine polls them (poll.go).
 func (e *Endpoint) receive() {
 	defer e.wg.Done()
 	idle := 0
 	for !e.closing.Load() {
-		progress := e.sweep()
-		if e.lostPending.Load() > 0 {
-			e.reportLost()
-			progress = true
+		if e.standingAside() {
+			e.standAside()
+			idle = 0
+			continue
 		}
-		if progress {
+		if e.poll() {
 			idle = 0
 			continue
 		}
@@ -60,13 +61,32 @@ func (e *Endpoint) receive() {
 	}
 }
 
+// poll sweeps the rings and reports lost peers, unless another goroutine
+// is receiving or the Endpoint is closing; it reports whether it made
+// progress.
+func (e *Endpoint) poll() bool {
+	if !e.rx.TryLock() {
+		return false
+	}
+	defer e.rx.Unlock()
+	if e.closing.Load() {
+		return false // Close may be about to unmap the rings
+	}
+	progress := e.sweep()
+	if e.lostPending.Load() > 0 {
+		e.reportLost()
+		progress = true
+	}
+	return progress
+}
+
 // sleep announces that this rank sleeps, polls once more and, if still
 // nothing is there, waits on the futex. It reports whether the last poll
 // made progress.
 func (e *Endpoint) sleep() bool {
 	w := e.seg.wait(e.cfg.Rank)
 	atomic.StoreUint32(w, 1)
-	if e.sweep() || e.closing.Load() || e.lostPending.Load() > 0 {
+	if e.poll() || e.closing.Load() || e.lostPending.Load() > 0 || e.standingAside() {
 		atomic.StoreUint32(w, 0)
 		return true
 	}
@@ -77,7 +97,7 @@ func (e *Endpoint) sleep() bool {
 }
 
 // sweep takes up to batch messages from every incoming ring and reports
-// whether it took any.
+// whether it took any. The caller holds e.rx.
 func (e *Endpoint) sweep() bool {
 	progress := false
 	for p := range e.in {
