@@ -57,7 +57,7 @@
 // Send (BenchmarkWake): the cost of FUTEX_WAKE and the scheduler, paid only
 // after tens of microseconds of idleness. Two idle endpoints use no
 // measurable CPU (TestSleepWake). Through comm, whose blocking calls Poll
-// for up to 50 µs before they sleep, a ping-pong of 1-byte messages between
+// for a while (comm's spinFor) before they sleep, a ping-pong of 1-byte messages between
 // two processes took about 0.66 µs one way (it took 85 µs when every frame
 // went from the receive goroutine to a goroutine parked in comm).
 //
