@@ -41,6 +41,9 @@ type Info struct {
 	Root   string
 	Hosts  []string // the job's hosts when the launcher says, else nil
 	Secret []byte   // the job secret; nil when it comes from the rendezvous file
+	// RootFD, at rank 0 under plexus run, is the inherited file descriptor
+	// of the bootstrap listener on Root (PLEXUS_ROOT_FD); 0 when none.
+	RootFD int
 }
 
 // env reads variables and remembers the first malformed one, so detectors
@@ -124,6 +127,9 @@ func fromPlexus(e *env) Info {
 	in.LocalSize = e.num("PLEXUS_LOCAL_SIZE", in.Size)
 	if h := e.str("PLEXUS_HOSTS"); h != "" {
 		in.Hosts = strings.Split(h, ",")
+	}
+	if in.Rank == 0 {
+		in.RootFD = e.num("PLEXUS_ROOT_FD", 0)
 	}
 	return in
 }

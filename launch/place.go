@@ -56,6 +56,10 @@ type placement struct {
 	distinct   []string // hosts in order of first use, nil for a local job
 	root       string   // rank 0's bootstrap address
 	remoteRoot bool     // rank 0 is on another host, so its port was guessed
+	// rootLn holds a local rank 0's bootstrap port from the moment it is
+	// chosen; rank 0 inherits it (PLEXUS_ROOT_FD), so no other process can
+	// take the port in between. Nil when rank 0 is remote.
+	rootLn *net.TCPListener
 }
 
 // place assigns n ranks to hosts: rank r to hosts[r] while there are
@@ -86,31 +90,29 @@ func place(n int, hosts []string) (placement, error) {
 		}
 	}
 	var err error
-	p.root, p.remoteRoot, err = rootAddr(p.hosts)
+	p.root, p.remoteRoot, p.rootLn, err = rootAddr(p.hosts)
 	return p, err
 }
 
-// rootAddr picks rank 0's bootstrap address. A port free now is taken on
-// this host; the small window before rank 0 binds it is accepted, as the
-// alternative is a second round trip through the rank. For a rank 0 on
-// another host nothing can be probed, so a random high port is chosen and
-// a collision fails the job at bootstrap.
-func rootAddr(hosts []string) (string, bool, error) {
+// rootAddr picks rank 0's bootstrap address. On this host it listens on a
+// free port and returns the listener, which rank 0 inherits. For a rank 0
+// on another host nothing can be probed, so a random high port is chosen
+// and a collision fails the job at bootstrap.
+func rootAddr(hosts []string) (string, bool, *net.TCPListener, error) {
 	remote := slices.ContainsFunc(hosts, func(h string) bool { return h != "" })
 	bind, name := "127.0.0.1:0", "127.0.0.1"
 	if remote {
 		bind, name = ":0", displayHost("")
 	}
 	if hosts[0] != "" {
-		return net.JoinHostPort(hosts[0], strconv.Itoa(49152+rand.IntN(16000))), true, nil
+		return net.JoinHostPort(hosts[0], strconv.Itoa(49152+rand.IntN(16000))), true, nil, nil
 	}
 	ln, err := net.Listen("tcp", bind)
 	if err != nil {
-		return "", false, fmt.Errorf("launch: finding a free port: %w", err)
+		return "", false, nil, fmt.Errorf("launch: finding a free port: %w", err)
 	}
-	defer ln.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
-	return net.JoinHostPort(name, strconv.Itoa(port)), false, nil
+	return net.JoinHostPort(name, strconv.Itoa(port)), false, ln.(*net.TCPListener), nil
 }
 
 // isLocal reports whether a host name means this machine.

@@ -18,10 +18,9 @@ func (b Bootstrap) serve(ctx context.Context, info Info, myAddr string) (Book, e
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
+	ln, err := b.rootListener(ctx, info, addr)
 	if err != nil {
-		return Book{}, fmt.Errorf("launch: bootstrap listener: %w", err)
+		return Book{}, err
 	}
 	defer ln.Close()
 	secret := info.Secret
@@ -180,4 +179,18 @@ func missing(members []*conn) string {
 		parts, r = append(parts, part), end
 	}
 	return "ranks " + strings.Join(parts, ",")
+}
+
+// rootListener is the inherited listener when plexus run passed one, else
+// a new one on addr.
+func (b Bootstrap) rootListener(ctx context.Context, info Info, addr string) (net.Listener, error) {
+	if ln, ok, err := inheritedListener(info); ok || err != nil {
+		return ln, err
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("launch: bootstrap listener: %w", err)
+	}
+	return ln, nil
 }

@@ -122,7 +122,7 @@ func rankList(ranks []int) string {
 // jobVars are the variables Run sets; inherited values are dropped, so
 // that a plexus run inside a rank of another starts a job of its own.
 var jobVars = []string{"PLEXUS_RANK", "PLEXUS_SIZE", "PLEXUS_LOCAL_RANK", "PLEXUS_LOCAL_SIZE",
-	"PLEXUS_JOB", "PLEXUS_ROOT", "PLEXUS_SECRET", "PLEXUS_HOSTS"}
+	"PLEXUS_JOB", "PLEXUS_ROOT", "PLEXUS_SECRET", "PLEXUS_HOSTS", "PLEXUS_ROOT_FD"}
 
 // baseEnv is the environment ranks and ssh start from, without jobVars.
 func (s *session) baseEnv() []string {
@@ -161,6 +161,10 @@ func (s *session) command(r int) *exec.Cmd {
 	if h := s.p.hosts[r]; h == "" {
 		cmd = exec.Command(s.job.Prog, s.job.Args...)
 		cmd.Env = append(append(s.baseEnv(), s.plexusEnv(r)...), "PLEXUS_SECRET="+s.secret)
+		if f := s.rootFile(r); f != nil {
+			cmd.ExtraFiles = []*os.File{f} // fd 3 in the child
+			cmd.Env = append(cmd.Env, "PLEXUS_ROOT_FD=3")
+		}
 	} else {
 		ssh := s.job.SSH
 		if ssh == nil {

@@ -22,6 +22,7 @@ type session struct {
 	exits         chan exit
 	procs         []*exec.Cmd // started ranks, by rank
 	alive         []bool      // started and not yet reported on exits
+	rootFiles     []*os.File  // the launcher's copies of rank 0's listener
 }
 
 type exit struct {
@@ -30,6 +31,7 @@ type exit struct {
 }
 
 func (s *session) run(ctx context.Context) error {
+	defer s.releaseRoot()
 	s.alive = make([]bool, s.job.N)
 	for r := range s.job.N {
 		if err := s.start(r); err != nil {
@@ -46,7 +48,11 @@ func (s *session) start(r int) error {
 	cmd := s.command(r)
 	stdout, stderr := s.outputs(r)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	if r == 0 {
+		s.releaseRoot() // rank 0 holds its own copy of the listener now
+	}
+	if err != nil {
 		return err
 	}
 	s.procs = append(s.procs, cmd)
