@@ -20,13 +20,15 @@ type Belled interface {
 // polling again anyway (for a cancelled context, which rings no bell).
 const bellWait = 2 * time.Millisecond
 
-// ringBells gives m a bell and hands it to every link of m that takes one.
+// ringBells gives m a bell and hands it to every link of m that takes one,
+// and finds the transport m's waits progress.
 func ringBells(m *Member) {
 	m.bell = make(chan struct{}, 1)
 	ends := append([]end{m.bparent, m.rparent}, m.bkids...)
 	ends = append(ends, m.rkids...)
 	ends = append(ends, m.dissOut...)
 	ends = append(ends, m.dissIn...)
+	m.prog = progresser(ends)
 	for _, e := range ends {
 		if b, ok := e.Link.(Belled); ok {
 			b.SetBell(m.bell)
@@ -35,4 +37,6 @@ func ringBells(m *Member) {
 }
 
 // newSpinner starts one wait of m.
-func (m *Member) newSpinner() spinner { return spinner{spins: m.spins, bell: m.bell} }
+func (m *Member) newSpinner() spinner {
+	return spinner{spins: m.spins, bell: m.bell, prog: m.prog}
+}

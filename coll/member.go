@@ -38,6 +38,7 @@ type Member struct {
 	pending []int  // reduction children not yet heard from
 	bcastMu spinLock
 	bell    chan struct{} // rung by remote links; nil for in-process teams
+	prog    Progresser    // moves remote links' transport; nil for in-process teams
 }
 
 func newMember(t *Team, cpu int) *Member {

@@ -33,6 +33,10 @@ const (
 type spinner struct {
 	n, spins int
 	bell     <-chan struct{} // when set, napping waits on it (see bell.go)
+
+	prog       Progresser // when set, polls progress it first (see progress.go)
+	since      time.Time  // the first progress
+	progressed bool       // prog has moved the transport
 }
 
 // idle is called after a poll that found nothing. It reports whether the
@@ -41,6 +45,9 @@ func (s *spinner) idle() bool {
 	s.n++
 	if s.spins == 0 {
 		s.spins = sharedSpins
+	}
+	if s.prog != nil && s.progress() {
+		return s.n%checkEvery == 0
 	}
 	switch {
 	case s.n < flatPolls:

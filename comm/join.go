@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -54,6 +55,9 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 		return nil, err
 	}
 	hosts, err := exchange(ctx, info, ep, b)
+	if err == nil {
+		w.crowded = crowded(hosts, info.Rank, runtime.NumCPU())
+	}
 	if err == nil && mode != TransportTCP {
 		err = route(m, mode, hosts)
 	}
@@ -78,6 +82,18 @@ func exchange(ctx context.Context, info launch.Info, ep *tcp.Endpoint, b *book) 
 	hosts, addrs, err := readCards(cards)
 	b.addrs = addrs
 	return hosts, err
+}
+
+// crowded reports whether rank's host runs more of the ranks in hosts
+// than it has cpus.
+func crowded(hosts []string, rank, cpus int) bool {
+	n := 0
+	for _, h := range hosts {
+		if h == hosts[rank] {
+			n++
+		}
+	}
+	return n > cpus
 }
 
 // route has m send to the ranks on this host over shared memory; with

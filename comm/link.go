@@ -103,6 +103,35 @@ func (l *Link) Peer() int { return l.peer }
 // instead of sleeping. Call it before the link is used.
 func (l *Link) SetBell(bell chan<- struct{}) { l.c.bell.Store(&bell) }
 
+// Progress polls the world's transport once, from every peer, delivering
+// in the calling goroutine what has arrived, and reports whether it
+// delivered anything (coll.Progresser). ok is false when the transport
+// cannot be polled, when another goroutine is polling the world, which has
+// one poller at a time (see Request.spin), and when this host runs more
+// ranks than it has CPUs: in a collective every rank waits at once, and a
+// polling rank would take the CPU of the rank it waits for (on 2 CPUs, 4
+// ranks' barrier took 1.5–2× as long). It polls every peer because a
+// member waits on several links at once, and one collective's hops come
+// from several peers. It is safe for concurrent use.
+func (l *Link) Progress() (delivered, ok bool) {
+	p, ok := l.w.t.(Poller)
+	if !ok || l.w.crowded || !l.w.spinning.CompareAndSwap(false, true) {
+		return false, false
+	}
+	delivered = p.Poll(-1)
+	l.w.spinning.Store(false)
+	return delivered, true
+}
+
+// ProgressDone says Progress's caller has stopped polling and is going to
+// sleep, so the transport's receive goroutines take over at once
+// (coll.Progresser).
+func (l *Link) ProgressDone() {
+	if p, ok := l.w.t.(Poller); ok {
+		p.PollDone(-1)
+	}
+}
+
 // Send sends p, waiting while the link's window is spent. It fails when
 // the peer is lost, the world closes, the channel is aborted or ctx ends
 // (ctx.Err() unchanged).

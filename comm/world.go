@@ -40,10 +40,13 @@ type World struct {
 	closed atomic.Bool
 	once   sync.Once
 	probes prober
-	// spinning is set while one goroutine polls the transport in
-	// Request.spin; the others sleep at once.
+	// spinning is set while one goroutine polls the transport, in
+	// Request.spin or Link.Progress; the others do not poll.
 	spinning atomic.Bool
-	links    links // collective channels, apart from the tagged traffic (link.go)
+	// crowded is set, before the world is handed out, when this host
+	// runs more ranks than it has CPUs (known only to Join).
+	crowded bool
+	links   links // collective channels, apart from the tagged traffic (link.go)
 
 	unexpected atomic.Int64
 }

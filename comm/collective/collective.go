@@ -79,6 +79,12 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 	return c, nil
 }
 
+// Links wake napping members and let waiting ones poll the transport.
+var (
+	_ coll.Belled     = (*comm.Link)(nil)
+	_ coll.Progresser = (*comm.Link)(nil)
+)
+
 // dial is the member's Dialer: a link per peer and lane, on the
 // communicator's channels.
 func (c *Comm) dial(peer int, lane coll.Lane) (coll.Link, error) {

@@ -1,0 +1,80 @@
+package coll
+
+import (
+	"runtime"
+	"time"
+)
+
+// A member on remote links that only naps on its bell pays, on every hop,
+// a wake-up of the transport's receive goroutine and then one of its own:
+// tens of microseconds on a small VM, and a collective is several hops.
+// When its links' transport can be moved by the waiting goroutine itself
+// (Progresser), the member does the receive goroutine's work while it
+// waits, for a bounded time, as comm's blocking calls do; then it naps on
+// its bell as before, so that an idle rank burns no CPU.
+
+// Progresser is implemented by links whose arrivals a waiting goroutine
+// can receive and deliver itself, such as links over a transport that can
+// be polled. The member's goroutine, and at the root any goroutine in
+// Broadcast, may call it; an implementation is safe for concurrent use.
+//
+// Progress receives and delivers, once and without blocking, what has
+// arrived for any of the member's links, and reports whether it delivered
+// anything; ok is false when it cannot progress now (another goroutine is
+// doing it, say), and the caller waits otherwise. ProgressDone says the
+// caller stops progressing and is going to nap, so the transport should
+// watch the links itself again.
+type Progresser interface {
+	Progress() (delivered, ok bool)
+	ProgressDone()
+}
+
+// progressFor bounds how long one wait progresses the transport before it
+// naps: the budget of comm's blocking calls (comm.spinFor), for the same
+// reason. Progressing keeps a CPU busy, which an idle rank must not.
+const progressFor = 100 * time.Microsecond
+
+// progresser returns the first of ends whose link is a Progresser, or nil.
+func progresser(ends []end) Progresser {
+	for _, e := range ends {
+		if p, ok := e.Link.(Progresser); ok {
+			return p
+		}
+	}
+	return nil
+}
+
+// progress moves the wait's transport once, if it has one, and reports
+// whether it did. It reports false from the first call that cannot, and
+// from the first call after progressFor, after telling the transport
+// (ProgressDone); the wait then polls and naps as it would without.
+func (s *spinner) progress() bool {
+	now := time.Now()
+	if s.since.IsZero() {
+		s.since = now
+	} else if now.Sub(s.since) > progressFor {
+		s.stopProgress()
+		return false
+	}
+	delivered, ok := s.prog.Progress()
+	if !ok {
+		s.stopProgress()
+		return false
+	}
+	s.progressed = true
+	if !delivered {
+		// Goroutines this one made ready (the transport's writer, a
+		// credit's sender) wait in this P's queue; let them run.
+		runtime.Gosched()
+	}
+	return true
+}
+
+// stopProgress ends the wait's progressing, telling the transport if the
+// wait moved it.
+func (s *spinner) stopProgress() {
+	if s.progressed {
+		s.prog.ProgressDone()
+	}
+	s.prog = nil
+}

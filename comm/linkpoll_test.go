@@ -1,0 +1,62 @@
+package comm
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestLinkProgress checks that a member's poll of a link over TCP brings
+// the message in, in order, and that a world someone else polls, or one
+// over the twin (not a Poller), declines.
+func TestLinkProgress(t *testing.T) {
+	ws := tcpWorlds(t, 2, Config{})
+	a, b := linkPair(t, ws, 0)
+	ctx := context.Background()
+	for i := range 3 {
+		if err := a.Send(ctx, []byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	buf := make([]byte, 1)
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; i < 3; {
+		if _, ok := b.Progress(); !ok {
+			t.Fatal("a TCP world declined to be polled")
+		}
+		n, ok, err := b.TryRecv(buf)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case ok && (n != 1 || buf[0] != byte(i)):
+			t.Fatalf("message %d is %v", i, buf[:n])
+		case ok:
+			i++
+		case time.Now().After(deadline):
+			t.Fatalf("message %d never came", i)
+		}
+	}
+	b.ProgressDone()
+
+	ws[1].spinning.Store(true)
+	if _, ok := b.Progress(); ok {
+		t.Error("Progress polled while another goroutine polls the world")
+	}
+	ws[1].spinning.Store(false)
+	ws[1].crowded = true
+	if _, ok := b.Progress(); ok {
+		t.Error("Progress polled on a crowded host")
+	}
+}
+
+func TestCrowded(t *testing.T) {
+	hosts := []string{"a", "a", "b", "a"}
+	for _, c := range []struct {
+		rank, cpus int
+		want       bool
+	}{{0, 2, true}, {0, 3, false}, {2, 1, false}, {2, 0, true}} {
+		if got := crowded(hosts, c.rank, c.cpus); got != c.want {
+			t.Errorf("crowded(%v, rank %d, %d CPUs) = %v, want %v", hosts, c.rank, c.cpus, got, c.want)
+		}
+	}
+}
