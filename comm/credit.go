@@ -9,7 +9,11 @@ package comm
 // messages do not each cost a credit frame. Hence the bytes of eager
 // messages a rank holds unexpected never exceed Config.UnexpectedBudget.
 
-import "context"
+import (
+	"context"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
+)
 
 // spend takes n bytes of eager credit towards peer if there are that many.
 // Any goroutine may call it; the compare-and-swap loop never lets credit
@@ -46,6 +50,6 @@ func (w *World) owe(peer int, n int64) {
 // returnCredit sends a Credit frame. If it cannot be sent the peer is
 // lost, and its credit no longer matters.
 func (w *World) returnCredit(peer int, n int64) {
-	h := Header{Kind: KindCredit, Length: uint64(n)}
+	h := frame.Header{Kind: frame.Credit, Aux: uint64(n)}
 	_ = w.route(context.WithoutCancel(w.ctx), peer, h, nil)
 }

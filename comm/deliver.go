@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plexus-hpc/plexus/comm/match"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // msg is an arrived message as the matching table holds it: an eager
@@ -11,7 +12,7 @@ import (
 // announcement (RTS) with only its length — a large unexpected message
 // never sits in memory.
 type msg struct {
-	kind Kind
+	kind frame.Kind
 	src  int
 	tag  int
 	len  int
@@ -41,7 +42,7 @@ func (m *msg) free() {
 // deliver is the transport's Deliver: it handles one frame from peer.
 // It runs on the transport's reader, so it never waits on the network:
 // whatever must be sent in answer goes out from a new goroutine.
-func (w *World) deliver(peer int, h Header, payload []byte) {
+func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 	if peer < 0 || peer >= w.cfg.Size {
 		return
 	}
@@ -50,24 +51,24 @@ func (w *World) deliver(peer int, h Header, payload []byte) {
 		return
 	}
 	switch h.Kind {
-	case KindEager:
+	case frame.Eager:
 		w.onEager(peer, h, payload)
-	case KindRTS:
+	case frame.RTS:
 		w.onRTS(peer, h)
-	case KindCTS:
+	case frame.CTS:
 		w.onCTS(peer, h)
-	case KindData:
+	case frame.Data:
 		w.onData(peer, h, payload)
-	case KindCredit:
-		w.peers[peer].credit.Add(int64(h.Length))
+	case frame.Credit:
+		w.peers[peer].credit.Add(int64(h.Aux))
 	}
 }
 
 // onEager is MPIV's Algorithm 2: the message meets a posted receive or is
 // stored. It is copied to a pooled buffer first because a receive may take
 // it from the table the moment it is stored, after payload is gone.
-func (w *World) onEager(peer int, h Header, payload []byte) {
-	m := &msg{kind: KindEager, src: peer, tag: int(h.Tag), len: len(payload)}
+func (w *World) onEager(peer int, h frame.Header, payload []byte) {
+	m := &msg{kind: frame.Eager, src: peer, tag: int(h.Tag), len: len(payload)}
 	m.buf = getBuf(len(payload))
 	copy(*m.buf, payload)
 	if peer != w.cfg.Rank {
@@ -77,8 +78,8 @@ func (w *World) onEager(peer int, h Header, payload []byte) {
 }
 
 // onRTS stores or matches a rendezvous announcement.
-func (w *World) onRTS(peer int, h Header) {
-	m := &msg{kind: KindRTS, src: peer, tag: int(h.Tag), len: int(h.Length), seq: h.Seq}
+func (w *World) onRTS(peer int, h frame.Header) {
+	m := &msg{kind: frame.RTS, src: peer, tag: int(h.Tag), len: int(h.Aux), seq: h.Seq}
 	w.arrive(m)
 }
 
@@ -106,23 +107,23 @@ func (w *World) unstore(m *msg) { w.unexpected.Add(-m.cost) }
 // onCTS starts pushing the data of a granted rendezvous send. A grant for
 // a transfer the sender has given up is answered with an abort, so the
 // receiver does not wait for data that will never come.
-func (w *World) onCTS(peer int, h Header) {
+func (w *World) onCTS(peer int, h frame.Header) {
 	p := &w.peers[peer]
 	p.mu.Lock()
 	r := p.sends[h.Seq]
 	delete(p.sends, h.Seq)
 	p.mu.Unlock()
 	if r == nil {
-		go w.route(w.ctx, peer, Header{Kind: KindData, Flags: FlagAbort, Seq: h.Seq}, nil)
+		go w.route(w.ctx, peer, frame.Header{Kind: frame.Data, Flags: FlagAbort, Seq: h.Seq}, nil)
 		return
 	}
-	go w.push(r, int(min(h.Length, uint64(len(r.buf)))))
+	go w.push(r, int(min(h.Aux, uint64(len(r.buf)))))
 }
 
 // onData copies a chunk of a rendezvous message into its receive. The
 // copy happens under the peer's lock so that a withdrawing owner, which
 // takes the same lock, never returns while its buffer is being written.
-func (w *World) onData(peer int, h Header, payload []byte) {
+func (w *World) onData(peer int, h frame.Header, payload []byte) {
 	p := &w.peers[peer]
 	p.mu.Lock()
 	r := p.recvs[h.Seq]
@@ -146,17 +147,17 @@ func (w *World) onData(peer int, h Header, payload []byte) {
 
 // chunk applies one data frame to r, or says why the transfer ends early.
 // The caller holds r's peer lock.
-func (w *World) chunk(r *Request, h Header, payload []byte) error {
+func (w *World) chunk(r *Request, h frame.Header, payload []byte) error {
 	switch {
 	case h.Flags&FlagAbort != 0:
 		return ErrAborted
 	case r.abort.Load():
 		return r.cancelErr
-	case h.Length > uint64(r.want) || uint64(len(payload)) > uint64(r.want)-h.Length:
+	case h.Aux > uint64(r.want) || uint64(len(payload)) > uint64(r.want)-h.Aux:
 		return fmt.Errorf("%w: data frame [%d, +%d) outside the %d bytes granted",
-			ErrAborted, h.Length, len(payload), r.want)
+			ErrAborted, h.Aux, len(payload), r.want)
 	}
-	copy(r.buf[h.Length:], payload)
+	copy(r.buf[h.Aux:], payload)
 	r.got += len(payload)
 	return nil
 }

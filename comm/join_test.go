@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/launch"
+	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
 // joinPair joins two ranks in this process, as two processes started by a
@@ -52,7 +53,7 @@ func TestJoinTransport(t *testing.T) {
 		}
 	}
 	for r, w := range joinPair(t, TransportTCP) {
-		if _, ok := w.t.(tcpTransport); !ok {
+		if _, ok := w.t.(*tcp.Endpoint); !ok {
 			t.Errorf("mode tcp, rank %d: transport %T", r, w.t)
 		}
 	}

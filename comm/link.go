@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Links are ordered, reliable channels between this rank and one peer,
@@ -19,10 +21,10 @@ import (
 // (ReserveChannels), so that several collective communicators on one world
 // stay apart too. The frames are:
 //
-//	KindEager,  Tag = channel               one message
-//	KindEager,  Tag = channel, FlagAbort    the sender's collectives on the
+//	frame.Eager,  Tag = channel             one message
+//	frame.Eager,  Tag = channel, FlagAbort  the sender's collectives on the
 //	                                        channel failed; payload says why
-//	KindCredit, Tag = channel, Length = n   n bytes of window given back
+//	frame.Credit, Tag = channel, Aux = n    n bytes of window given back
 //
 // A link bypasses the matching table: an arriving message is appended to
 // its channel's queue and TryRecv pops it, so a poll of an empty link costs
@@ -160,7 +162,7 @@ func (l *Link) TrySend(p []byte) (bool, error) {
 	if !l.c.spend(int64(len(p)) + msgOverhead) {
 		return false, nil
 	}
-	h := Header{Kind: KindEager, Comm: CommLinks, Tag: int32(l.ch)}
+	h := frame.Header{Kind: frame.Eager, Comm: CommLinks, Tag: int32(l.ch)}
 	if err := l.w.route(l.w.ctx, l.peer, h, p); err != nil {
 		return false, err
 	}
@@ -241,6 +243,6 @@ func (w *World) AbortLinks(ch int, cause error) {
 // the frame cannot be sent the peer is lost, and its window no longer
 // matters.
 func (w *World) returnLinkCredit(peer, ch int, n int64) {
-	h := Header{Kind: KindCredit, Comm: CommLinks, Tag: int32(ch), Length: uint64(n)}
+	h := frame.Header{Kind: frame.Credit, Comm: CommLinks, Tag: int32(ch), Aux: uint64(n)}
 	_ = w.route(context.WithoutCancel(w.ctx), peer, h, nil)
 }

@@ -28,6 +28,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // abortTimeout bounds how long AbortLinks waits for its frames to leave.
@@ -143,22 +145,22 @@ func (l *links) wakePeer(peer int) {
 
 // deliverLink handles a frame on CommLinks from peer. It runs on the
 // transport's reader and never waits.
-func (w *World) deliverLink(peer int, h Header, payload []byte) {
+func (w *World) deliverLink(peer int, h frame.Header, payload []byte) {
 	ch := int(h.Tag)
 	if ch < 0 || ch >= LinkChannels {
 		return
 	}
 	c := w.links.get(peer, ch)
 	switch {
-	case h.Kind == KindEager && h.Flags&FlagAbort != 0:
+	case h.Kind == frame.Eager && h.Flags&FlagAbort != 0:
 		why := payload[:min(len(payload), maxAbortText)]
 		w.links.abort(ch, fmt.Errorf("%w: channel %d at rank %d: %s", ErrLinkAborted, ch, peer, why))
-	case h.Kind == KindEager:
+	case h.Kind == frame.Eager:
 		if !c.push(payload) {
 			w.links.abort(ch, fmt.Errorf("%w: rank %d overran channel %d's window", ErrLinkAborted, peer, ch))
 		}
-	case h.Kind == KindCredit:
-		c.credit.Add(int64(min(h.Length, LinkWindow)))
+	case h.Kind == frame.Credit:
+		c.credit.Add(int64(min(h.Aux, LinkWindow)))
 		notify(c.more)
 	}
 }
@@ -259,7 +261,7 @@ func notify(ev chan struct{}) {
 func (w *World) sendAborts(ch int, cause error) {
 	why := []byte(fmt.Sprint(cause))
 	why = why[:min(len(why), maxAbortText)]
-	h := Header{Kind: KindEager, Flags: FlagAbort, Comm: CommLinks, Tag: int32(ch)}
+	h := frame.Header{Kind: frame.Eager, Flags: FlagAbort, Comm: CommLinks, Tag: int32(ch)}
 	ctx, cancel := context.WithTimeout(w.ctx, abortTimeout)
 	defer cancel()
 	var wg sync.WaitGroup

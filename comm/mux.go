@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // DefaultRouteTimeout is how long a Mux's Send waits for Route.
@@ -133,7 +135,7 @@ func sameHost(hosts []string, rank int) *routes {
 // localEvents translates the local transport's numbering to the world's.
 func (m *Mux) localEvents(ranks []int) Events {
 	return Events{
-		Deliver: func(peer int, h Header, payload []byte) {
+		Deliver: func(peer int, h frame.Header, payload []byte) {
 			h.Source = int32(ranks[peer])
 			m.ev.Deliver(ranks[peer], h, payload)
 		},
@@ -165,7 +167,7 @@ func (m *Mux) peerLost(peer int, err error) {
 }
 
 // Send sends the frame over the transport that reaches peer.
-func (m *Mux) Send(ctx context.Context, peer int, h Header, payload []byte) error {
+func (m *Mux) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	rt := m.routes.Load()
 	if rt == nil {
 		var err error
@@ -221,9 +223,9 @@ func (m *Mux) Close() error {
 
 // Queue is Send for a frame the remote transport may combine with others
 // in one write, when it can; frames to ranks on this host go at once.
-func (m *Mux) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
+func (m *Mux) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	q, ok := m.remote.(interface {
-		Queue(ctx context.Context, peer int, h Header, payload []byte) error
+		Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error
 	})
 	rt := m.routes.Load()
 	if !ok || rt == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] >= 0 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/transport/frame"
 	"github.com/plexus-hpc/plexus/transport/shm"
 	"github.com/plexus-hpc/plexus/transport/tcp"
 )
@@ -31,7 +32,7 @@ func (c *counted) rank(peer int) int {
 	return c.ranks[peer]
 }
 
-func (c *counted) Send(ctx context.Context, peer int, h Header, payload []byte) error {
+func (c *counted) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	c.sent[c.rank(peer)].Add(1)
 	return c.Transport.Send(ctx, peer, h, payload)
 }
@@ -40,7 +41,7 @@ func (c *counted) Send(ctx context.Context, peer int, h Header, payload []byte) 
 func count(open Opener, c *counted) Opener {
 	return func(ev Events) (Transport, error) {
 		inner := ev.Deliver
-		ev.Deliver = func(peer int, h Header, p []byte) {
+		ev.Deliver = func(peer int, h frame.Header, p []byte) {
 			c.got[c.rank(peer)].Add(1)
 			inner(peer, h, p)
 		}
@@ -245,17 +246,17 @@ func exchangeOnce(t *testing.T, ctx context.Context, a, b *World) {
 func TestMuxSendWaitsForRoute(t *testing.T) {
 	tw := NewTwin(2)
 	m := NewMux(MuxConfig{Rank: 0, Size: 2, Remote: tw.Opener(0), RouteTimeout: 20 * time.Millisecond})
-	if _, err := m.Open(Events{Deliver: func(int, Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+	if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Send(context.Background(), 1, Header{Kind: KindEager}, nil); !errors.Is(err, errNoRoutes) {
+	if err := m.Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, errNoRoutes) {
 		t.Errorf("send before Route: %v, want errNoRoutes", err)
 	}
 	m.Close()
 	if err := m.Route([]string{"a", "a"}); !errors.Is(err, ErrClosed) {
 		t.Errorf("Route after Close: %v, want ErrClosed", err)
 	}
-	if err := m.Send(context.Background(), 1, Header{Kind: KindEager}, nil); !errors.Is(err, ErrClosed) {
+	if err := m.Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("send after Close: %v, want ErrClosed", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/plexus-hpc/plexus/comm/match"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Recv receives a message from peer (or AnySource) with tag (or AnyTag)
@@ -78,7 +79,7 @@ func (r *Request) is(x *Request) bool { return x == r }
 // async says the caller is the transport's reader, which must not wait
 // on the network.
 func (w *World) take(r *Request, m *msg, async bool) {
-	if m.kind == KindEager {
+	if m.kind == frame.Eager {
 		w.takeEager(r, m)
 		return
 	}
@@ -137,7 +138,7 @@ func (w *World) takeRTS(r *Request, m *msg) {
 
 // grant sends the CTS for transfer seq of peer.
 func (w *World) grant(peer int, seq uint64, n int) error {
-	h := Header{Kind: KindCTS, Seq: seq, Length: uint64(n)}
+	h := frame.Header{Kind: frame.CTS, Seq: seq, Aux: uint64(n)}
 	return w.route(w.ctx, peer, h, nil)
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Send sends buf to peer with tag and returns when buf may be reused: at
@@ -85,7 +87,7 @@ func (w *World) sendEager(ctx context.Context, peer, tag int, buf []byte) error 
 	if err := w.peerErr(peer); err != nil {
 		return err
 	}
-	h := Header{Kind: KindEager, Tag: int32(tag), Length: uint64(len(buf))}
+	h := frame.Header{Kind: frame.Eager, Tag: int32(tag), Aux: uint64(len(buf))}
 	return w.route(ctx, peer, h, buf)
 }
 
@@ -95,7 +97,7 @@ func (w *World) queueEager(peer, tag int, buf []byte) error {
 	if err := w.peerErr(peer); err != nil {
 		return err
 	}
-	h := Header{Kind: KindEager, Tag: int32(tag), Length: uint64(len(buf))}
+	h := frame.Header{Kind: frame.Eager, Tag: int32(tag), Aux: uint64(len(buf))}
 	return w.routeQueued(w.ctx, peer, h, buf)
 }
 
@@ -111,7 +113,7 @@ func (w *World) announce(ctx context.Context, r *Request) error {
 	}
 	p.sends[r.seq] = r
 	p.mu.Unlock()
-	h := Header{Kind: KindRTS, Tag: int32(r.tag), Seq: r.seq, Length: uint64(len(r.buf))}
+	h := frame.Header{Kind: frame.RTS, Tag: int32(r.tag), Seq: r.seq, Aux: uint64(len(r.buf))}
 	if err := w.route(ctx, r.peer, h, nil); err != nil {
 		w.forgetSend(r)
 		return err
@@ -138,13 +140,13 @@ func (w *World) forgetSend(r *Request) bool {
 func (w *World) push(r *Request, n int) {
 	for off := 0; off < n; off += w.cfg.ChunkSize {
 		if r.abort.Load() {
-			h := Header{Kind: KindData, Flags: FlagAbort, Seq: r.seq}
+			h := frame.Header{Kind: frame.Data, Flags: FlagAbort, Seq: r.seq}
 			w.route(w.ctx, r.peer, h, nil)
 			r.fail(r.cancelErr)
 			return
 		}
 		end := min(n, off+w.cfg.ChunkSize)
-		h := Header{Kind: KindData, Seq: r.seq, Length: uint64(off)}
+		h := frame.Header{Kind: frame.Data, Seq: r.seq, Aux: uint64(off)}
 		if err := w.route(w.ctx, r.peer, h, r.buf[off:end]); err != nil {
 			r.fail(err)
 			return

@@ -40,17 +40,3 @@ func TestSHM(t *testing.T) {
 	t.Run("sizes", func(t *testing.T) { testSendRecvSizes(t, shmWorlds) })
 	t.Run("wildcards", func(t *testing.T) { testWildcards(t, shmWorlds) })
 }
-
-func TestKindsMatchSHM(t *testing.T) {
-	pairs := map[Kind]shm.Kind{KindEager: shm.Eager, KindRTS: shm.RTS, KindCTS: shm.CTS,
-		KindData: shm.Data, KindCredit: shm.Credit}
-	for k, sk := range pairs {
-		if uint8(k) != uint8(sk) {
-			t.Errorf("comm kind %d is shm kind %d", k, sk)
-		}
-	}
-	h := Header{Kind: KindRTS, Flags: 3, Comm: 4, Source: 5, Tag: 6, Seq: 7, Length: 8}
-	if got := fromSHM(toSHM(h)); got != h {
-		t.Errorf("round trip: %+v, want %+v", got, h)
-	}
-}

@@ -1,44 +1,15 @@
 package comm
 
-import "context"
+import (
+	"context"
 
-// Kind says what a frame carries. The values are the wire protocol between
-// worlds; a transport carries them untouched.
-type Kind uint8
-
-// The frame kinds. Enums start at 1 so that a zero Header is invalid.
-const (
-	// KindEager carries a whole message: Tag, Length = len(payload).
-	KindEager Kind = 1 + iota
-	// KindRTS announces a rendezvous message: Tag, Seq = the sender's
-	// transfer id, Length = the message length; no payload.
-	KindRTS
-	// KindCTS grants a rendezvous: Seq = the sender's transfer id,
-	// Length = how many bytes the receiver takes (less than the message
-	// when its buffer is short); no payload.
-	KindCTS
-	// KindData carries a chunk of a granted rendezvous: Seq = transfer id,
-	// Length = the chunk's offset in the message. FlagAbort instead says
-	// the sender gave the message up.
-	KindData
-	// KindCredit returns Length bytes of eager credit to the sender.
-	KindCredit
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// FlagAbort on a KindData frame says the sender abandoned the transfer.
+// FlagAbort in a frame.Header's Flags says the sender gave up: on a Data
+// frame the rendezvous transfer, on a links Eager frame its collectives
+// (see link.go). Transports define no flags and carry them unchanged.
 const FlagAbort uint8 = 1
-
-// Header is the fixed part of every frame. Source is the sending rank;
-// transports may leave it to the world, which always knows the peer.
-type Header struct {
-	Kind   Kind
-	Flags  uint8
-	Comm   uint32
-	Source int32
-	Tag    int32
-	Seq    uint64
-	Length uint64
-}
 
 // Transport moves frames between this world and its peers.
 //
@@ -48,7 +19,7 @@ type Header struct {
 // refers to payload. A Send to a lost peer fails rather than waits.
 type Transport interface {
 	// Send delivers h and payload to rank peer, or fails.
-	Send(ctx context.Context, peer int, h Header, payload []byte) error
+	Send(ctx context.Context, peer int, h frame.Header, payload []byte) error
 	// Close releases the transport; peers see this rank as lost.
 	Close() error
 }
@@ -70,7 +41,7 @@ type Poller interface {
 // keeps Send's contract, order between the two included; Isend uses it, so
 // that a window of small messages leaves in few system calls.
 type Queuer interface {
-	Queue(ctx context.Context, peer int, h Header, payload []byte) error
+	Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error
 }
 
 // Events is what a transport reports upwards. The world supplies it when
@@ -82,7 +53,7 @@ type Queuer interface {
 // Neither callback may be called after Close returns. The callbacks do not
 // block on the network, so a transport may call them from its reader.
 type Events struct {
-	Deliver func(peer int, h Header, payload []byte)
+	Deliver func(peer int, h frame.Header, payload []byte)
 	Lost    func(peer int, err error)
 }
 

@@ -56,17 +56,3 @@ func tcpWorlds(t testing.TB, n int, cfg Config) []*World {
 	})
 	return ws
 }
-
-func TestKindsMatchTCP(t *testing.T) {
-	pairs := map[Kind]tcp.Kind{KindEager: tcp.Eager, KindRTS: tcp.RTS, KindCTS: tcp.CTS,
-		KindData: tcp.Data, KindCredit: tcp.Credit}
-	for k, tk := range pairs {
-		if uint8(k) != uint8(tk) {
-			t.Errorf("comm kind %d is tcp kind %d", k, tk)
-		}
-	}
-	h := Header{Kind: KindRTS, Flags: 3, Comm: 4, Source: 5, Tag: 6, Seq: 7, Length: 8}
-	if got := fromTCP(toTCP(h)); got != h {
-		t.Errorf("round trip: %+v, want %+v", got, h)
-	}
-}

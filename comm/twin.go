@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // errTwinDown is what a twin reports for a killed or closed rank.
@@ -40,7 +42,7 @@ type twinPair struct {
 
 // twinFrame is one frame in flight; buf is a pooled private copy.
 type twinFrame struct {
-	h   Header
+	h   frame.Header
 	buf *[]byte
 }
 
@@ -145,7 +147,7 @@ type twinEnd struct {
 }
 
 // Send queues a private copy of the frame for peer.
-func (e *twinEnd) Send(ctx context.Context, peer int, h Header, payload []byte) error {
+func (e *twinEnd) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/comm/match"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // AnySource in a receive or probe matches a message from any rank.
@@ -178,7 +179,7 @@ func (w *World) peerErr(peer int) error {
 }
 
 // route sends a frame to peer; frames to this rank go straight to deliver.
-func (w *World) route(ctx context.Context, peer int, h Header, payload []byte) error {
+func (w *World) route(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	h.Source = int32(w.cfg.Rank)
 	if peer == w.cfg.Rank {
 		w.deliver(peer, h, payload)
@@ -192,7 +193,7 @@ func (w *World) route(ctx context.Context, peer int, h Header, payload []byte) e
 
 // routeQueued is route for a frame that may share a write with the frames
 // sent around it, when the transport can queue.
-func (w *World) routeQueued(ctx context.Context, peer int, h Header, payload []byte) error {
+func (w *World) routeQueued(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	q, ok := w.t.(Queuer)
 	if !ok || peer == w.cfg.Rank {
 		return w.route(ctx, peer, h, payload)

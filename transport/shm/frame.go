@@ -3,52 +3,27 @@ package shm
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// Kind says what a frame is for; the values match package tcp's and
-// comm's, so adapters convert by number.
-type Kind uint8
+// Kind says what a frame is for; see package frame.
+type Kind = frame.Kind
 
-// Frame kinds, all the caller's: the shared-memory transport needs no
-// control frames of its own (liveness lives in the segment).
+// Frame kinds, package frame's under this package's names. They are all
+// the caller's: the shared-memory transport needs no control frames of its
+// own (liveness lives in the segment), so it sends and accepts only these.
 const (
-	// Eager carries a whole message.
-	Eager Kind = 1 + iota
-	// RTS asks the receiver to accept a rendezvous message.
-	RTS
-	// CTS answers an RTS.
-	CTS
-	// Data is one chunk of a rendezvous payload.
-	Data
-	// Credit returns flow-control credit to the sender.
-	Credit
-	lastKind = Credit
+	Eager  = frame.Eager
+	RTS    = frame.RTS
+	CTS    = frame.CTS
+	Data   = frame.Data
+	Credit = frame.Credit
 )
 
-var kindNames = [...]string{"", "Eager", "RTS", "CTS", "Data", "Credit"}
-
-// String returns the kind's name, or "Kind(n)" for an unknown kind.
-func (k Kind) String() string {
-	if k.valid() {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
-
-func (k Kind) valid() bool { return k >= Eager && k <= lastKind }
-
-// Header is a frame's fixed header, as in package tcp.
-type Header struct {
-	Kind  Kind
-	Flags uint8
-	Comm  uint32
-	// Source is the sending rank; Send sets it and the receiver checks it
-	// against the ring the frame came on.
-	Source int32
-	Tag    int32
-	Seq    uint64
-	Aux    uint64
-}
+// Header is a frame's fixed header (package frame's). Send sets Source,
+// and the receiver checks it against the ring the frame came on.
+type Header = frame.Header
 
 // A frame is one ring message of headerSize bytes and the payload's first
 // bytes, then as many ring messages as the rest needs, each of exactly
@@ -85,7 +60,7 @@ func parseHeader(b []byte) (Header, int, error) {
 		Seq:    binary.LittleEndian.Uint64(b[16:]),
 		Aux:    binary.LittleEndian.Uint64(b[24:]),
 	}
-	if !h.Kind.valid() {
+	if !h.Kind.User() {
 		return Header{}, 0, fmt.Errorf("shm: malformed frame: unknown kind %d", b[1])
 	}
 	return h, int(binary.LittleEndian.Uint32(b[32:])), nil

@@ -29,8 +29,8 @@ func shmDir(t testing.TB) string {
 	return dir
 }
 
-// frame is one delivered frame, copied.
-type frame struct {
+// delivered is one delivered frame, copied.
+type delivered struct {
 	peer    int
 	h       Header
 	payload []byte
@@ -39,7 +39,7 @@ type frame struct {
 // sink collects what an Endpoint delivers and loses.
 type sink struct {
 	mu     sync.Mutex
-	frames []frame
+	frames []delivered
 	notify chan struct{}
 	lost   chan error
 	hook   atomic.Pointer[func(int, Header, []byte)] // if set, replaces collecting
@@ -55,7 +55,7 @@ func (s *sink) deliver(peer int, h Header, p []byte) {
 		return
 	}
 	s.mu.Lock()
-	s.frames = append(s.frames, frame{peer, h, bytes.Clone(p)})
+	s.frames = append(s.frames, delivered{peer, h, bytes.Clone(p)})
 	s.mu.Unlock()
 	select {
 	case s.notify <- struct{}{}:
@@ -66,7 +66,7 @@ func (s *sink) deliver(peer int, h Header, p []byte) {
 func (s *sink) lose(peer int, err error) { s.lost <- err }
 
 // wait returns the frames once there are n of them, or fails after d.
-func (s *sink) wait(t testing.TB, n int, d time.Duration) []frame {
+func (s *sink) wait(t testing.TB, n int, d time.Duration) []delivered {
 	t.Helper()
 	deadline := time.After(d)
 	for {
@@ -118,7 +118,7 @@ func payloadFor(tag int, seq uint64, size int) []byte {
 
 // checkStreams demands that frames hold, for every (peer, tag), messages
 // 0..count-1 exactly once and in order, with their payloads intact.
-func checkStreams(t *testing.T, frames []frame, size func(uint64) int) {
+func checkStreams(t *testing.T, frames []delivered, size func(uint64) int) {
 	t.Helper()
 	next := map[[2]int]uint64{}
 	for _, f := range frames {

@@ -37,7 +37,7 @@ func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {
 	switch {
 	case peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank:
 		return fmt.Errorf("shm: rank %d cannot send to rank %d (size %d)", e.cfg.Rank, peer, e.cfg.Size)
-	case !h.Kind.valid():
+	case !h.Kind.User():
 		return fmt.Errorf("shm: Send of a %s frame", h.Kind)
 	case len(payload) > e.cfg.MaxPayload:
 		return fmt.Errorf("%w: %d bytes to rank %d, limit %d", ErrTooLarge, len(payload), peer, e.cfg.MaxPayload)

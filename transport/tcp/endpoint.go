@@ -169,7 +169,7 @@ func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {
 		return ErrClosed
 	case peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank:
 		return fmt.Errorf("tcp: rank %d cannot send to rank %d (size %d)", e.cfg.Rank, peer, e.cfg.Size)
-	case !h.Kind.userKind():
+	case !h.Kind.User():
 		return fmt.Errorf("tcp: Send of a %s frame: only Eager, RTS, CTS, Data and Credit are the caller's", h.Kind)
 	case len(payload) > e.cfg.MaxPayload:
 		return fmt.Errorf("%w: %d bytes to rank %d, limit %d", ErrTooLarge, len(payload), peer, e.cfg.MaxPayload)

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Wire constants. The layout is documented in docs/wire-format.md.
@@ -19,74 +21,28 @@ const (
 	HeaderSize = 36
 )
 
-// Kind says what a frame is for.
-type Kind uint8
+// Kind says what a frame is for; see package frame.
+type Kind = frame.Kind
 
-// Frame kinds. Eager to Credit carry the comm layer's traffic and are all
-// Send accepts; Hello to Ping belong to the transport itself.
+// Frame kinds, package frame's under this package's names. Eager to Credit
+// carry the comm layer's traffic and are all Send accepts; Hello to Ping
+// belong to the transport itself (docs/wire-format.md).
 const (
-	// Eager carries a whole message: Seq is the sender's message sequence.
-	Eager Kind = 1 + iota
-	// RTS asks the receiver to accept a rendezvous message: Seq is the
-	// sender's request id and Aux the message's total length.
-	RTS
-	// CTS answers an RTS: Seq echoes the sender's request id and Aux is the
-	// receiver's request id.
-	CTS
-	// Data is one chunk of a rendezvous payload: Seq is the receiver's
-	// request id (from the CTS) and Aux the chunk's offset in the message.
-	Data
-	// Credit returns flow-control credit to the sender; Aux is the amount,
-	// in units the comm layer defines.
-	Credit
-	// Hello opens the handshake: the acceptor's rank and nonce.
-	Hello
-	// Auth carries a handshake proof: the dialer's answer to Hello, or the
-	// acceptor's answer to that.
-	Auth
-	// Bye ends a connection on purpose: a graceful close, or a refused
-	// handshake with the reason (Aux) and a message (payload).
-	Bye
-	// Ping keeps an idle connection alive so that a silent peer is noticed.
-	Ping
-	lastKind = Ping
+	Eager  = frame.Eager
+	RTS    = frame.RTS
+	CTS    = frame.CTS
+	Data   = frame.Data
+	Credit = frame.Credit
+	Hello  = frame.Hello
+	Auth   = frame.Auth
+	Bye    = frame.Bye
+	Ping   = frame.Ping
 )
 
-var kindNames = [...]string{"", "Eager", "RTS", "CTS", "Data", "Credit", "Hello", "Auth", "Bye", "Ping"}
-
-// String returns the kind's name, or "Kind(n)" for an unknown kind.
-func (k Kind) String() string {
-	if k.valid() {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
-
-func (k Kind) valid() bool { return k >= Eager && k <= lastKind }
-
-// userKind reports whether callers of Send may use k.
-func (k Kind) userKind() bool { return k >= Eager && k <= Credit }
-
-// Header is a frame's fixed header without the wire-only fields (magic,
-// version and payload length, which AppendFrame derives).
-type Header struct {
-	// Kind says what the frame is for and how to read Seq and Aux.
-	Kind Kind
-	// Flags are carried unchanged for the comm layer; the transport
-	// defines none.
-	Flags uint8
-	// Comm is the communicator the frame belongs to.
-	Comm uint32
-	// Source is the sending rank. Send sets it; a reader refuses a frame
-	// whose Source is not the rank the connection was authenticated as.
-	Source int32
-	// Tag is the message tag.
-	Tag int32
-	// Seq is a sequence number or request id; see the kinds.
-	Seq uint64
-	// Aux is a kind-specific length, offset, request id or credit.
-	Aux uint64
-}
+// Header is a frame's fixed header (package frame's) without the
+// wire-only fields: magic, version and payload length, which AppendFrame
+// derives.
+type Header = frame.Header
 
 // AppendFrame appends the frame of h and payload to dst and returns the
 // extended slice. It panics if the payload does not fit in 32 bits, which
@@ -125,7 +81,7 @@ func parseHeader(b *[HeaderSize]byte) (Header, uint32, error) {
 		Seq:    binary.LittleEndian.Uint64(b[16:]),
 		Aux:    binary.LittleEndian.Uint64(b[24:]),
 	}
-	if !h.Kind.valid() {
+	if !h.Kind.Valid() {
 		return Header{}, 0, fmt.Errorf("%w: unknown kind %d", ErrMalformed, b[2])
 	}
 	return h, binary.LittleEndian.Uint32(b[32:]), nil

@@ -113,7 +113,7 @@ func (c *conn) handle(h Header, p []byte) error {
 		return fmt.Errorf("%w: %s frame claims source rank %d on the connection of rank %d", ErrMalformed, h.Kind, h.Source, c.peer)
 	}
 	switch {
-	case h.Kind.userKind():
+	case h.Kind.User():
 		if !c.e.closing.Load() {
 			c.e.cfg.Deliver(c.peer, h, p)
 		}
