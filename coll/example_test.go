@@ -9,20 +9,12 @@ import (
 	"github.com/plexus-hpc/plexus/tree"
 )
 
-// fourCPUs is a four-CPU machine of two NUMA nodes.
+// fourCPUs is a four-CPU machine of two NUMA nodes, where crossing nodes
+// costs more.
 func fourCPUs() *topo.Model {
-	m := &topo.Model{Name: "four", Nodes: []topo.Node{{OSIndex: 0}, {OSIndex: 1}}}
-	for id := range 4 {
-		m.CPUs = append(m.CPUs, topo.CPU{ID: id, Package: id / 2, Core: id, Node: id / 2, L2: id, L3: id / 2})
-	}
-	m.Send, m.Recv = topo.NewCosts(4, false), topo.NewCosts(4, false)
-	for i := range 4 {
-		for j := range 4 {
-			cross := float64((i / 2) ^ (j / 2)) // 1 between the nodes
-			if i != j {
-				m.Send.Mean[i][j], m.Recv.Mean[i][j] = 25+55*cross, 90+190*cross
-			}
-		}
+	m, err := topo.TwoClass(2, 2, 25, 90, 80, 280)
+	if err != nil {
+		panic(err) // constant, valid arguments
 	}
 	return m
 }

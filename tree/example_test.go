@@ -8,21 +8,12 @@ import (
 	"github.com/plexus-hpc/plexus/tree"
 )
 
-// A four-CPU machine with two NUMA nodes: crossing nodes costs more.
+// fourCPUs is a four-CPU machine of two NUMA nodes, where crossing nodes
+// costs more.
 func fourCPUs() *topo.Model {
-	m := &topo.Model{Name: "four", Nodes: []topo.Node{{OSIndex: 0}, {OSIndex: 1}}}
-	for id := range 4 {
-		m.CPUs = append(m.CPUs, topo.CPU{ID: id, Package: id / 2, Core: id, Node: id / 2, L2: id, L3: id / 2})
-	}
-	m.Send, m.Recv = topo.NewCosts(4, false), topo.NewCosts(4, false)
-	for i := range 4 {
-		for j := range 4 {
-			if i != j && i/2 == j/2 {
-				m.Send.Mean[i][j], m.Recv.Mean[i][j] = 25, 90
-			} else if i != j {
-				m.Send.Mean[i][j], m.Recv.Mean[i][j] = 80, 280
-			}
-		}
+	m, err := topo.TwoClass(2, 2, 25, 90, 80, 280)
+	if err != nil {
+		panic(err) // constant, valid arguments
 	}
 	return m
 }
