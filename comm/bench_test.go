@@ -10,13 +10,22 @@ import (
 // BenchmarkPingPong measures a round trip of one message each way between
 // two ranks; ns/op is the round trip, half of it the one-way latency.
 func BenchmarkPingPong(b *testing.B) {
-	for _, tr := range []string{"twin", "tcp"} {
+	for _, tr := range benchTransports() {
 		for _, size := range []int{8, 16 << 10, 1 << 20} {
 			b.Run(fmt.Sprintf("transport=%s/size=%d", tr, size), func(b *testing.B) {
 				pingPong(b, makers[tr](b, 2, Config{}).ws, size)
 			})
 		}
 	}
+}
+
+// benchTransports lists the transports the benchmarks compare: shm too
+// where it exists.
+func benchTransports() []string {
+	if _, ok := makers["shm"]; ok {
+		return []string{"twin", "shm", "tcp"}
+	}
+	return []string{"twin", "tcp"}
 }
 
 func pingPong(b *testing.B, ws []*World, size int) {
@@ -51,7 +60,7 @@ func pingPong(b *testing.B, ws []*World, size int) {
 // BenchmarkMsgRate streams 8-byte messages from rank 0 to rank 1 with g
 // goroutines on each side, each sender paired with a receiver by tag.
 func BenchmarkMsgRate(b *testing.B) {
-	for _, tr := range []string{"twin", "tcp"} {
+	for _, tr := range benchTransports() {
 		for _, g := range []int{1, 100, 10000} {
 			b.Run(fmt.Sprintf("transport=%s/goroutines=%d", tr, g), func(b *testing.B) {
 				msgRate(b, makers[tr](b, 2, Config{}).ws, g)

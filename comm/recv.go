@@ -28,7 +28,7 @@ func (w *World) Irecv(peer, tag int, buf []byte) (*Request, error) {
 	if err := w.checkRecv(peer, tag); err != nil {
 		return nil, err
 	}
-	r := &Request{w: w, peer: peer, tag: tag, buf: buf, done: make(chan struct{}, 1)}
+	r := &Request{w: w, peer: peer, tag: tag, buf: buf}
 	w.post(r)
 	return r, nil
 }

@@ -24,14 +24,16 @@ type Status struct {
 // Concurrency contract: a Request belongs to the goroutine that started it,
 // which may call Wait and Test; the world's delivery path completes it from
 // another goroutine. Exactly one finish wins; it writes status and err,
-// then publishes them by storing stateDone (for Test) and sending one token
-// on done (for Wait), and never touches the request again.
+// then publishes them by storing stateDone, and never touches the request
+// again — except to send one token on done if the owner announced, by
+// the sleeper bit, that it blocks on done (complete.go).
 //
-// Invariants: state goes pending -> finishing -> done and never back
-// until a pooled request is reset; done holds at most one token; buf is
-// written only by the goroutine that holds the request's match (the
-// delivery path for eager data, the peer's lock for rendezvous data), and
-// never after finish.
+// Invariants: the phase goes pending -> finishing -> done and never back
+// until a pooled request is reset; the sleeper bit is set only while
+// pending, by the owner, after done exists; done holds at most one token,
+// sent only when the sleeper bit was set; buf is written only by the
+// goroutine that holds the request's match (the delivery path for eager
+// data, the peer's lock for rendezvous data), and never after finish.
 type Request struct {
 	w      *World
 	send   bool
@@ -45,25 +47,17 @@ type Request struct {
 	src    int    // rendezvous receive: the actual source
 	msgTag int    // rendezvous receive: the actual tag
 
-	state     atomic.Uint32
-	abort     atomic.Bool // the owner gave up with cancelErr; set after it
+	state     atomic.Uint32 // phase | sleeper bit
+	abort     atomic.Bool   // the owner gave up with cancelErr; set after it
 	cancelErr error
-	rdvPeer   atomic.Int32 // rendezvous receive: src+1 once registered
-	done      chan struct{}
+	rdvPeer   atomic.Int32  // rendezvous receive: src+1 once registered
+	done      chan struct{} // made by the owner before it first sleeps
 	status    Status
 	err       error
 	pooled    bool
 }
 
-const (
-	statePending uint32 = iota
-	stateFinishing
-	stateDone
-)
-
-var reqPool = sync.Pool{New: func() any {
-	return &Request{done: make(chan struct{}, 1), pooled: true}
-}}
+var reqPool = sync.Pool{New: func() any { return &Request{pooled: true} }}
 
 // newRequest returns a request for internal use by a blocking call; it goes
 // back to the pool after waitPooled.
@@ -74,33 +68,18 @@ func (w *World) newRequest() *Request {
 }
 
 // release resets r and returns it to the pool. Only waitPooled calls it,
-// after consuming the done token, so no finisher still refers to r.
+// after await, which consumed the token if one was sent, so no finisher
+// still refers to r.
 func (r *Request) release() {
 	done := r.done
 	*r = Request{done: done, pooled: true}
 	reqPool.Put(r)
 }
 
-// finish completes r once; it reports whether this call did it.
-func (r *Request) finish(st Status, err error) bool {
-	if !r.state.CompareAndSwap(statePending, stateFinishing) {
-		return false
-	}
-	r.status, r.err = st, err
-	r.state.Store(stateDone)
-	r.done <- struct{}{}
-	return true
-}
-
-// fail completes r with err and an empty status.
-func (r *Request) fail(err error) bool {
-	return r.finish(Status{Source: r.peer, Tag: r.tag}, err)
-}
-
 // Test reports whether r has completed, and if so its status and error.
 // It never blocks.
 func (r *Request) Test() (Status, bool, error) {
-	if r.state.Load() != stateDone {
+	if !r.finished() {
 		return Status{}, false, nil
 	}
 	return r.status, true, r.err
@@ -111,7 +90,7 @@ func (r *Request) Test() (Status, bool, error) {
 // already moving it waits for that to finish, so a returned Wait never
 // leaves the world touching r's buffer.
 func (r *Request) Wait(ctx context.Context) (Status, error) {
-	if r.state.Load() == stateDone {
+	if r.finished() {
 		return r.status, r.err
 	}
 	r.await(ctx)
@@ -128,10 +107,9 @@ func (r *Request) waitPooled(ctx context.Context) (Status, error) {
 }
 
 // await blocks until r is finished, withdrawing it when ctx or the world
-// ends first. It consumes the done token.
+// ends first. It consumes the done token if one was sent.
 func (r *Request) await(ctx context.Context) {
-	if r.spin() {
-		<-r.done
+	if r.finished() || r.spin() || !r.sleep() {
 		return
 	}
 	select {
@@ -147,16 +125,21 @@ func (r *Request) await(ctx context.Context) {
 
 // spinFor bounds how long a waiting goroutine polls the transport before
 // it sleeps. Waking a sleeping goroutine when its message arrives costs
-// a netpoller wake-up of the transport's reader and then a wake-up of the
-// waiter, tens of microseconds on a small VM; a waiter that reads the
-// socket itself pays neither (as MPI libraries that spin do). Polling
-// burns a core, so it is bounded: a rank waits at most this long awake,
-// then sleeps until woken, and only one goroutine per world polls.
+// a wake-up of the transport's reader and then a wake-up of the waiter,
+// tens of microseconds on a small VM; a waiter that reads the transport
+// itself pays neither (as MPI libraries that spin do). Polling burns a
+// core, so it is bounded: a rank waits at most this long awake, then
+// sleeps until woken, and only one goroutine per world polls.
 const spinFor = 100 * time.Microsecond
 
 // spin polls the transport for r's peer until r finishes or spinFor has
 // passed; it reports whether r finished. It returns false at once if the
 // transport cannot be polled or another goroutine is polling.
+//
+// The loop reads the clock and yields only every spinCheck empty polls:
+// both cost more than a poll (a clock read is ~25 ns on a VM, a yield
+// with nothing else to run some hundreds), and whatever the loop is doing
+// when the message lands delays it.
 func (r *Request) spin() bool {
 	p, ok := r.w.t.(Poller)
 	if !ok || !r.w.spinning.CompareAndSwap(false, true) {
@@ -164,20 +147,27 @@ func (r *Request) spin() bool {
 	}
 	defer r.w.spinning.Store(false)
 	start := time.Now()
-	for r.state.Load() != stateDone {
+	for empty := 0; !r.finished(); {
 		if p.Poll(r.peer) {
+			continue
+		}
+		if empty++; empty%spinCheck != 0 {
 			continue
 		}
 		if time.Since(start) > spinFor {
 			p.PollDone(r.peer)
-			return r.state.Load() == stateDone
+			return r.finished()
 		}
 		// Goroutines this one made ready (a transport's writer, a
-		// rendezvous push) wait in this P's queue; let them run.
+		// rendezvous push) may wait in this P's queue; let them run.
 		runtime.Gosched()
 	}
 	return true
 }
+
+// spinCheck is how many empty polls spin makes between looks at the clock
+// (and yields): about a microsecond of polling.
+const spinCheck = 32
 
 // withdraw tries to take r back from wherever it waits, finishing it with
 // err; otherwise it flags r so that the delivery path finishes it soon.

@@ -9,6 +9,10 @@ import (
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
+func init() {
+	makers["shm"] = shmWorlds
+}
+
 // shmWorlds returns n worlds over one shared-memory segment in a fresh
 // directory on /dev/shm.
 func shmWorlds(t testing.TB, n int, cfg Config) fixture {

@@ -21,11 +21,12 @@ type Endpoint struct {
 
 	// rx is held by whoever receives — the receive goroutine or a Poll —
 	// and guards in and rbuf, so Deliver and Lost are serial.
-	rx     sync.Mutex
-	in     []inbox
-	rbuf   []byte
-	polled atomic.Int64  // when Poll last came, ns since epoch; 0: PollDone
-	resume chan struct{} // PollDone or a loss ends standing aside
+	rx      sync.Mutex
+	in      []inbox
+	rbuf    []byte
+	polling atomic.Bool   // a goroutine Polls (poll.go)
+	polls   atomic.Uint64 // Polls so far, for standAside to see them stop
+	resume  chan struct{} // PollDone or a loss ends standing aside
 
 	closing     atomic.Bool
 	lostPending atomic.Int32

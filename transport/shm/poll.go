@@ -16,9 +16,6 @@ import "time"
 // out of the way.
 const standAside = 500 * time.Microsecond
 
-// epoch is the origin of the poll times.
-var epoch = time.Now()
-
 // Poll receives and delivers, in the calling goroutine, whatever frames
 // have arrived from any peer, and reports whether it delivered any. peer
 // names the frame the caller waits for; every ring is swept regardless, so
@@ -26,15 +23,22 @@ var epoch = time.Now()
 // is receiving it returns false. A goroutine about to wait for a frame may
 // Poll for a few microseconds first; Deliver and Lost may thus run on it.
 // Poll must not be called from Deliver or Lost.
+//
+// Poll reads no clock: it counts itself in polls, and the receive
+// goroutine, which wakes every standAside while it stands aside, compares
+// the count to see whether polling stopped.
 func (e *Endpoint) Poll(peer int) bool {
-	e.polled.Store(int64(time.Since(epoch)))
+	if !e.polling.Load() {
+		e.polling.Store(true)
+	}
+	e.polls.Add(1)
 	return e.poll()
 }
 
 // PollDone says the caller stops polling; the receive goroutine takes the
 // rings back at once.
 func (e *Endpoint) PollDone(peer int) {
-	e.polled.Store(0)
+	e.polling.Store(false)
 	e.resumeReceive()
 }
 
@@ -46,23 +50,28 @@ func (e *Endpoint) resumeReceive() {
 	}
 }
 
-// standingAside reports whether a Poll came within standAside.
-func (e *Endpoint) standingAside() bool {
-	last := e.polled.Load()
-	return last != 0 && time.Duration(int64(time.Since(epoch))-last) < standAside
-}
+// standingAside reports whether a goroutine polls: it called Poll and
+// neither called PollDone nor went a whole standAside without a Poll.
+func (e *Endpoint) standingAside() bool { return e.polling.Load() }
 
 // standAside waits until the pollers are gone, a peer is lost or the
-// Endpoint closes. Only the receive goroutine may call it.
+// Endpoint closes. Only the receive goroutine may call it. A period of
+// standAside with no Poll ends it: the poller left without PollDone.
 func (e *Endpoint) standAside() {
 	t := time.NewTimer(standAside)
 	defer t.Stop()
+	seen := e.polls.Load()
 	for e.standingAside() && e.lostPending.Load() == 0 {
 		select {
 		case <-e.resume:
 		case <-e.stop:
 			return
 		case <-t.C:
+			if n := e.polls.Load(); n == seen {
+				e.polling.Store(false)
+			} else {
+				seen = n
+			}
 			t.Reset(standAside)
 		}
 	}
