@@ -65,15 +65,25 @@ func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 }
 
 // onEager is MPIV's Algorithm 2: the message meets a posted receive or is
-// stored. It is copied to a pooled buffer first because a receive may take
-// it from the table the moment it is stored, after payload is gone.
+// stored. A receive already waiting gets the payload straight from the
+// transport (Take finds it). Otherwise the payload is copied to a pooled
+// buffer first, because a receive may take it from the table the moment it
+// is stored, after payload is gone; Arrive then checks again for a receive
+// posted meanwhile. This peer's frames come one at a time, so Take then
+// Arrive keeps the order of its messages.
 func (w *World) onEager(peer int, h frame.Header, payload []byte) {
-	m := &msg{kind: frame.Eager, src: peer, tag: int(h.Tag), len: len(payload)}
+	var cost int64
+	if peer != w.cfg.Rank {
+		cost = int64(len(payload)) + msgOverhead
+	}
+	k := match.Key{Comm: commWorld, Source: int32(peer), Tag: h.Tag}
+	if r, ok, err := w.table.Take(k); err == nil && ok {
+		w.fill(r, peer, int(h.Tag), payload, cost)
+		return
+	}
+	m := &msg{kind: frame.Eager, src: peer, tag: int(h.Tag), len: len(payload), cost: cost}
 	m.buf = getBuf(len(payload))
 	copy(*m.buf, payload)
-	if peer != w.cfg.Rank {
-		m.cost = int64(len(payload)) + msgOverhead
-	}
 	w.arrive(m)
 }
 

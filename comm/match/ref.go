@@ -44,6 +44,23 @@ func (t *Ref[M, R]) Arrive(k Key, m M) (r R, matched bool, err error) {
 	return r, true, nil
 }
 
+// Take is Table.Take: take the earliest posted receive accepting k, or
+// nothing.
+func (t *Ref[M, R]) Take(k Key) (r R, matched bool, err error) {
+	if err := checkArrival(k); err != nil {
+		return r, false, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i := slices.IndexFunc(t.posted, func(e refEntry[R]) bool { return e.key.Matches(k) })
+	if i < 0 {
+		return r, false, nil
+	}
+	r = t.posted[i].val
+	t.posted = slices.Delete(t.posted, i, i+1)
+	return r, true, nil
+}
+
 // Post is Table.Post: take the earliest unexpected message k accepts, or
 // store r.
 func (t *Ref[M, R]) Post(k Key, r R) (m M, matched bool, err error) {

@@ -127,6 +127,15 @@ func (t *Table[M, R]) Arrive(k Key, m M) (r R, matched bool, err error) {
 
 // arriveLocked is Arrive with s, the shard of k (whose hash is h), locked.
 func (t *Table[M, R]) arriveLocked(s *shard[M, R], k Key, h uint64, m M) (r R, ok bool) {
+	if r, ok = t.takeLocked(s, k, h); !ok {
+		s.pushUnexp(k, h, m, t.arrivals.Add(1))
+	}
+	return r, ok
+}
+
+// takeLocked removes the receive an arrival with key k matches, if any,
+// with s, the shard of k (whose hash is h), locked.
+func (t *Table[M, R]) takeLocked(s *shard[M, R], k Key, h uint64) (r R, ok bool) {
 	sl := s.keys.find(k, h)
 	var exact *node[R]
 	if sl != nil {
@@ -140,8 +149,26 @@ func (t *Table[M, R]) arriveLocked(s *shard[M, R], k Key, h uint64, m M) (r R, o
 	if exact != nil {
 		return s.popPosted(sl, h), true
 	}
-	s.pushUnexp(k, h, m, t.arrivals.Add(1))
 	return r, false
+}
+
+// Take removes and returns the posted receive that an Arrive with key k
+// would match now, and stores nothing when there is none. A caller that
+// can deliver straight into a receive calls Take first and Arrive only if
+// Take found nothing, so that a message that meets its receive is never
+// copied aside. Take followed by Arrive is Arrive, provided the caller
+// keeps Arrive's rule: calls for one sender's messages one after the
+// other. Any goroutine may call Take.
+func (t *Table[M, R]) Take(k Key) (r R, ok bool, err error) {
+	if err := checkArrival(k); err != nil {
+		return r, false, err
+	}
+	h := k.hash()
+	s := t.shard(h)
+	s.mu.Lock()
+	r, ok = t.takeLocked(s, k, h)
+	s.mu.Unlock()
+	return r, ok, nil
 }
 
 // takeWild removes the first wildcard receive that accepts k if it was

@@ -11,6 +11,7 @@ import (
 // messages and receives are int ids.
 type matcher interface {
 	Arrive(k Key, m int) (int, bool, error)
+	Take(k Key) (int, bool, error)
 	Post(k Key, r int) (int, bool, error)
 	Probe(k Key) (int, Key, bool)
 	Cancel(k Key, match func(int) bool) bool
@@ -26,6 +27,7 @@ const (
 	opCancel
 	opRemove
 	opBadArrive
+	opTake
 )
 
 // op is one step of a twin run.
@@ -46,6 +48,9 @@ func decodeOps(data []byte) []op {
 		switch c := b0 & 15; {
 		case c < 6:
 			o.kind = opArrive
+			if c == 5 {
+				o.kind = opTake
+			}
 			o.key.Source, o.key.Tag = max(o.key.Source, 0), max(o.key.Tag, 0)
 		case c < 12:
 			o.kind = opPost
@@ -87,6 +92,9 @@ func apply(t matcher, o op, id int) string {
 	switch o.kind {
 	case opArrive, opBadArrive:
 		r, ok, err := t.Arrive(o.key, id)
+		return fmt.Sprint(r, ok, err)
+	case opTake:
+		r, ok, err := t.Take(o.key)
 		return fmt.Sprint(r, ok, err)
 	case opPost:
 		m, ok, err := t.Post(o.key, id)
