@@ -71,6 +71,9 @@ type routes struct {
 	index []int
 	ranks []int
 	local Transport
+	// pollers of remote and local, or nil: looked up once, as an
+	// interface assertion per Poll costs more than an empty poll.
+	remoteP, localP Poller
 }
 
 // NewMux returns a Mux for cfg, to be opened by New(cfg, m.Open).
@@ -154,6 +157,8 @@ func (m *Mux) publish(rt *routes) error {
 		return ErrClosed
 	}
 	m.local = rt.local
+	rt.remoteP, _ = m.remote.(Poller)
+	rt.localP, _ = rt.local.(Poller)
 	m.routes.Store(rt)
 	close(m.ready)
 	return nil
@@ -270,12 +275,10 @@ func (m *Mux) poller(peer int) (Poller, int, bool) {
 	if rt == nil || peer < 0 || peer >= len(rt.index) {
 		return nil, 0, false
 	}
-	t, n := m.remote, peer
 	if i := rt.index[peer]; i >= 0 {
-		t, n = rt.local, i
+		return rt.localP, i, rt.localP != nil
 	}
-	p, ok := t.(Poller)
-	return p, n, ok
+	return rt.remoteP, peer, rt.remoteP != nil
 }
 
 // transports returns the Mux's open transports.
