@@ -9,12 +9,15 @@ import (
 )
 
 // The receive goroutine's waiting policy: poll every ring spinPolls times
-// (tens of microseconds: a peer that is merely busy answers within it),
+// (some microseconds: a peer in the middle of a burst answers within it),
 // yield yieldPolls times, then sleep on the futex until a sender wakes it
-// or sleepTimeout passes.
+// or sleepTimeout passes. The spin is short on purpose: a goroutine that
+// waits for a frame polls the rings itself (poll.go), so the receive
+// goroutine matters when nobody waits, and on a small host every
+// microsecond it spins is taken from a peer rank that needs the CPU.
 const (
-	spinPolls  = 1 << 12
-	yieldPolls = 1 << 6
+	spinPolls  = 1 << 8
+	yieldPolls = 1 << 4
 	// batch bounds the messages taken from one ring per sweep, so one busy
 	// peer does not starve the others.
 	batch = 16
