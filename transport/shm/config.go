@@ -65,6 +65,11 @@ type Config struct {
 	// died, stopped beating or broke the protocol), after its last
 	// Deliver, with an error wrapping ErrPeerLost.
 	Lost func(peer int, err error)
+	// Idle, if set, is called by the receive goroutine each time it is
+	// about to sleep, after it has announced so to senders (signal.go): a
+	// receiver that polls signal counters and has stopped polling looks at
+	// them once more then. It must not block.
+	Idle func()
 	// Log reports protocol errors; nil means log.Printf.
 	Log func(format string, args ...any)
 }
@@ -93,6 +98,9 @@ func (c *Config) fillFuncs() {
 	}
 	if c.Log == nil {
 		c.Log = log.Printf
+	}
+	if c.Idle == nil {
+		c.Idle = func() {}
 	}
 	c.Dir = cmp.Or(c.Dir, DefaultDir)
 }

@@ -17,6 +17,8 @@ package shm
 //     to attaches the ring only after loading ready.
 //   - ring (from, to): its sender side only by rank from, its receiver line
 //     only by rank to (package ring's own invariants).
+//   - signal counter (from, to, slot): only rank from, by atomic add; it
+//     only grows. Rank to only loads it (signal.go).
 //
 // Sleeping without losing a wake-up (Dekker's pattern on sequentially
 // consistent atomics): the receiver stores wait = 1 and then polls every
@@ -41,7 +43,7 @@ import (
 
 const (
 	magic   = 0x3130534d4858504c // "PLXHMS01", little-endian
-	version = 1
+	version = 2
 
 	line     = 64
 	pageSize = 4096
@@ -81,15 +83,16 @@ const (
 // layout is where everything lives in a segment of ranks ranks whose rings
 // have slots slots; it is computed, never read from the segment.
 type layout struct {
-	ranks, slots        int
-	pairsOff, ringsOff  int
-	ringBytes, segBytes int
+	ranks, slots                   int
+	pairsOff, signalsOff, ringsOff int
+	ringBytes, segBytes            int
 }
 
 func newLayout(ranks, slots int) layout {
 	l := layout{ranks: ranks, slots: slots, ringBytes: ring.RegionSize(slots)}
 	l.pairsOff = rankLines + ranks*line
-	l.ringsOff = roundUp(l.pairsOff+8*ranks*ranks, pageSize)
+	l.signalsOff = roundUp(l.pairsOff+8*ranks*ranks, line)
+	l.ringsOff = roundUp(l.signalsOff+ranks*ranks*SignalSlots*line, pageSize)
 	l.segBytes = roundUp(l.ringsOff+ranks*ranks*l.ringBytes, pageSize)
 	return l
 }
@@ -99,6 +102,9 @@ func roundUp(n, to int) int { return (n + to - 1) / to * to }
 func (l layout) rankLine(r int) int        { return rankLines + r*line }
 func (l layout) pairWord(from, to int) int { return l.pairsOff + 8*(from*l.ranks+to) }
 func (l layout) ringAt(from, to int) int   { return l.ringsOff + (from*l.ranks+to)*l.ringBytes }
+func (l layout) signalAt(from, to, slot int) int {
+	return l.signalsOff + ((from*l.ranks+to)*SignalSlots+slot)*line
+}
 
 // jobHash identifies a job inside its segment, so that a file that merely
 // has the right name is not taken for the job's.

@@ -93,6 +93,7 @@ func (e *Endpoint) sleep() bool {
 		atomic.StoreUint32(w, 0)
 		return true
 	}
+	e.cfg.Idle()
 	e.sleeps.Add(1)
 	futexWait(w, 1, e.cfg.Heartbeat)
 	atomic.StoreUint32(w, 0)

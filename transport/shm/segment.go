@@ -135,6 +135,11 @@ func (s *segment) pair(from, to int) *uint64 {
 	return word(s.mem, s.pairWord(from, to))
 }
 
+// signal returns the counter of signals from → to on slot.
+func (s *segment) signal(from, to, slot int) *uint64 {
+	return word(s.mem, s.signalAt(from, to, slot))
+}
+
 // ringRegion returns the region of the ring from → to.
 func (s *segment) ringRegion(from, to int) []byte {
 	off := s.ringAt(from, to)

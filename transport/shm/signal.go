@@ -1,0 +1,63 @@
+package shm
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// Signals: besides its ring, each ordered pair of ranks has SignalSlots
+// counters in the segment, each alone on its cache line. A signal is an
+// atomic add by the sender and a load by the receiver — no frame, no
+// receive goroutine — which is what a barrier between ranks on one host
+// needs (Smelt's zero-payload messages). A counter only grows, so a
+// receiver that remembers how many it has consumed never mistakes an old
+// signal for a new one.
+//
+// Nobody watches the counters: a receiver polls them. One that stops
+// polling to sleep must be woken some other way, so Signal reports
+// whether the peer's receive goroutine sleeps (its futex word, read after
+// the add: Dekker's pattern, as for frames in layout.go), and the caller
+// can then send a frame; Config.Idle runs each time the receive goroutine
+// is about to sleep, after it announced so, so that a receiver can look
+// at its counters once more.
+
+// SignalSlots is how many signal counters each ordered pair of ranks has.
+const SignalSlots = 16
+
+// Signal raises this rank's counter slot towards peer by one. asleep
+// reports that peer's receive goroutine was asleep after the add; nothing
+// on peer then notices the signal until something wakes it. Any goroutine
+// may call Signal; each slot towards a peer should have one signalling
+// goroutine at a time if the signals are to keep an order.
+func (e *Endpoint) Signal(peer, slot int) (asleep bool, err error) {
+	if err := e.checkSignal(peer, slot); err != nil {
+		return false, err
+	}
+	if err := e.sendable(peer); err != nil {
+		return false, err
+	}
+	atomic.AddUint64(e.seg.signal(e.cfg.Rank, peer, slot), 1)
+	return atomic.LoadUint32(e.seg.wait(peer)) == 1, nil
+}
+
+// Signals returns how many signals peer has raised towards this rank on
+// slot so far. err wraps ErrPeerLost once peer is lost; n then still
+// counts every signal peer raised (the counter outlives the process).
+// Any goroutine may call it; it never waits.
+func (e *Endpoint) Signals(peer, slot int) (n uint64, err error) {
+	if err := e.checkSignal(peer, slot); err != nil {
+		return 0, err
+	}
+	err = e.lostErr(peer)
+	return atomic.LoadUint64(e.seg.signal(peer, e.cfg.Rank, slot)), err
+}
+
+func (e *Endpoint) checkSignal(peer, slot int) error {
+	switch {
+	case peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank:
+		return fmt.Errorf("shm: rank %d cannot signal rank %d (size %d)", e.cfg.Rank, peer, e.cfg.Size)
+	case slot < 0 || slot >= SignalSlots:
+		return fmt.Errorf("shm: signal slot %d outside [0, %d)", slot, SignalSlots)
+	}
+	return nil
+}
