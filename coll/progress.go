@@ -47,28 +47,33 @@ func progresser(ends []end) Progresser {
 // progress moves the wait's transport once, if it has one, and reports
 // whether it did. It reports false from the first call that cannot, and
 // from the first call after progressFor, after telling the transport
-// (ProgressDone); the wait then polls and naps as it would without.
+// (ProgressDone); the wait then polls and naps as it would without. The
+// clock is read, and the CPU yielded, only every progressCheck calls:
+// either costs more than an empty poll, and whatever the wait is doing
+// when the message lands delays it.
 func (s *spinner) progress() bool {
-	now := time.Now()
 	if s.since.IsZero() {
-		s.since = now
-	} else if now.Sub(s.since) > progressFor {
-		s.stopProgress()
-		return false
+		s.since = time.Now()
+	} else if s.n%progressCheck == 0 {
+		if time.Since(s.since) > progressFor {
+			s.stopProgress()
+			return false
+		}
+		// Goroutines this one made ready (the transport's writer, a
+		// credit's sender) may wait in this P's queue; let them run.
+		runtime.Gosched()
 	}
-	delivered, ok := s.prog.Progress()
-	if !ok {
+	if _, ok := s.prog.Progress(); !ok {
 		s.stopProgress()
 		return false
 	}
 	s.progressed = true
-	if !delivered {
-		// Goroutines this one made ready (the transport's writer, a
-		// credit's sender) wait in this P's queue; let them run.
-		runtime.Gosched()
-	}
 	return true
 }
+
+// progressCheck is how many progress calls a wait makes between looks at
+// the clock and yields: about a microsecond of polling.
+const progressCheck = 32
 
 // stopProgress ends the wait's progressing, telling the transport if the
 // wait moved it.

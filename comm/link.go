@@ -72,6 +72,10 @@ type Link struct {
 	peer int
 	ch   int
 	c    *linkChan
+	// The transport's signal counters, once seen to reach the peer:
+	// txSig for the sending goroutine, rxSig for the receiving one
+	// (linksignal.go).
+	txSig, rxSig Signaller
 }
 
 // ReserveChannels reserves n consecutive channels and returns the first.

@@ -68,8 +68,10 @@ type linkChan struct {
 	owed   int64
 	queued atomic.Int32
 	credit atomic.Int64
-	wake   chan struct{} // a message arrived, or the link failed
-	more   chan struct{} // credit arrived, or the link failed
+	// signals counts the signal frames received (linksignal.go).
+	signals atomic.Uint64
+	wake    chan struct{} // a message arrived, or the link failed
+	more    chan struct{} // credit arrived, or the link failed
 	// bell, when set, is rung with wake: a coll member polling several
 	// links naps on it rather than sleeping (see coll.Belled).
 	bell atomic.Pointer[chan<- struct{}]
@@ -152,6 +154,8 @@ func (w *World) deliverLink(peer int, h frame.Header, payload []byte) {
 	}
 	c := w.links.get(peer, ch)
 	switch {
+	case h.Kind == frame.Eager && h.Flags&FlagSignal != 0:
+		c.onSignal(h)
 	case h.Kind == frame.Eager && h.Flags&FlagAbort != 0:
 		why := payload[:min(len(payload), maxAbortText)]
 		w.links.abort(ch, fmt.Errorf("%w: channel %d at rank %d: %s", ErrLinkAborted, ch, peer, why))

@@ -74,6 +74,8 @@ type routes struct {
 	// pollers of remote and local, or nil: looked up once, as an
 	// interface assertion per Poll costs more than an empty poll.
 	remoteP, localP Poller
+	// localS is local as a Signaller, or nil.
+	localS Signaller
 }
 
 // NewMux returns a Mux for cfg, to be opened by New(cfg, m.Open).
@@ -143,6 +145,7 @@ func (m *Mux) localEvents(ranks []int) Events {
 			m.ev.Deliver(ranks[peer], h, payload)
 		},
 		Lost: func(peer int, err error) { m.peerLost(ranks[peer], err) },
+		Idle: m.ev.Idle,
 	}
 }
 
@@ -159,6 +162,7 @@ func (m *Mux) publish(rt *routes) error {
 	m.local = rt.local
 	rt.remoteP, _ = m.remote.(Poller)
 	rt.localP, _ = rt.local.(Poller)
+	rt.localS, _ = rt.local.(Signaller)
 	m.routes.Store(rt)
 	close(m.ready)
 	return nil
@@ -287,4 +291,39 @@ func (m *Mux) transports() []Transport {
 		return []Transport{m.remote, rt.local}
 	}
 	return []Transport{m.remote}
+}
+
+// signaller returns the Signaller that reaches peer and peer's number on
+// it, if peer is on this host and the local transport keeps counters.
+func (m *Mux) signaller(peer int) (Signaller, int, bool) {
+	rt := m.routes.Load()
+	if rt == nil || rt.localS == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] < 0 {
+		return nil, 0, false
+	}
+	return rt.localS, rt.index[peer], true
+}
+
+// SignalSlots is Signaller's: the local transport's for ranks on this
+// host, none for the others.
+func (m *Mux) SignalSlots(peer int) int {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.SignalSlots(i)
+	}
+	return 0
+}
+
+// Signal is Signaller's, for a rank on this host.
+func (m *Mux) Signal(peer, slot int) (bool, error) {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.Signal(i, slot)
+	}
+	return false, fmt.Errorf("comm: mux: rank %d keeps no signal counters with this rank", peer)
+}
+
+// Signals is Signaller's, for a rank on this host.
+func (m *Mux) Signals(peer, slot int) (uint64, error) {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.Signals(i, slot)
+	}
+	return 0, fmt.Errorf("comm: mux: rank %d keeps no signal counters with this rank", peer)
 }

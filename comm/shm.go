@@ -6,12 +6,12 @@ import "github.com/plexus-hpc/plexus/transport/shm"
 // whose Deliver and Lost are the world's. All ranks must run on this host.
 func SHM(cfg shm.Config) Opener {
 	return func(ev Events) (Transport, error) {
-		cfg.Deliver, cfg.Lost = ev.Deliver, ev.Lost
+		cfg.Deliver, cfg.Lost, cfg.Idle = ev.Deliver, ev.Lost, ev.Idle
 		ep, err := shm.Open(cfg)
 		if err != nil {
 			return nil, err
 		}
-		return ep, nil
+		return shmSignaller{ep}, nil
 	}
 }
 
@@ -22,4 +22,11 @@ func SHM(cfg shm.Config) Opener {
 var _ interface {
 	Transport
 	Poller
-} = (*shm.Endpoint)(nil)
+	Signaller
+} = shmSignaller{}
+
+// shmSignaller is a shm.Endpoint as a Signaller: every peer has
+// shm.SignalSlots counters per direction.
+type shmSignaller struct{ *shm.Endpoint }
+
+func (shmSignaller) SignalSlots(peer int) int { return shm.SignalSlots }

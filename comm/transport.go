@@ -55,6 +55,9 @@ type Queuer interface {
 type Events struct {
 	Deliver func(peer int, h frame.Header, payload []byte)
 	Lost    func(peer int, err error)
+	// Idle, called by a Signaller's receiver before it sleeps, rings the
+	// links' bells (linksignal.go). It may be nil and must not block.
+	Idle func()
 }
 
 // Opener creates a transport wired to a world's events.

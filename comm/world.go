@@ -75,7 +75,7 @@ func New(cfg Config, open Opener) (*World, error) {
 		return nil, err
 	}
 	w := newWorld(cfg.withDefaults())
-	t, err := open(Events{Deliver: w.deliver, Lost: w.lost})
+	t, err := open(Events{Deliver: w.deliver, Lost: w.lost, Idle: w.links.ringBells})
 	if err != nil {
 		w.cancel()
 		return nil, fmt.Errorf("comm: open transport: %w", err)

@@ -14,7 +14,10 @@ import (
 // TestPeerLoss kills a rank while the others run collectives in a loop:
 // every survivor must fail with an error, not hang, within a few seconds.
 func TestPeerLoss(t *testing.T) {
-	for _, name := range []string{"twin", "tcp"} {
+	for _, name := range []string{"twin", "tcp", "shm"} {
+		if makers[name] == nil {
+			continue
+		}
 		t.Run("transport="+name, func(t *testing.T) {
 			const n = 4
 			f := makers[name](t, n)
