@@ -139,6 +139,7 @@ func (m *Member) await(ctx context.Context, e end) error {
 // the spinner, which pauses, yields and naps, checking ctx and the team.
 func (m *Member) awaitSlow(ctx context.Context, s *signal) error {
 	w := m.newSpinner()
+	w.every = signalProgress
 	for {
 		ok, err := s.arrived()
 		if ok {
@@ -154,6 +155,13 @@ func (m *Member) awaitSlow(ctx context.Context, s *signal) error {
 		}
 	}
 }
+
+// signalProgress is how often a signal wait progresses the transport:
+// every few polls, since a signal may come by a frame (then progress
+// delivers it) or by a counter in memory shared with the peer (then
+// progress only delivers other traffic, and costs more than a look at the
+// counter).
+const signalProgress = 4
 
 // arrived reports whether the awaited signal has been raised; err is the
 // link's failure, which matters only while it has not. A signal raised

@@ -37,6 +37,10 @@ type spinner struct {
 	prog       Progresser // when set, polls progress it first (see progress.go)
 	since      time.Time  // the first progress
 	progressed bool       // prog has moved the transport
+	// every, when above 1, has only every every-th idle poll progress
+	// prog: a wait for a signal that the transport does not deliver
+	// (shared counters) polls the signal in between.
+	every int
 }
 
 // idle is called after a poll that found nothing. It reports whether the
@@ -46,8 +50,13 @@ func (s *spinner) idle() bool {
 	if s.spins == 0 {
 		s.spins = sharedSpins
 	}
-	if s.prog != nil && s.progress() {
-		return s.n%checkEvery == 0
+	if s.prog != nil {
+		if s.every > 1 && s.n%s.every != 0 {
+			return false
+		}
+		if s.progress() {
+			return s.n%checkEvery == 0
+		}
 	}
 	switch {
 	case s.n < flatPolls:
