@@ -27,12 +27,15 @@
 //
 // Blocking calls simply block their goroutine: goroutines are cheap and
 // the Go scheduler is the user-level thread scheduler MPIV had to write.
-// Each waiting operation is a small pooled request with a one-slot channel
-// (its ThreadWait/ThreadSignal). Over a transport that can be polled (TCP),
-// one waiting goroutine per world first reads the transport itself for up
-// to 100 µs (spinFor), as MPI libraries spin, since waking a sleeping
-// goroutine costs tens of microseconds on a small machine; after that it
-// sleeps, so an idle rank burns no CPU. Arriving messages and posted
+// Each waiting operation is a small pooled request (MPIV's ThreadWait and
+// ThreadSignal): its completion is one compare-and-swap and a store, and a
+// channel token only for an owner that announced it sleeps (complete.go).
+// Over a transport that can be polled (TCP, shared memory), one waiting
+// goroutine per world first reads the transport itself for up to 100 µs
+// (spinFor), as MPI libraries spin, since waking a sleeping goroutine
+// costs tens of microseconds on a small machine; after that it sleeps, so
+// an idle rank burns no CPU. An eager message that finds its receive
+// already posted is copied straight from the transport into it. Arriving messages and posted
 // receives meet in a sharded matching table (package comm/match): MPIV's
 // Algorithms 1 and 2, with FIFOs per key for MPI order and a slower but
 // correct path for wildcards.
@@ -47,6 +50,15 @@
 // has an equal share as credit, spends it on eager sends, gets it back as
 // its messages are received, and uses the rendezvous protocol while it has
 // none.
+//
+// # Links
+//
+// Links (World.Link) are ordered channels between two ranks apart from the
+// tagged traffic, for the collectives of comm/collective: messages bypass
+// the matching table, and signals — zero-payload notifications counted per
+// direction, which the barrier uses — are, between ranks on one host, an
+// atomic add on a counter in the shared-memory segment that the waiting
+// rank polls (see linksignal.go).
 //
 // # Transports
 //

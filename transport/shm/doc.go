@@ -44,6 +44,13 @@
 // coming the receive goroutine stands aside, blocked, for at most
 // standAside (500 µs) after the last one or until PollDone.
 //
+// Besides its ring, each ordered pair of ranks has SignalSlots signal
+// counters (signal.go): Signal is an atomic add there, Signals a load, so
+// a barrier between ranks on one host moves one cache line per hop and no
+// frame. Signal reports when the peer's receive goroutine sleeps, so the
+// caller can wake it with a frame, and Config.Idle runs just before that
+// goroutine sleeps.
+//
 // Close marks the rank closed; the last rank out removes the file.
 // CleanStale removes the segments of jobs whose processes all died.
 //
