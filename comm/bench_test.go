@@ -101,3 +101,62 @@ func msgRate(b *testing.B, ws []*World, g int) {
 	wg.Wait()
 	b.ReportMetric(float64(per*g)/b.Elapsed().Seconds(), "msgs/s")
 }
+
+// BenchmarkWindow is the OSU message-rate pattern: rank 0 posts windows of
+// 64 Isends of 8 bytes, rank 1 windows of 64 Irecvs; both wait for all,
+// and rank 1 acknowledges each window with an empty message.
+func BenchmarkWindow(b *testing.B) {
+	for _, tr := range benchTransports() {
+		b.Run("transport="+tr, func(b *testing.B) {
+			window(b, makers[tr](b, 2, Config{}).ws, 64)
+		})
+	}
+}
+
+func window(b *testing.B, ws []*World, win int) {
+	ctx := context.Background()
+	rounds := max(1, b.N/win)
+	done := make(chan error, 1)
+	go func() { done <- windowSide(ctx, ws[1], 0, win, rounds) }()
+	b.ReportAllocs()
+	b.ResetTimer()
+	if err := windowSide(ctx, ws[0], 1, win, rounds); err != nil {
+		b.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(rounds*win)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// windowSide runs one rank's side of window: rank 0 sends, rank 1 receives.
+func windowSide(ctx context.Context, w *World, peer, win, rounds int) error {
+	reqs := make([]*Request, win)
+	buf := make([]byte, 8)
+	for range rounds {
+		for i := range reqs {
+			var err error
+			if w.Rank() == 0 {
+				reqs[i], err = w.Isend(peer, 1, buf)
+			} else {
+				reqs[i], err = w.Irecv(peer, 1, buf)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if _, err := Waitall(ctx, reqs...); err != nil {
+			return err
+		}
+		var err error
+		if w.Rank() == 0 {
+			_, err = w.Recv(ctx, peer, 2, nil)
+		} else {
+			err = w.Send(ctx, peer, 2, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
