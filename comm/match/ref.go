@@ -34,14 +34,10 @@ func (t *Ref[M, R]) Arrive(k Key, m M) (r R, matched bool, err error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	i := slices.IndexFunc(t.posted, func(e refEntry[R]) bool { return e.key.Matches(k) })
-	if i < 0 {
+	if r, matched = t.take(k); !matched {
 		t.unexp = append(t.unexp, refEntry[M]{k, m})
-		return r, false, nil
 	}
-	r = t.posted[i].val
-	t.posted = slices.Delete(t.posted, i, i+1)
-	return r, true, nil
+	return r, matched, nil
 }
 
 // Take is Table.Take: take the earliest posted receive accepting k, or
@@ -52,13 +48,20 @@ func (t *Ref[M, R]) Take(k Key) (r R, matched bool, err error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	r, matched = t.take(k)
+	return r, matched, nil
+}
+
+// take removes the earliest posted receive accepting k, if any. The
+// caller holds t.mu.
+func (t *Ref[M, R]) take(k Key) (r R, ok bool) {
 	i := slices.IndexFunc(t.posted, func(e refEntry[R]) bool { return e.key.Matches(k) })
 	if i < 0 {
-		return r, false, nil
+		return r, false
 	}
 	r = t.posted[i].val
 	t.posted = slices.Delete(t.posted, i, i+1)
-	return r, true, nil
+	return r, true
 }
 
 // Post is Table.Post: take the earliest unexpected message k accepts, or
