@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -23,6 +24,14 @@ type P2PConfig struct {
 	// Sizes are the message sizes of latency and bandwidth, in bytes.
 	// Default 1 B to 4 MiB in powers of two (1 B, 1 KiB, 1 MiB with Quick).
 	Sizes []int
+	// Goroutines lists the goroutine counts of the multi-goroutine cases
+	// (MTBenches), which run, Plexus only, with the fewest ranks. Empty
+	// (the default): no such cases. Each count is 1 to MaxGoroutines.
+	Goroutines []int
+	// Cases restricts the run to these programs: latency, bw, msgrate,
+	// coll, latency_mt, msgrate_mt. Empty (the default): all, the last two
+	// only with Goroutines.
+	Cases []string
 	// Quick runs few iterations and windows of 16, once: a smoke test, not
 	// a measurement.
 	Quick bool
@@ -103,8 +112,27 @@ func (c P2PConfig) Validate() error {
 	if slices.ContainsFunc(c.Sizes, func(n int) bool { return n < 0 || n > 64<<20 }) {
 		return fmt.Errorf("%w: sizes %v; each must be 0 to 64 MiB", ErrP2PConfig, c.Sizes)
 	}
+	if slices.ContainsFunc(c.Goroutines, func(n int) bool { return n < 1 || n > MaxGoroutines }) {
+		return fmt.Errorf("%w: goroutines %v; each must be 1 to %d", ErrP2PConfig, c.Goroutines, MaxGoroutines)
+	}
+	if err := c.validateCases(); err != nil {
+		return err
+	}
 	if c.Runs < 1 || c.Timeout < 0 {
 		return fmt.Errorf("%w: %d runs, timeout %v", ErrP2PConfig, c.Runs, c.Timeout)
+	}
+	return nil
+}
+
+func (c P2PConfig) validateCases() error {
+	for _, name := range c.Cases {
+		p := slices.IndexFunc(peerProgs, func(p peerProg) bool { return p.name == name })
+		if p < 0 {
+			return fmt.Errorf("%w: case %q; have %s", ErrP2PConfig, name, strings.Join(progNames(), ", "))
+		}
+		if peerProgs[p].mt && len(c.Goroutines) == 0 {
+			return fmt.Errorf("%w: case %s needs goroutine counts", ErrP2PConfig, name)
+		}
 	}
 	return nil
 }

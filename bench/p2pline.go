@@ -15,13 +15,16 @@ import (
 //
 //	{"bench":"latency","ranks":2,"size":1,"iters":1000,"value":6.9}
 //
-// Value is in the unit of Unit(Bench).
+// Value is in the unit of Unit(Bench). Goroutines, printed only by the
+// multi-goroutine cases (MTBenches), is the number of goroutine pairs;
+// Iters is then each pair's.
 type PeerLine struct {
-	Bench string  `json:"bench"`
-	Ranks int     `json:"ranks"`
-	Size  int     `json:"size"`
-	Iters int     `json:"iters"`
-	Value float64 `json:"value"`
+	Bench      string  `json:"bench"`
+	Ranks      int     `json:"ranks"`
+	Size       int     `json:"size"`
+	Goroutines int     `json:"goroutines,omitempty"`
+	Iters      int     `json:"iters"`
+	Value      float64 `json:"value"`
 }
 
 // ErrPeerOutput reports a peer program's output line that is not a result.
@@ -53,7 +56,7 @@ func Unit(bench string) string {
 	switch bench {
 	case "bandwidth":
 		return "MB/s"
-	case "msgrate":
+	case "msgrate", "msgrate_mt":
 		return "msgs/s"
 	}
 	return "µs"

@@ -57,7 +57,7 @@ func TestMediansAndTargets(t *testing.T) {
 	if len(res) != 4 || res[0].Value != 20 || res[1].Value != 40 || res[0].Runs != 3 {
 		t.Fatalf("medians: %+v", res)
 	}
-	tg := P2PTargets(res)
+	tg := P2PTargets("tcp", res)
 	if len(tg) != 2 || !tg[0].Met() || tg[0].Ratio != 0.5 || tg[1].Met() {
 		t.Errorf("targets: %+v", tg)
 	}

@@ -9,47 +9,74 @@ import (
 // peerRun is one job of a peer program: the same program name and
 // arguments for Plexus (p2pprog -bench prog) and Open MPI (bench/peers).
 type peerRun struct {
-	prog  string // latency, bw, msgrate or coll
-	ranks int
-	args  []string
+	prog       string // a peerProgs name
+	ranks      int
+	args       []string
+	plexusOnly bool // Open MPI has no such program
 }
 
-// peerProgs are the programs with their iteration bases (normal, quick);
-// bases match the C programs' defaults.
-var peerProgs = []struct {
+// peerProg is a peer program with its iteration bases (normal, quick).
+type peerProg struct {
 	name        string
 	base, quick int
 	sized       bool // takes -s
-}{
-	{"latency", 1000, 20, true},
-	{"bw", 100, 4, true},
-	{"msgrate", 200, 20, false},
-	{"coll", 1000, 20, false},
+	mt          bool // multi-goroutine: takes -g, Plexus only
+}
+
+// peerProgs are the programs in the order they run; the bases of the first
+// four match the C programs' defaults.
+var peerProgs = []peerProg{
+	{name: "latency", base: 1000, quick: 20, sized: true},
+	{name: "bw", base: 100, quick: 4, sized: true},
+	{name: "msgrate", base: 200, quick: 20},
+	{name: "coll", base: 1000, quick: 20},
+	{name: "latency_mt", base: 1000, quick: 20, mt: true},
+	{name: "msgrate_mt", base: 200, quick: 20, mt: true},
+}
+
+func progNames() []string {
+	names := make([]string, len(peerProgs))
+	for i, p := range peerProgs {
+		names[i] = p.name
+	}
+	return names
 }
 
 // peerPlan lists the jobs of c (after defaults): the point-to-point programs
-// in the smallest job, coll in every one.
+// in the smallest job, coll in every one; the multi-goroutine ones only
+// with c.Goroutines; only c.Cases when given.
 func peerPlan(c P2PConfig) []peerRun {
 	var runs []peerRun
 	smallest := slices.Min(c.Ranks)
 	for _, n := range c.Ranks {
 		for _, p := range peerProgs {
-			if p.name != "coll" && n != smallest {
+			if !c.plans(p) || p.name != "coll" && n != smallest {
 				continue
 			}
-			runs = append(runs, peerRun{prog: p.name, ranks: n, args: progArgs(c, p.base, p.quick, p.sized)})
+			runs = append(runs, peerRun{prog: p.name, ranks: n, args: progArgs(c, p), plexusOnly: p.mt})
 		}
 	}
 	return runs
 }
 
-func progArgs(c P2PConfig, base, quick int, sized bool) []string {
-	args := []string{"-n", strconv.Itoa(base)}
-	if c.Quick {
-		args = []string{"-n", strconv.Itoa(quick), "-w", "16"}
+// plans reports whether c runs p.
+func (c P2PConfig) plans(p peerProg) bool {
+	if p.mt && len(c.Goroutines) == 0 {
+		return false
 	}
-	if sized {
+	return len(c.Cases) == 0 || slices.Contains(c.Cases, p.name)
+}
+
+func progArgs(c P2PConfig, p peerProg) []string {
+	args := []string{"-n", strconv.Itoa(p.base)}
+	if c.Quick {
+		args = []string{"-n", strconv.Itoa(p.quick), "-w", "16"}
+	}
+	if p.sized {
 		args = append(args, "-s", joinInts(c.Sizes))
+	}
+	if p.mt {
+		args = append(args, "-g", joinInts(c.Goroutines))
 	}
 	return args
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 )
 
@@ -19,26 +20,26 @@ func WriteP2PJSON(w io.Writer, results []P2PResult) error {
 
 // p2pRow is one case with both implementations' values (0: not run).
 type p2pRow struct {
-	bench, unit     string
-	ranks, size     int
-	plexus, openmpi float64
+	bench, unit             string
+	ranks, size, goroutines int
+	plexus, openmpi         float64
 }
 
 // pairUp puts each case's Plexus and Open MPI values on one row, in the
 // order cases first appear.
 func pairUp(results []P2PResult) []p2pRow {
 	type key struct {
-		bench       string
-		ranks, size int
+		bench           string
+		ranks, size, gs int
 	}
 	index := map[key]int{}
 	var rows []p2pRow
 	for _, r := range results {
-		k := key{r.Bench, r.Ranks, r.Size}
+		k := key{r.Bench, r.Ranks, r.Size, r.Goroutines}
 		i, ok := index[k]
 		if !ok {
 			i, index[k] = len(rows), len(rows)
-			rows = append(rows, p2pRow{bench: r.Bench, unit: r.Unit, ranks: r.Ranks, size: r.Size})
+			rows = append(rows, p2pRow{bench: r.Bench, unit: r.Unit, ranks: r.Ranks, size: r.Size, goroutines: max(r.Goroutines, 1)})
 		}
 		if r.Impl == "openmpi" {
 			rows[i].openmpi = r.Value
@@ -58,21 +59,40 @@ func (r p2pRow) ratio() float64 {
 }
 
 // WriteP2PTable writes results side by side, one case per row, with the
-// ratio plexus/openmpi, then the targets.
+// ratio plexus/openmpi, then the targets of their transport. A goroutines
+// column follows ranks when there are multi-goroutine cases.
 func WriteP2PTable(w io.Writer, results []P2PResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bench\tranks\tsize\tunit\tplexus\topenmpi\tplexus/openmpi\t")
+	gs := slices.ContainsFunc(results, func(r P2PResult) bool { return slices.Contains(MTBenches, r.Bench) })
+	fmt.Fprintln(tw, "bench\tranks\t"+cond(gs, "goroutines\t")+"size\tunit\tplexus\topenmpi\tplexus/openmpi\t")
 	for _, r := range pairUp(results) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.bench, r.ranks, r.size, r.unit,
+		g := cond(gs, fmt.Sprintf("%d\t", r.goroutines))
+		fmt.Fprintf(tw, "%s\t%d\t%s%d\t%s\t%s\t%s\t%s\t\n", r.bench, r.ranks, g, r.size, r.unit,
 			num(r.plexus), num(r.openmpi), num(r.ratio()))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, t := range P2PTargets(results) {
+	for _, t := range P2PTargets(transportOf(results), results) {
 		fmt.Fprintf(w, "target: %s\n", t)
 	}
 	return nil
+}
+
+// cond is s if ok, else "".
+func cond(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
+}
+
+// transportOf is the transport of results: P2P runs all over one.
+func transportOf(results []P2PResult) string {
+	if len(results) == 0 {
+		return ""
+	}
+	return results[0].Transport
 }
 
 // num formats a value with about three significant digits; 0 is "-".

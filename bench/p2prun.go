@@ -10,15 +10,16 @@ import (
 
 // P2PResult is one case of P2P: the median over the runs.
 type P2PResult struct {
-	Bench     string  `json:"bench"` // latency, bandwidth, msgrate, barrier, bcast or allreduce
-	Impl      string  `json:"impl"`  // plexus or openmpi
-	Transport string  `json:"transport"`
-	Ranks     int     `json:"ranks"`
-	Size      int     `json:"size"` // message bytes; 0 for barrier
-	Value     float64 `json:"value"`
-	Unit      string  `json:"unit"`  // µs (one-way or per op), MB/s (10^6 bytes) or msgs/s
-	Iters     int     `json:"iters"` // timed iterations per run
-	Runs      int     `json:"runs"`
+	Bench      string  `json:"bench"` // latency, bandwidth, msgrate, barrier, bcast, allreduce, latency_mt or msgrate_mt
+	Impl       string  `json:"impl"`  // plexus or openmpi
+	Transport  string  `json:"transport"`
+	Ranks      int     `json:"ranks"`
+	Size       int     `json:"size"` // message bytes; 0 for barrier
+	Value      float64 `json:"value"`
+	Unit       string  `json:"unit"`  // µs (one-way or per op), MB/s (10^6 bytes) or msgs/s
+	Iters      int     `json:"iters"` // timed iterations per run (per goroutine pair in the _mt cases)
+	Runs       int     `json:"runs"`
+	Goroutines int     `json:"goroutines"` // goroutine pairs of the _mt cases; 1 for the others
 }
 
 // P2P builds the peer programs and runs every case of cfg with Plexus
@@ -72,6 +73,9 @@ func runAll(ctx context.Context, cfg P2PConfig, impls []impl) ([]P2PResult, erro
 	for run := 1; run <= cfg.Runs; run++ {
 		for _, r := range peerPlan(cfg) {
 			for _, im := range impls {
+				if r.plexusOnly && im.name() != "plexus" {
+					continue
+				}
 				fmt.Fprintf(cfg.Log, "bench p2p: run %d/%d: %s %s, %d ranks\n", run, cfg.Runs, im.name(), r.prog, r.ranks)
 				lines, err := im.run(ctx, r)
 				if err != nil {
@@ -88,7 +92,7 @@ func toResults(lines []PeerLine, impl, transport string) []P2PResult {
 	res := make([]P2PResult, len(lines))
 	for i, l := range lines {
 		res[i] = P2PResult{Bench: l.Bench, Impl: impl, Transport: transport, Ranks: l.Ranks,
-			Size: l.Size, Value: l.Value, Unit: Unit(l.Bench), Iters: l.Iters, Runs: 1}
+			Size: l.Size, Value: l.Value, Unit: Unit(l.Bench), Iters: l.Iters, Runs: 1, Goroutines: max(l.Goroutines, 1)}
 	}
 	return res
 }
@@ -97,20 +101,20 @@ func toResults(lines []PeerLine, impl, transport string) []P2PResult {
 // value (the lower middle one for an even count), in first-seen order.
 func medians(all []P2PResult) []P2PResult {
 	type key struct {
-		bench, impl string
-		ranks, size int
+		bench, impl     string
+		ranks, size, gs int
 	}
 	groups := map[key][]float64{}
 	var out []P2PResult
 	for _, r := range all {
-		k := key{r.Bench, r.Impl, r.Ranks, r.Size}
+		k := key{r.Bench, r.Impl, r.Ranks, r.Size, r.Goroutines}
 		if groups[k] == nil {
 			out = append(out, r)
 		}
 		groups[k] = append(groups[k], r.Value)
 	}
 	for i, r := range out {
-		v := groups[key{r.Bench, r.Impl, r.Ranks, r.Size}]
+		v := groups[key{r.Bench, r.Impl, r.Ranks, r.Size, r.Goroutines}]
 		slices.Sort(v)
 		out[i].Value, out[i].Runs = v[(len(v)-1)/2], len(v)
 	}

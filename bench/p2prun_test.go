@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"testing"
 	"time"
@@ -74,8 +75,8 @@ func TestP2PPeers(t *testing.T) {
 			res := runP2P(t, transport, true)
 			checkKinds(t, res, "plexus", transport)
 			checkKinds(t, res, "openmpi", transport)
-			if len(P2PTargets(res)) != 2 { // no 1 MiB bandwidth case here
-				t.Errorf("targets: %v", P2PTargets(res))
+			if len(P2PTargets(transport, res)) != map[string]int{"tcp": 2, "shm": 3}[transport] { // no 1 MiB bandwidth case here; shm adds the barrier
+				t.Errorf("targets: %v", P2PTargets(transport, res))
 			}
 		})
 	}
@@ -90,5 +91,44 @@ func TestP2PSHM(t *testing.T) {
 	checkKinds(t, res, "plexus", "shm")
 	if n := len(res); n != 2+2+1+3 {
 		t.Errorf("%d results, want 8: %+v", n, res)
+	}
+}
+
+// TestP2PGoroutines runs a tiny goroutine sweep, the multi-goroutine
+// cases alone, over both transports; Peers shows that Open MPI sits them
+// out.
+func TestP2PGoroutines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs jobs")
+	}
+	for _, transport := range []string{"tcp", "shm"} {
+		t.Run("transport="+transport, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var log bytes.Buffer
+			cfg := P2PConfig{Transport: transport, Quick: true, Ranks: []int{2}, Goroutines: []int{1, 10},
+				Cases: MTBenches, Peers: true, Log: &log}
+			res, err := P2P(ctx, cfg)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log.String())
+			}
+			checkMT(t, res, transport)
+		})
+	}
+}
+
+func checkMT(t *testing.T, res []P2PResult, transport string) {
+	t.Helper()
+	want := map[string]bool{"latency_mt/1": true, "latency_mt/10": true, "msgrate_mt/1": true, "msgrate_mt/10": true}
+	for _, r := range res {
+		key := fmt.Sprintf("%s/%d", r.Bench, r.Goroutines)
+		if !want[key] || r.Impl != "plexus" || r.Transport != transport || r.Size != MTSize || r.Value <= 0 ||
+			r.Iters != MTIters(20, r.Goroutines) || r.Unit != Unit(r.Bench) {
+			t.Errorf("%+v", r)
+		}
+		delete(want, key)
+	}
+	if len(want) != 0 {
+		t.Errorf("missing %v in %+v", want, res)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// P2PTarget is one of the ranks issue's targets, checked on one run's
+// P2PTarget is one of the issues' speed targets, checked on one run's
 // ratios (plexus/openmpi).
 type P2PTarget struct {
 	Name  string
@@ -33,26 +33,57 @@ func (t P2PTarget) String() string {
 	return fmt.Sprintf("%s: plexus/openmpi %.2f, want %s %g: %s", t.Name, t.Ratio, cmp, t.Limit, verdict)
 }
 
-// P2PTargets checks the targets that results allow (both implementations
-// measured the case): small-message latency at the smallest size ≤ 1.2×
-// Open MPI's, 8-byte message rate ≥ 10×, bandwidth at 1 MiB ≥ 0.9×, all
-// with the fewest ranks.
-func P2PTargets(results []P2PResult) []P2PTarget {
-	rows := pairUp(results)
-	var out []P2PTarget
-	add := func(name string, max bool, limit float64, ok func(p2pRow) bool) {
-		i := slices.IndexFunc(rows, func(r p2pRow) bool { return ok(r) && r.ratio() > 0 })
-		if i >= 0 {
-			out = append(out, P2PTarget{Name: name, Ratio: rows[i].ratio(), Max: max, Limit: limit})
-		}
-	}
-	small := smallestLatency(rows)
-	add(fmt.Sprintf("latency at %d B", small), true, 1.2, func(r p2pRow) bool { return r.bench == "latency" && r.size == small })
-	add("message rate, 8 B", false, 10, func(r p2pRow) bool { return r.bench == "msgrate" })
-	add("bandwidth at 1 MiB", false, 0.9, func(r p2pRow) bool { return r.bench == "bandwidth" && r.size == 1<<20 })
-	return out
+// targetSpec is a target before it is checked: the row it reads and the
+// bound on that row's ratio.
+type targetSpec struct {
+	name  string
+	bench string
+	size  int // -1: the smallest latency size measured
+	ranks int // 0: the first row of bench (the fewest ranks)
+	max   bool
+	limit float64
 }
 
+// p2pTargetSets are the targets per transport: TCP's from the ranks issue
+// (issue 4), shared memory's from issue 5.
+var p2pTargetSets = map[string][]targetSpec{
+	"tcp": {
+		{name: "latency", bench: "latency", size: -1, max: true, limit: 1.2},
+		{name: "message rate, 8 B", bench: "msgrate", size: 8, limit: 10},
+		{name: "bandwidth at 1 MiB", bench: "bandwidth", size: 1 << 20, limit: 0.9},
+	},
+	"shm": {
+		{name: "latency", bench: "latency", size: -1, max: true, limit: 1.2},
+		{name: "bandwidth at 1 MiB", bench: "bandwidth", size: 1 << 20, limit: 0.8},
+		{name: "barrier, 2 ranks", bench: "barrier", size: 0, ranks: 2, max: true, limit: 1.2},
+		{name: "message rate, 8 B", bench: "msgrate", size: 8, limit: 1},
+	},
+}
+
+// P2PTargets checks the targets of transport (tcp or shm; none for any
+// other) that results allow, that is where both implementations measured
+// the case. Over TCP: small-message latency at the smallest size ≤ 1.2×
+// Open MPI's, 8-byte message rate ≥ 10×, bandwidth at 1 MiB ≥ 0.9×. Over
+// shared memory: latency ≤ 1.2×, bandwidth at 1 MiB ≥ 0.8×, 2-rank barrier
+// ≤ 1.2×, message rate ≥ 1×. Point-to-point targets read the fewest ranks.
+func P2PTargets(transport string, results []P2PResult) []P2PTarget {
+	rows := pairUp(results)
+	small := smallestLatency(rows)
+	var out []P2PTarget
+	for _, t := range p2pTargetSets[transport] {
+		size, name := t.size, t.name
+		if size < 0 {
+			size, name = small, fmt.Sprintf("%s at %d B", name, small)
+		}
+		i := slices.IndexFunc(rows, func(r p2pRow) bool {
+			return r.bench == t.bench && r.size == size && (t.ranks == 0 || r.ranks == t.ranks) && r.ratio() > 0
+		})
+		if i >= 0 {
+			out = append(out, P2PTarget{Name: name, Ratio: rows[i].ratio(), Max: t.max, Limit: t.limit})
+		}
+	}
+	return out
+}
 func smallestLatency(rows []p2pRow) int {
 	small := -1
 	for _, r := range rows {

@@ -7,7 +7,9 @@
 //
 // -bench is latency (ping-pong, one-way µs), bw (windows of non-blocking
 // sends, MB/s), msgrate (8-byte windows, messages/s) or coll (barrier,
-// 8-byte bcast and allreduce, µs per op averaged over the ranks).
+// 8-byte bcast and allreduce, µs per op averaged over the ranks), or, with
+// -g listing goroutine counts, latency_mt and msgrate_mt (8-byte messages
+// between that many goroutine pairs at once; see package bench).
 // -transport is tcp (TCP loopback, the default) or shm (shared memory only;
 // every rank must run on this host).
 package main
@@ -21,16 +23,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plexus-hpc/plexus/bench"
 	"github.com/plexus-hpc/plexus/comm"
 )
 
 type options struct {
-	bench     string
-	sizes     []int
-	base      int
-	window    int
-	transport string
-	timeout   time.Duration
+	bench      string
+	sizes      []int
+	goroutines []int
+	base       int
+	window     int
+	transport  string
+	timeout    time.Duration
 }
 
 func main() {
@@ -49,8 +53,9 @@ func main() {
 func parseFlags(args []string) (options, error) {
 	o := options{}
 	fs := flag.NewFlagSet("p2pprog", flag.ContinueOnError)
-	fs.StringVar(&o.bench, "bench", "latency", "latency, bw, msgrate or coll")
+	fs.StringVar(&o.bench, "bench", "latency", "latency, bw, msgrate, coll, latency_mt or msgrate_mt")
 	sizes := fs.String("s", "", "comma-separated message sizes in bytes (default 1 B to 4 MiB, powers of two)")
+	gs := fs.String("g", "1", "comma-separated goroutine counts for latency_mt and msgrate_mt")
 	fs.IntVar(&o.base, "n", 0, "iterations for messages up to 8 KiB (default per bench, as in bench/peers)")
 	fs.IntVar(&o.window, "w", 64, "messages in flight for bw and msgrate")
 	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp or shm (every rank on this host)")
@@ -60,14 +65,30 @@ func parseFlags(args []string) (options, error) {
 	}
 	var err error
 	o.sizes, err = parseSizes(*sizes)
+	if err == nil {
+		o.goroutines, err = parseGoroutines(*gs)
+	}
 	if o.base == 0 {
 		o.base = defaultBase[o.bench]
 	}
 	return o, err
 }
 
-// defaultBase matches the defaults of the C programs.
-var defaultBase = map[string]int{"latency": 1000, "bw": 100, "msgrate": 200, "coll": 1000}
+// defaultBase matches the defaults of the C programs; the multi-goroutine
+// cases share theirs out among the pairs (bench.MTIters).
+var defaultBase = map[string]int{"latency": 1000, "bw": 100, "msgrate": 200, "coll": 1000, "latency_mt": 1000, "msgrate_mt": 200}
+
+func parseGoroutines(s string) ([]int, error) {
+	var gs []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n > bench.MaxGoroutines {
+			return nil, fmt.Errorf("-g: %q is not a goroutine count from 1 to %d", f, bench.MaxGoroutines)
+		}
+		gs = append(gs, n)
+	}
+	return gs, nil
+}
 
 func parseSizes(s string) ([]int, error) {
 	if s == "" {

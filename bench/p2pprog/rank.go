@@ -17,7 +17,8 @@ const (
 	tagAck
 	tagReport
 	tagDone
-	tagColl = 100 // plus the round of a collective
+	tagColl = 100     // plus the round of a collective
+	tagMT   = 1 << 16 // plus 2 × the goroutine (see mt.go)
 )
 
 // rank is this process's part of one run; only its goroutine uses it.
@@ -41,8 +42,12 @@ func (r *rank) bench() error {
 		return r.msgrate()
 	case "coll":
 		return r.coll()
+	case "latency_mt":
+		return r.latencyMT()
+	case "msgrate_mt":
+		return r.msgrateMT()
 	}
-	return fmt.Errorf("-bench %q: want latency, bw, msgrate or coll", r.o.bench)
+	return fmt.Errorf("-bench %q: want latency, bw, msgrate, coll, latency_mt or msgrate_mt", r.o.bench)
 }
 
 // emit prints one result line from rank 0.
@@ -50,7 +55,18 @@ func (r *rank) emit(name string, size, iters int, value float64) error {
 	if r.w.Rank() != 0 {
 		return nil
 	}
-	l := bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value}
+	return r.print(bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value})
+}
+
+// emitMT prints one multi-goroutine result line from rank 0.
+func (r *rank) emitMT(name string, g, iters int, value float64) error {
+	if r.w.Rank() != 0 {
+		return nil
+	}
+	return r.print(bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: bench.MTSize, Goroutines: g, Iters: iters, Value: value})
+}
+
+func (r *rank) print(l bench.PeerLine) error {
 	b, err := json.Marshal(l)
 	if err == nil {
 		_, err = fmt.Fprintf(os.Stdout, "%s\n", b)

@@ -15,7 +15,8 @@ import (
 var benchP2PCmd = &command{
 	name:    "bench p2p",
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
-	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks 2,4] [--sizes LIST] [--quick] [--runs R] [--json]
+	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks 2,4] [--sizes LIST] [--goroutines LIST]
+                 [--cases LIST] [--quick] [--runs R] [--json]
 
 Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
 jobs of ranks on this host, as plexus run does; with --peers it also builds
@@ -26,20 +27,34 @@ shared-memory BTL), alternating with Plexus. Cases:
   bandwidth  windows of 64 non-blocking sends, MB/s (10^6 bytes), per size
   msgrate    windows of 64 8-byte sends, messages/s
   barrier, bcast (8 B), allreduce (8 B sum)   µs per op, mean over ranks
+With --goroutines G1,G2,... (1 to 1000000 each; e.g. 1,10,100,1000,10000,100000),
+also, Plexus only, for each count G (as OSU's osu_latency_mt):
+  latency_mt  G goroutines of rank 0 ping-pong at once, each with its own
+              partner goroutine of rank 1 on its own tag, 8 B; one-way µs =
+              T / (2 n), T the wall time of the timed phase, n the round
+              trips of one pair (the base of 1000 shared out, at least 2)
+  msgrate_mt  G senders stream windows of 8 B sends to their partners, each
+              window acknowledged; messages/s of the rank (window 64, cut so
+              that G × window ≤ 65536; 200 windows shared out, at least 2)
+--cases restricts the run to some of latency, bw, msgrate, coll, latency_mt,
+msgrate_mt (e.g. --cases latency_mt,msgrate_mt for the goroutine sweep alone).
 Point-to-point cases run with the fewest ranks, collectives with each count.
 Every case runs --runs times and the median is reported. Without mpicc or
 mpirun, --peers says so and Plexus runs alone. Must run inside the plexus
 module (the programs are built from source). --json prints one JSON array
-(bench, impl, transport, ranks, size, value, unit, iters, runs); the table
-shows plexus/openmpi per case and the targets.`,
+(bench, impl, transport, ranks, size, value, unit, iters, runs, goroutines);
+the table shows plexus/openmpi per case (with a goroutines column when
+there are _mt cases) and the transport's targets: over tcp latency ≤ 1.2×,
+message rate ≥ 10×, bandwidth at 1 MiB ≥ 0.9× Open MPI's; over shm latency
+≤ 1.2×, bandwidth at 1 MiB ≥ 0.8×, 2-rank barrier ≤ 1.2×, message rate ≥ 1×.`,
 	flags: func() *flag.FlagSet { return new(p2pOpts).flagSet() },
 	run:   runBenchP2P,
 }
 
 type p2pOpts struct {
-	cfg          bench.P2PConfig
-	ranks, sizes string
-	json         bool
+	cfg                             bench.P2PConfig
+	ranks, sizes, goroutines, cases string
+	json                            bool
 }
 
 func (o *p2pOpts) flagSet() *flag.FlagSet {
@@ -48,6 +63,8 @@ func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.cfg.Peers, "peers", false, "also run the Open MPI programs of bench/peers")
 	fs.StringVar(&o.ranks, "ranks", "2,4", "job sizes as a comma-separated `LIST`")
 	fs.StringVar(&o.sizes, "sizes", "", "message sizes in bytes as a comma-separated `LIST` (default 1 to 4194304, powers of two)")
+	fs.StringVar(&o.goroutines, "goroutines", "", "goroutine counts of the multi-goroutine cases as a comma-separated `LIST` (default none)")
+	fs.StringVar(&o.cases, "cases", "", "run only these programs, a comma-separated `LIST` of latency, bw, msgrate, coll, latency_mt, msgrate_mt")
 	fs.BoolVar(&o.cfg.Quick, "quick", false, "few iterations, one run: a smoke test")
 	fs.IntVar(&o.cfg.Runs, "runs", 0, "runs per case, reported as the median (default 3, 1 with --quick)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
@@ -82,6 +99,14 @@ func (o *p2pOpts) parse(c *cli, args []string) error {
 	}
 	if o.cfg.Sizes, err = intList(o.sizes); err != nil {
 		return usagef("--sizes: %v", err)
+	}
+	if o.cfg.Goroutines, err = intList(o.goroutines); err != nil {
+		return usagef("--goroutines: %v", err)
+	}
+	for f := range strings.SplitSeq(o.cases, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			o.cfg.Cases = append(o.cfg.Cases, f)
+		}
 	}
 	if err := o.cfg.Validate(); err != nil {
 		return usagef("%v", err)

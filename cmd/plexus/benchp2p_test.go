@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -36,12 +37,38 @@ func testBenchP2PJSON(t *testing.T, transport string) {
 	}
 }
 
+// TestBenchP2PGoroutines runs the goroutine sweep alone and checks the
+// table's goroutines column.
+func TestBenchP2PGoroutines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a job")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"bench", "p2p", "--quick", "--ranks", "2", "--goroutines", "1,10", "--cases", "latency_mt,msgrate_mt"}, &out, &errb)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "bench  ranks  goroutines") {
+		t.Fatalf("table:\n%s", out.String())
+	}
+	for i, want := range []string{"latency_mt 2 1", "latency_mt 2 10", "msgrate_mt 2 1", "msgrate_mt 2 10"} {
+		if f := strings.Fields(lines[i+1]); strings.Join(f[:3], " ") != want {
+			t.Errorf("row %d %q, want %s ...", i+1, lines[i+1], want)
+		}
+	}
+}
+
 func TestBenchP2PBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"bench", "p2p", "--ranks", "two"},
 		{"bench", "p2p", "--ranks", "1"},
 		{"bench", "p2p", "--sizes", "1,x"},
 		{"bench", "p2p", "--transport", "smoke"},
+		{"bench", "p2p", "--goroutines", "0"},
+		{"bench", "p2p", "--goroutines", "1,many"},
+		{"bench", "p2p", "--cases", "pingpong"},
+		{"bench", "p2p", "--cases", "latency_mt"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != exitUsage {

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParseFlagsGoroutines(t *testing.T) {
+	o, err := parseFlags([]string{"-bench", "msgrate_mt", "-g", "1,10,100000"})
+	if err != nil || !reflect.DeepEqual(o.goroutines, []int{1, 10, 100000}) || o.base != 200 {
+		t.Errorf("%+v, %v", o, err)
+	}
+	if o, err := parseFlags([]string{"-bench", "latency_mt"}); err != nil || !reflect.DeepEqual(o.goroutines, []int{1}) || o.base != 1000 {
+		t.Errorf("defaults: %+v, %v", o, err)
+	}
+	for _, g := range []string{"0", "-3", "ten", "1,,2", "1000001", ""} {
+		if _, err := parseFlags([]string{"-bench", "latency_mt", "-g", g}); err == nil {
+			t.Errorf("-g %q accepted", g)
+		}
+	}
+}
