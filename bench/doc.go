@@ -11,4 +11,18 @@
 // bench is pingpong, stream, barrier, bcast or reduce; impl names the
 // implementation (ring, atomic, chan, cond, waitgroup, dissemination,
 // team-<topology>).
+//
+// P2P, behind `plexus bench p2p`, measures between ranks (processes) of
+// this host over TCP loopback or shared memory: it builds the peer program
+// bench/p2pprog (over comm) and, with P2PConfig.Peers, the Open MPI
+// programs of bench/peers, runs both as jobs, alternating, and reports
+// medians (P2PResult) with the transport's targets (P2PTargets):
+//
+//	res, err := bench.P2P(ctx, bench.P2PConfig{Transport: "shm", Ranks: []int{2}, Peers: true})
+//	bench.WriteP2PTable(os.Stdout, res)
+//
+// Its benches are latency, bandwidth, msgrate, barrier, bcast and
+// allreduce and, with P2PConfig.Goroutines, the multi-goroutine cases
+// latency_mt and msgrate_mt (Plexus only; see MTBenches for what they
+// measure), whose results carry their goroutine count.
 package bench

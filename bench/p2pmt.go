@@ -1,27 +1,27 @@
 package bench
 
-// Multi-goroutine cases, after OSU's osu_latency_mt: G goroutines on rank
-// 0, each paired by its own tag with a goroutine on rank 1, all running at
-// once with 8-byte messages.
+// MTBenches are the bench names of the multi-goroutine cases, after OSU's
+// osu_latency_mt: G goroutines on rank 0, each paired by its own tag with
+// a goroutine on rank 1, all running at once with MTSize-byte messages.
+// Every pair first runs its warm-up (WarmupIters), then all wait for a
+// barrier of the ranks, then run their MTIters timed iterations; T is the
+// wall time on rank 0 from their release to the end of the last one.
 //
-//   - latency_mt: every pair ping-pongs; the value is the wall time of the
-//     timed phase on rank 0, from the release of all G senders to the end
-//     of the last one's last round trip, divided by 2 × the round trips of
-//     one pair: T / (2n) = T × G / (2 × total round trips). This is
-//     osu_latency_mt's definition, which shares its iterations among the
-//     sender threads and divides the elapsed time by twice each thread's
-//     share.
-//   - msgrate_mt: every sender streams n windows of non-blocking sends to
-//     its partner, each window acknowledged; the value is the rank's rate,
-//     G × n × window messages over the same wall time.
+//   - latency_mt: every pair ping-pongs n times; the value is T / (2n) µs,
+//     which is T × G / (2 × all round trips). This is osu_latency_mt's
+//     definition: it shares its iterations among the sender threads and
+//     divides the elapsed time by twice each thread's share. It is the
+//     one-way latency each goroutine sees; G over it is 2Gn / T, the
+//     messages per second of both directions together.
+//   - msgrate_mt: every sender streams n windows of MTWindow non-blocking
+//     sends to its partner, each window acknowledged; the value is the
+//     rank's rate, G × n × window messages over T.
 //
-// The cases keep their own bench names, not latency and msgrate with
-// goroutines > 1: their G = 1 row runs through the goroutine harness (own
-// tags, shared-out iterations), so it is not the same measurement as the
-// single-goroutine latency and msgrate rows, which the targets and the
-// Open MPI pairing select by name.
-
-// MTBenches are the bench names of the multi-goroutine cases.
+// The cases keep their own bench names rather than being latency and
+// msgrate with goroutines > 1: their G = 1 row runs through the goroutine
+// harness (own tags, shared-out iterations), so it is not the same
+// measurement as the single-goroutine latency and msgrate rows, which the
+// targets and the Open MPI pairing select by name.
 var MTBenches = []string{"latency_mt", "msgrate_mt"}
 
 // MaxGoroutines is the most goroutine pairs a multi-goroutine case runs.
