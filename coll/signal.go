@@ -57,6 +57,16 @@ type Signaler interface {
 	Signals() (n uint64, err error)
 }
 
+// SignalWord is implemented by Signalers that can show the count of the
+// signals raised towards this end as a word in this process's memory (a
+// counter in a segment shared with the peer, say). A waiter then polls the
+// word in a tight loop first, as it does on in-process links, and calls
+// Signals only once that fails — so Signals still decides, and reports
+// failures. SignalWord returns nil when the link has no such word.
+type SignalWord interface {
+	SignalWord() *atomic.Uint64
+}
+
 // signalWords is implemented by links whose signal counts are plain
 // words in memory shared by both ends (the default rings), so that a
 // waiter polls the word itself rather than calling Signals.
@@ -84,7 +94,7 @@ type signalLine struct {
 // make that write, and every poll here, a miss on both CPUs.
 //
 // Invariants: seen is touched only by the member's goroutine; tx and rx
-// are both nil or both set.
+// are both nil or both set; fast is rx, or the link's SignalWord, or nil.
 type signal struct {
 	signalState
 	_ [(cacheLine - unsafe.Sizeof(signalState{})%cacheLine) % cacheLine]byte
@@ -93,6 +103,7 @@ type signal struct {
 type signalState struct {
 	link   Signaler
 	tx, rx *atomic.Uint64
+	fast   *atomic.Uint64 // polled first by await
 	seen   uint64
 }
 
@@ -105,6 +116,9 @@ func newSignal(l Link) *signal {
 	s := &signal{signalState: signalState{link: sl}}
 	if w, ok := l.(signalWords); ok {
 		s.tx, s.rx = w.signalWords()
+		s.fast = s.rx
+	} else if w, ok := l.(SignalWord); ok {
+		s.fast = w.SignalWord()
 	}
 	return s
 }
@@ -125,7 +139,7 @@ func (m *Member) raise(e end) error {
 func (m *Member) await(ctx context.Context, e end) error {
 	s := e.sig
 	s.seen++
-	if rx, want := s.rx, s.seen; rx != nil {
+	if rx, want := s.fast, s.seen; rx != nil {
 		for range flatPolls {
 			if rx.Load() >= want {
 				return nil

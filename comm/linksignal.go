@@ -3,6 +3,7 @@ package comm
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
@@ -38,11 +39,13 @@ const FlagSignal uint8 = 2
 // raises counter slot towards peer and reports whether peer's receiver
 // sleeps (and should get a frame as well); Signals returns how many
 // signals peer raised towards this rank on slot, with an error once peer
-// is lost. None of them waits.
+// is lost; SignalWord returns the word Signals reads, which stays
+// readable after Close, or nil. None of them waits.
 type Signaller interface {
 	SignalSlots(peer int) int
 	Signal(peer, slot int) (asleep bool, err error)
 	Signals(peer, slot int) (uint64, error)
+	SignalWord(peer, slot int) *atomic.Uint64
 }
 
 // shared returns the transport's counters for l, if it has them for l's
@@ -110,6 +113,17 @@ func (l *Link) Signals() (n uint64, err error) {
 		}
 	}
 	return n, err
+}
+
+// SignalWord returns the shared counter of the peer's signals on the link,
+// which a waiter polls before it calls Signals (coll.SignalWord), or nil
+// when the link signals by frames. Call it from the receiving goroutine,
+// or before that goroutine starts.
+func (l *Link) SignalWord() *atomic.Uint64 {
+	if s := l.shared(&l.rxSig); s != nil {
+		return s.SignalWord(l.peer, l.ch)
+	}
+	return nil
 }
 
 // onSignal counts a signal frame or takes a nudge, and rings the bell.

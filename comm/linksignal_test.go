@@ -8,7 +8,10 @@ import (
 	"github.com/plexus-hpc/plexus/coll"
 )
 
-var _ coll.Signaler = (*Link)(nil)
+var (
+	_ coll.Signaler   = (*Link)(nil)
+	_ coll.SignalWord = (*Link)(nil)
+)
 
 // allTransports runs f per transport this platform has, shm included.
 func allTransports(t *testing.T, f func(t *testing.T, mk func(t testing.TB, n int, cfg Config) fixture)) {
@@ -43,6 +46,14 @@ func TestLinkSignals(t *testing.T) {
 			watchSignals(t, b, uint64(n))
 			if err := <-errc; err != nil {
 				t.Fatal(err)
+			}
+			word := b.SignalWord()
+			_, shm := ws[1].t.(shmSignaller)
+			if want := shm && ch < 16; want != (word != nil) {
+				t.Fatalf("channel %d: shm %v, SignalWord %v", ch, shm, word)
+			}
+			if word != nil && word.Load() != uint64(n) {
+				t.Fatalf("channel %d: the shared word reads %d, want %d", ch, word.Load(), n)
 			}
 			if got, err := a.Signals(); got != 0 || err != nil {
 				t.Fatalf("channel %d: the signaller's end counts %d, %v; want 0", ch, got, err)

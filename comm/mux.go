@@ -327,3 +327,12 @@ func (m *Mux) Signals(peer, slot int) (uint64, error) {
 	}
 	return 0, fmt.Errorf("comm: mux: rank %d keeps no signal counters with this rank", peer)
 }
+
+// SignalWord is Signaller's: the local transport's word for a rank on
+// this host, nil for the others.
+func (m *Mux) SignalWord(peer, slot int) *atomic.Uint64 {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.SignalWord(i, slot)
+	}
+	return nil
+}

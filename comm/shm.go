@@ -1,6 +1,10 @@
 package comm
 
-import "github.com/plexus-hpc/plexus/transport/shm"
+import (
+	"sync/atomic"
+
+	"github.com/plexus-hpc/plexus/transport/shm"
+)
 
 // SHM returns an opener of a shared-memory endpoint configured by cfg,
 // whose Deliver and Lost are the world's. All ranks must run on this host.
@@ -30,3 +34,11 @@ var _ interface {
 type shmSignaller struct{ *shm.Endpoint }
 
 func (shmSignaller) SignalSlots(peer int) int { return shm.SignalSlots }
+
+func (s shmSignaller) SignalWord(peer, slot int) *atomic.Uint64 {
+	w, err := s.Endpoint.SignalWord(peer, slot)
+	if err != nil {
+		return nil
+	}
+	return w
+}

@@ -24,7 +24,15 @@ func mapFile(f *os.File, size int) ([]byte, error) {
 	return unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
 }
 
-func unmap(mem []byte) error { return unix.Munmap(mem) }
+// retire replaces the mapping of mem, in place, by private zeroed memory:
+// the segment is released, and a goroutine that still loads or adds to a
+// word of it (a signal counter it polls, say) touches harmless memory
+// rather than faulting. Only the address range stays reserved.
+func retire(mem []byte) error {
+	_, err := unix.MmapPtr(-1, 0, unsafe.Pointer(&mem[0]), uintptr(len(mem)),
+		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_FIXED|unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	return err
+}
 
 // futexWait sleeps while *w == val, at most d. Spurious returns (EINTR,
 // EAGAIN when *w already changed, the timeout) are all fine for callers,

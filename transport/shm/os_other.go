@@ -11,7 +11,7 @@ const supported = false
 
 func mapFile(*os.File, int) ([]byte, error) { return nil, ErrUnsupported }
 
-func unmap([]byte) error { return ErrUnsupported }
+func retire([]byte) error { return ErrUnsupported }
 
 func futexWait(*uint32, uint32, time.Duration) {}
 

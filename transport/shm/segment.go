@@ -115,14 +115,15 @@ func readHeader(f *os.File) ([]byte, int64, error) {
 	return hdr, fi.Size(), nil
 }
 
-// close unmaps the segment and, if remove, unlinks its file.
+// close releases the segment's memory (retire: late readers of its words
+// do not fault) and, if remove, unlinks its file.
 func (s *segment) close(remove bool) error {
 	if remove {
 		if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("shm: %w", err)
 		}
 	}
-	return unmap(s.mem)
+	return retire(s.mem)
 }
 
 // rank-line accessors; any rank may load, only the owner stores (see

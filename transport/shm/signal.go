@@ -3,6 +3,7 @@ package shm
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Signals: besides its ring, each ordered pair of ranks has SignalSlots
@@ -43,13 +44,27 @@ func (e *Endpoint) Signal(peer, slot int) (asleep bool, err error) {
 // Signals returns how many signals peer has raised towards this rank on
 // slot so far. err wraps ErrPeerLost once peer is lost; n then still
 // counts every signal peer raised (the counter outlives the process).
+// After Close it returns ErrClosed.
 // Any goroutine may call it; it never waits.
 func (e *Endpoint) Signals(peer, slot int) (n uint64, err error) {
 	if err := e.checkSignal(peer, slot); err != nil {
 		return 0, err
 	}
-	err = e.lostErr(peer)
+	if err = e.sendable(peer); err == ErrClosed {
+		return 0, err
+	}
 	return atomic.LoadUint64(e.seg.signal(peer, e.cfg.Rank, slot)), err
+}
+
+// SignalWord returns the counter Signals(peer, slot) reads, for a
+// receiver that polls it in a tight loop before it calls Signals (which
+// alone reports a lost peer). The word stays readable after Close, when
+// it reads zero: Close leaves harmless memory in the segment's place.
+func (e *Endpoint) SignalWord(peer, slot int) (*atomic.Uint64, error) {
+	if err := e.checkSignal(peer, slot); err != nil {
+		return nil, err
+	}
+	return (*atomic.Uint64)(unsafe.Pointer(e.seg.signal(peer, e.cfg.Rank, slot))), nil
 }
 
 func (e *Endpoint) checkSignal(peer, slot int) error {

@@ -119,3 +119,32 @@ func TestSignalAsleep(t *testing.T) {
 		t.Errorf("Signal to a closed peer = %v, want ErrPeerLost", err)
 	}
 }
+
+// TestSignalWordAfterClose: the word a receiver polls follows Signal, and
+// reading it, or calling Signal and Signals, after Close neither faults
+// nor succeeds.
+func TestSignalWordAfterClose(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 2, nil)
+	w, err := eps[1].SignalWord(0, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := eps[0].Signal(1, 7); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Load(); got != uint64(i+1) {
+			t.Fatalf("word reads %d after %d signals", got, i+1)
+		}
+	}
+	eps[1].Close()
+	if got := w.Load(); got != 0 {
+		t.Errorf("word reads %d after Close, want 0", got)
+	}
+	if _, err := eps[1].Signals(0, 7); err == nil {
+		t.Error("Signals after Close succeeded")
+	}
+	if _, err := eps[1].Signal(0, 7); err == nil {
+		t.Error("Signal after Close succeeded")
+	}
+}
