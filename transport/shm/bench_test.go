@@ -2,6 +2,7 @@ package shm
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -130,4 +131,38 @@ func itoa(n int) string {
 		s = string(rune('0'+n%10)) + s
 	}
 	return s
+}
+
+// BenchmarkPull measures single-copy pulls from a second process's buffer,
+// whole or in chunks, beside copy() inside this process: the bandwidth a
+// rendezvous over Pull can reach.
+func BenchmarkPull(b *testing.B) {
+	ep, s, _ := startChild(b, "pull")
+	defer ep.Send(context.Background(), 1, Header{Kind: Eager, Tag: stopTag}, nil)
+	offer := s.wait(b, 1, 10*time.Second)[0].h
+	src := pullBuffer(4 << 20)
+	for _, n := range []int{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20} {
+		dst := make([]byte, n)
+		for _, chunk := range []int{256 << 10, 4 << 20} {
+			if chunk > n && chunk != 4<<20 {
+				continue
+			}
+			b.Run(fmt.Sprintf("op=pull/bytes=%d/chunk=%d", n, chunk), func(b *testing.B) {
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					for off := 0; off < n; off += chunk {
+						if err := ep.Pull(1, offer.Aux+uint64(off), dst[off:min(n, off+chunk)]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+		b.Run(fmt.Sprintf("op=copy/bytes=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				copy(dst, src)
+			}
+		})
+	}
 }

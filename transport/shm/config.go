@@ -72,6 +72,15 @@ type Config struct {
 	Idle func()
 	// Log reports protocol errors; nil means log.Printf.
 	Log func(format string, args ...any)
+	// NoPull stops this rank from reading its peers' memory (Pull): it
+	// marks every peer unreadable at Open, so they never offer it their
+	// buffers and send it everything through the ring. For comparisons
+	// and for hosts where cross-memory reads are unwelcome.
+	NoPull bool
+
+	// readMem reads another process's memory; nil means
+	// process_vm_readv. Tests replace it to make probes fail.
+	readMem readMem
 }
 
 // Validate checks c and fills in its defaults.
@@ -103,6 +112,9 @@ func (c *Config) fillFuncs() {
 		c.Idle = func() {}
 	}
 	c.Dir = cmp.Or(c.Dir, DefaultDir)
+	if c.readMem == nil {
+		c.readMem = vmRead
+	}
 }
 
 func (c *Config) validateSizes() error {

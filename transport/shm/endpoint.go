@@ -36,6 +36,9 @@ type Endpoint struct {
 	closeErr    error
 
 	sleeps, wakes atomic.Uint64
+	// canary is the word peers read to probe this rank (pull.go); it is
+	// set before Open returns and lives as long as the Endpoint.
+	canary *uint64
 }
 
 // outbox is the sending end of the ring to one peer; mu serialises the
@@ -81,6 +84,11 @@ func Open(cfg Config) (*Endpoint, error) {
 		return nil, err
 	}
 	e := newEndpoint(cfg, seg)
+	e.publishCanary()
+	if cfg.NoPull {
+		e.refusePulls()
+	}
+	e.probePeers()
 	e.wg.Add(2)
 	go e.receive()
 	go e.monitor()

@@ -16,6 +16,10 @@ var (
 	// died or stopped beating, or that wrote a malformed frame. Once lost,
 	// a peer stays lost for the life of the Endpoint.
 	ErrPeerLost = errors.New("shm: peer lost")
+	// ErrNoPull reports that this rank cannot read a peer's memory: the
+	// probe failed (a ptrace policy such as Yama's ptrace_scope, a process
+	// of another user or namespace), or Config.NoPull is set.
+	ErrNoPull = errors.New("shm: cannot read the peer's memory")
 	// ErrUnsupported reports an operating system without the shared-memory
 	// transport (it needs Linux futexes).
 	ErrUnsupported = errors.New("shm: not supported on this operating system")

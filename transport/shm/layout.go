@@ -12,9 +12,15 @@ package shm
 //   - rank line r: pid, beat and state only by rank r (pid by CAS from 0,
 //     so two processes cannot claim one rank); wait by rank r (set to 1
 //     before sleeping) and by any sender to r (CAS 1 → 0 before waking r).
+//   - rank line r: canary address and value only by rank r, once, value
+//     first, at Open (pull.go); a peer reads them after loading a non-zero
+//     address.
 //   - pair word (from, to): only rank from, by CAS unused → initialising,
 //     then a store of ready after ring.New has initialised the ring; rank
 //     to attaches the ring only after loading ready.
+//   - pull word (reader, owner): only rank reader, by CAS from unprobed to
+//     the outcome of its probe of owner's memory (pull.go); rank owner
+//     loads it to decide whether to offer reader its buffers.
 //   - ring (from, to): its sender side only by rank from, its receiver line
 //     only by rank to (package ring's own invariants).
 //   - signal counter (from, to, slot): only rank from, by atomic add; it
@@ -43,7 +49,7 @@ import (
 
 const (
 	magic   = 0x3130534d4858504c // "PLXHMS01", little-endian
-	version = 2
+	version = 3
 
 	line     = 64
 	pageSize = 4096
@@ -64,6 +70,8 @@ const (
 	beatOff   = 8
 	stateOff  = 16
 	waitOff   = 24 // 32-bit futex word
+	canaryAt  = 32 // address of the rank's canary word, in its own memory
+	canaryVal = 40 // the value the canary word holds
 )
 
 // Rank states.
@@ -80,18 +88,26 @@ const (
 	pairReady
 )
 
+// Pull states (pull words).
+const (
+	pullUnprobed = iota
+	pullCapable
+	pullIncapable
+)
+
 // layout is where everything lives in a segment of ranks ranks whose rings
 // have slots slots; it is computed, never read from the segment.
 type layout struct {
-	ranks, slots                   int
-	pairsOff, signalsOff, ringsOff int
-	ringBytes, segBytes            int
+	ranks, slots                             int
+	pairsOff, pullsOff, signalsOff, ringsOff int
+	ringBytes, segBytes                      int
 }
 
 func newLayout(ranks, slots int) layout {
 	l := layout{ranks: ranks, slots: slots, ringBytes: ring.RegionSize(slots)}
 	l.pairsOff = rankLines + ranks*line
-	l.signalsOff = roundUp(l.pairsOff+8*ranks*ranks, line)
+	l.pullsOff = l.pairsOff + 8*ranks*ranks
+	l.signalsOff = roundUp(l.pullsOff+8*ranks*ranks, line)
 	l.ringsOff = roundUp(l.signalsOff+ranks*ranks*SignalSlots*line, pageSize)
 	l.segBytes = roundUp(l.ringsOff+ranks*ranks*l.ringBytes, pageSize)
 	return l
@@ -104,6 +120,9 @@ func (l layout) pairWord(from, to int) int { return l.pairsOff + 8*(from*l.ranks
 func (l layout) ringAt(from, to int) int   { return l.ringsOff + (from*l.ranks+to)*l.ringBytes }
 func (l layout) signalAt(from, to, slot int) int {
 	return l.signalsOff + ((from*l.ranks+to)*SignalSlots+slot)*line
+}
+func (l layout) pullWord(reader, owner int) int {
+	return l.pullsOff + 8*(reader*l.ranks+owner)
 }
 
 // jobHash identifies a job inside its segment, so that a file that merely

@@ -55,6 +55,7 @@ func (e *Endpoint) monitor() {
 
 func (e *Endpoint) tick(now time.Time) {
 	atomic.AddUint64(e.seg.beat(e.cfg.Rank), 1)
+	e.probePeers()
 	for p := range e.peers {
 		if p == e.cfg.Rank || e.peers[p].lost.Load() != nil {
 			continue

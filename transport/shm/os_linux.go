@@ -62,3 +62,26 @@ func wakeWord(w *uint32) {
 		futexWake(w)
 	}
 }
+
+// errNoProcess and errNoPermission are how process_vm_readv says that the
+// process is gone or that this one may not read it.
+var (
+	errNoProcess    error = unix.ESRCH
+	errNoPermission error = unix.EPERM
+)
+
+// vmRead is readMem over process_vm_readv(2).
+func vmRead(pid int, local [][]byte, remote []span) (int, error) {
+	liov := make([]unix.Iovec, len(local))
+	for i, b := range local {
+		if len(b) > 0 {
+			liov[i].Base = &b[0]
+		}
+		liov[i].SetLen(len(b))
+	}
+	riov := make([]unix.RemoteIovec, len(remote))
+	for i, s := range remote {
+		riov[i] = unix.RemoteIovec{Base: uintptr(s.addr), Len: int(s.len)}
+	}
+	return unix.ProcessVMReadv(pid, liov, riov, 0)
+}

@@ -20,3 +20,10 @@ func futexWake(*uint32) {}
 func processAlive(int) bool { return true }
 
 func wakeWord(*uint32) {}
+
+var (
+	errNoProcess    = ErrUnsupported
+	errNoPermission = ErrUnsupported
+)
+
+func vmRead(int, [][]byte, []span) (int, error) { return 0, ErrUnsupported }

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // The test binary re-executed as rank 1 of a job with the test process:
@@ -20,7 +22,8 @@ const (
 )
 
 // runChild is the second process: "echo" sends every frame back until one
-// tagged stopTag; "stream" sends 64 KiB frames until it fails.
+// tagged stopTag; "stream" sends 64 KiB frames until it fails; "pull"
+// offers a buffer (pullBuffer) to be pulled and waits for stopTag.
 func runChild(mode string) int {
 	done := make(chan struct{})
 	var ep *Endpoint
@@ -40,6 +43,14 @@ func runChild(mode string) int {
 		return 1
 	}
 	defer ep.Close()
+	if mode == "pull" {
+		buf := pullBuffer(childPullLen)
+		defer runtime.KeepAlive(buf)
+		h := Header{Kind: Eager, Aux: uint64(uintptr(unsafe.Pointer(&buf[0]))), Seq: uint64(len(buf))}
+		if err := ep.Send(context.Background(), 0, h, nil); err != nil {
+			return 1
+		}
+	}
 	if mode == "stream" {
 		for seq := uint64(0); ; seq++ {
 			if err := ep.Send(context.Background(), 0, Header{Kind: Data, Seq: seq}, make([]byte, 64<<10)); err != nil {

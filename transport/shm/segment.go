@@ -128,12 +128,17 @@ func (s *segment) close(remove bool) error {
 
 // rank-line accessors; any rank may load, only the owner stores (see
 // layout.go's invariants).
-func (s *segment) pid(r int) *uint64   { return word(s.mem, s.rankLine(r)+pidOff) }
-func (s *segment) beat(r int) *uint64  { return word(s.mem, s.rankLine(r)+beatOff) }
-func (s *segment) state(r int) *uint64 { return word(s.mem, s.rankLine(r)+stateOff) }
-func (s *segment) wait(r int) *uint32  { return word32(s.mem, s.rankLine(r)+waitOff) }
+func (s *segment) pid(r int) *uint64        { return word(s.mem, s.rankLine(r)+pidOff) }
+func (s *segment) beat(r int) *uint64       { return word(s.mem, s.rankLine(r)+beatOff) }
+func (s *segment) state(r int) *uint64      { return word(s.mem, s.rankLine(r)+stateOff) }
+func (s *segment) wait(r int) *uint32       { return word32(s.mem, s.rankLine(r)+waitOff) }
+func (s *segment) canaryAddr(r int) *uint64 { return word(s.mem, s.rankLine(r)+canaryAt) }
+func (s *segment) canaryWant(r int) *uint64 { return word(s.mem, s.rankLine(r)+canaryVal) }
 func (s *segment) pair(from, to int) *uint64 {
 	return word(s.mem, s.pairWord(from, to))
+}
+func (s *segment) pull(reader, owner int) *uint64 {
+	return word(s.mem, s.pullWord(reader, owner))
 }
 
 // signal returns the counter of signals from → to on slot.
