@@ -19,6 +19,8 @@ type msg struct {
 	seq  uint64
 	cost int64 // bytes charged to the sender's credit; 0 from this rank
 	buf  *[]byte
+
+	offer *offer // an RTS's offer to pull, if it made one (pull.go)
 }
 
 // data returns an eager message's payload.
@@ -54,7 +56,7 @@ func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 	case frame.Eager:
 		w.onEager(peer, h, payload)
 	case frame.RTS:
-		w.onRTS(peer, h)
+		w.onRTS(peer, h, payload)
 	case frame.CTS:
 		w.onCTS(peer, h)
 	case frame.Data:
@@ -88,8 +90,9 @@ func (w *World) onEager(peer int, h frame.Header, payload []byte) {
 }
 
 // onRTS stores or matches a rendezvous announcement.
-func (w *World) onRTS(peer int, h frame.Header) {
+func (w *World) onRTS(peer int, h frame.Header, payload []byte) {
 	m := &msg{kind: frame.RTS, src: peer, tag: int(h.Tag), len: int(h.Aux), seq: h.Seq}
+	m.offer = w.offerFrom(peer, h, payload)
 	w.arrive(m)
 }
 
@@ -114,10 +117,15 @@ func (w *World) arrive(m *msg) {
 // unstore uncounts m, which a receive has taken.
 func (w *World) unstore(m *msg) { w.unexpected.Add(-m.cost) }
 
-// onCTS starts pushing the data of a granted rendezvous send. A grant for
+// onCTS starts pushing the data of a granted rendezvous send, or ends an
+// offered one (a FIN, pull.go). A grant for
 // a transfer the sender has given up is answered with an abort, so the
 // receiver does not wait for data that will never come.
 func (w *World) onCTS(peer int, h frame.Header) {
+	if h.Flags&FlagPull != 0 {
+		w.onFin(peer, h)
+		return
+	}
 	p := &w.peers[peer]
 	p.mu.Lock()
 	r := p.sends[h.Seq]
@@ -130,10 +138,15 @@ func (w *World) onCTS(peer int, h frame.Header) {
 	go w.push(r, int(min(h.Aux, uint64(len(r.buf)))))
 }
 
-// onData copies a chunk of a rendezvous message into its receive. The
+// onData copies a chunk of a rendezvous message into its receive, or
+// passes a revoked offer on (pull.go). The
 // copy happens under the peer's lock so that a withdrawing owner, which
 // takes the same lock, never returns while its buffer is being written.
 func (w *World) onData(peer int, h frame.Header, payload []byte) {
+	if h.Flags&FlagPull != 0 {
+		w.onRevoke(peer, h)
+		return
+	}
 	p := &w.peers[peer]
 	p.mu.Lock()
 	r := p.recvs[h.Seq]

@@ -285,6 +285,38 @@ func (m *Mux) poller(peer int) (Poller, int, bool) {
 	return rt.remoteP, peer, rt.remoteP != nil
 }
 
+// PullableBy reports whether peer can pull from this rank over the
+// transport that reaches it (see Puller).
+func (m *Mux) PullableBy(peer int) bool {
+	p, n, ok := m.puller(peer)
+	return ok && p.PullableBy(n)
+}
+
+// Pull pulls from peer over the transport that reaches it, if that
+// transport is a Puller (see Puller).
+func (m *Mux) Pull(peer int, addr uint64, dst []byte) error {
+	p, n, ok := m.puller(peer)
+	if !ok {
+		return fmt.Errorf("comm: mux: rank %d cannot be pulled from", peer)
+	}
+	return p.Pull(n, addr, dst)
+}
+
+// puller returns the transport that reaches peer, if it is a Puller, and
+// peer's number on it.
+func (m *Mux) puller(peer int) (Puller, int, bool) {
+	rt := m.routes.Load()
+	if rt == nil || peer < 0 || peer >= len(rt.index) {
+		return nil, 0, false
+	}
+	t, n := m.remote, peer
+	if i := rt.index[peer]; i >= 0 {
+		t, n = rt.local, i
+	}
+	p, ok := t.(Puller)
+	return p, n, ok
+}
+
 // transports returns the Mux's open transports.
 func (m *Mux) transports() []Transport {
 	if rt := m.routes.Load(); rt != nil && rt.local != nil {

@@ -114,10 +114,13 @@ func truncated(st Status, buf []byte) error {
 	return nil
 }
 
-// takeRTS answers a matched rendezvous announcement: register r for the
-// data, then grant it with a CTS. A grant of nothing (a zero-length
+// takeRTS answers a matched rendezvous announcement: pull an offer
+// (pull.go), or else register r for the data, then grant it with a CTS. A grant of nothing (a zero-length
 // message, or an empty buffer) completes r at once.
 func (w *World) takeRTS(r *Request, m *msg) {
+	if m.offer != nil && w.takePull(r, m) {
+		return
+	}
 	r.src, r.seq, r.msgLen, r.msgTag = m.src, m.seq, m.len, m.tag
 	r.want = min(len(r.buf), m.len)
 	m.free()

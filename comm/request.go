@@ -55,6 +55,7 @@ type Request struct {
 	status    Status
 	err       error
 	pooled    bool
+	offered   bool // rendezvous send: its RTS offered buf to be pulled (pull.go)
 }
 
 var reqPool = sync.Pool{New: func() any { return &Request{pooled: true} }}

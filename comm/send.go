@@ -101,8 +101,9 @@ func (w *World) queueEager(peer, tag int, buf []byte) error {
 	return w.routeQueued(w.ctx, peer, h, buf)
 }
 
-// announce registers rendezvous send r and sends its RTS. The entry is in
-// place before the RTS leaves, so the CTS always finds it.
+// announce registers rendezvous send r and sends its RTS, an offer to
+// pull if the peer can (pull.go). The entry is in place before the RTS
+// leaves, so the CTS or FIN always finds it.
 func (w *World) announce(ctx context.Context, r *Request) error {
 	r.seq = w.seq.Add(1)
 	p := &w.peers[r.peer]
@@ -113,8 +114,8 @@ func (w *World) announce(ctx context.Context, r *Request) error {
 	}
 	p.sends[r.seq] = r
 	p.mu.Unlock()
-	h := frame.Header{Kind: frame.RTS, Tag: int32(r.tag), Seq: r.seq, Aux: uint64(len(r.buf))}
-	if err := w.route(ctx, r.peer, h, nil); err != nil {
+	h, offer := w.rts(r)
+	if err := w.route(ctx, r.peer, h, offer); err != nil {
 		w.forgetSend(r)
 		return err
 	}
@@ -157,8 +158,13 @@ func (w *World) push(r *Request, n int) {
 
 // withdrawSend takes send r back for its owner, who gives up with err:
 // still waiting for its CTS, it is forgotten (a later CTS gets an abort);
-// pushing data, it is flagged and push stops at the next chunk.
+// pushing data, it is flagged and push stops at the next chunk; offered
+// to be pulled, it is revoked (pull.go).
 func (w *World) withdrawSend(r *Request, err error) {
+	if r.offered {
+		w.revoke(r, err)
+		return
+	}
 	if w.forgetSend(r) {
 		r.fail(err)
 		return

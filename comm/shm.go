@@ -19,7 +19,7 @@ func SHM(cfg shm.Config) Opener {
 	}
 }
 
-// A shm.Endpoint is a Transport and Poller as it stands: it sends
+// A shm.Endpoint is a Transport, Poller and Puller as it stands: it sends
 // frame.Headers, and its contract (ordered per sender goroutine and peer,
 // payload free on return, serial Deliver per peer, Lost after the last
 // Deliver) is the one Transport asks for.
@@ -27,6 +27,7 @@ var _ interface {
 	Transport
 	Poller
 	Signaller
+	Puller
 } = shmSignaller{}
 
 // shmSignaller is a shm.Endpoint as a Signaller: every peer has

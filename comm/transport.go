@@ -36,6 +36,22 @@ type Poller interface {
 	PollDone(peer int)
 }
 
+// Puller is a Transport through which a peer can read this rank's memory
+// directly, and this rank a peer's (one copy, by the kernel, with no
+// pointer dereferenced across processes). A rendezvous send offers its
+// buffer's address to a peer that can pull it, and the receive pulls the
+// data straight into its own buffer (pull.go).
+//
+// PullableBy reports whether peer can pull from this rank, so that a
+// sender may offer it a buffer. Pull copies len(dst) bytes at addr in
+// peer's memory, an address peer offered, into dst; it may take a while,
+// so it is never called from Deliver. On any error the receive falls back
+// to asking for the data. Both are safe for any number of goroutines.
+type Puller interface {
+	PullableBy(peer int) bool
+	Pull(peer int, addr uint64, dst []byte) error
+}
+
 // Queuer is a Transport that can also queue a frame for a background
 // writer that combines it with others, rather than write it at once. Queue
 // keeps Send's contract, order between the two included; Isend uses it, so

@@ -48,6 +48,9 @@ type World struct {
 	// runs more ranks than it has CPUs (known only to Join).
 	crowded bool
 	links   links // collective channels, apart from the tagged traffic (link.go)
+	// offers holds the pull offers (offerKey → *offer) that arrived and
+	// are neither taken nor revoked yet (pull.go).
+	offers sync.Map
 
 	unexpected atomic.Int64
 }

@@ -36,6 +36,9 @@ type Endpoint struct {
 	closeErr    error
 
 	sleeps, wakes atomic.Uint64
+	// pulling is held for reading by Pull and PullableBy, which read the
+	// segment; Close takes it to wait them out before unmapping.
+	pulling sync.RWMutex
 	// canary is the word peers read to probe this rank (pull.go); it is
 	// set before Open returns and lives as long as the Endpoint.
 	canary *uint64
@@ -129,13 +132,15 @@ func (e *Endpoint) Close() error {
 		wakeWord(e.seg.wait(e.cfg.Rank))
 		e.wg.Wait()
 		// Wait out a Poll in progress (later ones see closing), then the
-		// Sends in progress (they see closing too).
+		// Sends and Pulls in progress (they see closing too).
 		e.rx.Lock()
 		e.rx.Unlock() //nolint:staticcheck // an empty critical section is the point
 		for i := range e.out {
 			e.out[i].mu.Lock()
 			e.out[i].mu.Unlock() //nolint:staticcheck // an empty critical section is the point
 		}
+		e.pulling.Lock()
+		e.pulling.Unlock() //nolint:staticcheck // an empty critical section is the point
 		atomic.StoreUint64(e.seg.state(e.cfg.Rank), stateClosed)
 		for p := range e.cfg.Size {
 			if p != e.cfg.Rank {

@@ -52,6 +52,8 @@ func (e *Endpoint) publishCanary() {
 // memory, so a sender may offer peer a buffer to Pull instead of sending
 // it through the ring. Any goroutine may call it.
 func (e *Endpoint) PullableBy(peer int) bool {
+	e.pulling.RLock()
+	defer e.pulling.RUnlock()
 	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || e.closing.Load() || e.lostErr(peer) != nil {
 		return false
 	}
@@ -69,6 +71,8 @@ func (e *Endpoint) Pull(peer int, addr uint64, dst []byte) error {
 	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank {
 		return fmt.Errorf("shm: rank %d cannot pull from rank %d (size %d)", e.cfg.Rank, peer, e.cfg.Size)
 	}
+	e.pulling.RLock()
+	defer e.pulling.RUnlock()
 	if err := e.sendable(peer); err != nil {
 		return err
 	}
