@@ -13,6 +13,12 @@ const (
 	// the tens of KiB; 16 KiB also keeps the unexpected budget in many
 	// messages.
 	DefaultEagerLimit = 16 << 10
+	// DefaultPullLimit is where rendezvous starts towards a peer that can
+	// pull this rank's memory (shared memory with cross-memory attach),
+	// when it is below EagerLimit: a single kernel copy plus a FIN beats
+	// copying into the ring and out again from about this size (see
+	// docs/benchmarks.md, "Large messages over shared memory").
+	DefaultPullLimit = 8 << 10
 	// DefaultUnexpectedBudget bounds the bytes of unexpected eager
 	// messages one rank holds.
 	DefaultUnexpectedBudget = 64 << 20
@@ -35,6 +41,10 @@ type Config struct {
 	// EagerLimit: messages shorter than this go eagerly (when the sender
 	// has credit); the others by rendezvous.
 	EagerLimit int
+	// PullLimit: towards a peer that can pull from this rank (see
+	// Puller), messages from this size on go by rendezvous even below
+	// EagerLimit.
+	PullLimit int
 	// UnexpectedBudget bounds the memory, in bytes, that unexpected eager
 	// messages may take at this rank. Each peer may use an equal share.
 	UnexpectedBudget int64
@@ -60,6 +70,9 @@ func (c Config) withDefaults() Config {
 	if c.EagerLimit == 0 {
 		c.EagerLimit = DefaultEagerLimit
 	}
+	if c.PullLimit == 0 {
+		c.PullLimit = DefaultPullLimit
+	}
 	if c.UnexpectedBudget == 0 {
 		c.UnexpectedBudget = DefaultUnexpectedBudget
 	}
@@ -79,6 +92,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("comm: rank %d outside [0, %d)", c.Rank, c.Size)
 	case c.EagerLimit < 0 || c.EagerLimit > maxPooled:
 		return fmt.Errorf("comm: eager limit %d outside [0, %d]", c.EagerLimit, maxPooled)
+	case c.PullLimit < 0:
+		return fmt.Errorf("comm: negative pull limit %d", c.PullLimit)
 	case c.UnexpectedBudget < 0:
 		return fmt.Errorf("comm: negative unexpected budget %d", c.UnexpectedBudget)
 	case c.ChunkSize < 1:

@@ -65,12 +65,17 @@ type offerKey struct {
 	seq  uint64
 }
 
+// pullable reports whether peer can pull from this rank.
+func (w *World) pullable(peer int) bool {
+	p, ok := w.t.(Puller)
+	return ok && peer != w.cfg.Rank && p.PullableBy(peer)
+}
+
 // rts builds the announcement of rendezvous send r: an offer of its
 // buffer when the peer can pull it, a plain RTS otherwise.
 func (w *World) rts(r *Request) (frame.Header, []byte) {
 	h := frame.Header{Kind: frame.RTS, Tag: int32(r.tag), Seq: r.seq, Aux: uint64(len(r.buf))}
-	p, ok := w.t.(Puller)
-	if !ok || len(r.buf) == 0 || r.peer == w.cfg.Rank || !p.PullableBy(r.peer) {
+	if len(r.buf) == 0 || !w.pullable(r.peer) {
 		return h, nil
 	}
 	r.offered = true

@@ -346,3 +346,23 @@ func TestPullMany(t *testing.T) {
 		t.Errorf("pulls %d and %d, want both used", spies[0].pulls.Load(), spies[1].pulls.Load())
 	}
 }
+
+// TestPullLimit: towards a peer that can pull, messages from PullLimit on
+// are pulled even below EagerLimit; shorter ones go eagerly.
+func TestPullLimit(t *testing.T) {
+	ws, spies := spyWorlds(t, 2, Config{EagerLimit: 16 << 10, PullLimit: 4 << 10})
+	ctx := testCtx(t)
+	for tag, n := range []int{4<<10 - 1, 4 << 10, 16<<10 - 1} {
+		before := spies[1].pulls.Load()
+		st, buf, rerr, serr := sendRecv(ctx, ws, tag+1, n, n)
+		if rerr != nil || serr != nil || st.Len != n {
+			t.Fatalf("%d bytes: %+v %v %v", n, st, rerr, serr)
+		}
+		if err := check(buf, 0, tag+1, n); err != nil {
+			t.Fatal(err)
+		}
+		if pulled, want := spies[1].pulls.Load()-before, int64(min(1, tag)); pulled != want {
+			t.Errorf("%d bytes: %d pulls, want %d", n, pulled, want)
+		}
+	}
+}

@@ -70,10 +70,11 @@ func (w *World) sendStatus(r *Request) Status {
 	return Status{Source: r.peer, Tag: r.tag, Len: len(r.buf)}
 }
 
-// eager decides the protocol: below the limit and within the credit the
-// peer granted, the message goes eagerly; it spends the credit if so.
+// eager decides the protocol: below the limit (PullLimit for a peer that
+// can pull) and within the credit the peer granted, the message goes
+// eagerly; it spends the credit if so.
 func (w *World) eager(peer, n int) bool {
-	if n >= w.cfg.EagerLimit {
+	if n >= w.cfg.EagerLimit || n >= w.cfg.PullLimit && w.pullable(peer) {
 		return false
 	}
 	if peer == w.cfg.Rank {
