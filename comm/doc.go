@@ -45,7 +45,15 @@
 // size-classed pool. Longer ones use a rendezvous: the sender announces
 // the message (RTS), the matching receive grants it (CTS) and the data
 // flows straight from the sender's buffer into the receiver's in chunks,
-// so a large unexpected message never sits in memory. A rank holds at most
+// so a large unexpected message never sits in memory. When the transport
+// lets the peer read this rank's memory (a Puller: shared memory with
+// Linux cross-memory attach), the RTS offers the buffer's address
+// instead, the matching receive pulls the data into its own buffer with
+// one kernel copy and answers with a FIN, and the send completes; a
+// sender that gives up meanwhile revokes the offer and waits for the
+// answer, so its buffer is never reused while it is read (pull.go). To
+// such a peer rendezvous starts at Config.PullLimit (8 KiB), below
+// EagerLimit, where one copy by the kernel beats two through the ring. A rank holds at most
 // Config.UnexpectedBudget bytes of unexpected eager messages: each sender
 // has an equal share as credit, spends it on eager sends, gets it back as
 // its messages are received, and uses the rendezvous protocol while it has

@@ -17,15 +17,20 @@ const (
 	// Eager carries a whole message: Tag, and Aux = len(payload).
 	Eager Kind = 1 + iota
 	// RTS announces a rendezvous message: Tag, Seq = the sender's
-	// transfer id, Aux = the message length; no payload.
+	// transfer id, Aux = the message length; no payload, or with comm's
+	// FlagPull the 8-byte little-endian address of the sender's buffer,
+	// offered to be pulled over shared memory.
 	RTS
 	// CTS grants a rendezvous: Seq = the sender's transfer id, Aux = how
 	// many bytes the receiver takes (less than the message when its
-	// buffer is short); no payload.
+	// buffer is short); no payload. With comm's FlagPull it ends a pulled
+	// one instead (FIN: Aux bytes were pulled; with FlagAbort too, the
+	// offer was revoked and nothing was).
 	CTS
 	// Data carries a chunk of a granted rendezvous: Seq = the sender's
 	// transfer id, Aux = the chunk's offset in the message. A Data frame
-	// with comm's FlagAbort instead says the sender gave the message up.
+	// with comm's FlagAbort instead says the sender gave the message up,
+	// and with FlagPull too, revokes its offer to be pulled.
 	Data
 	// Credit returns Aux bytes of flow-control credit to the sender.
 	Credit

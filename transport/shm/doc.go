@@ -6,10 +6,11 @@
 // Dir/plexus-<job>-<uid>: the first creates it (O_EXCL, mode 0600), the
 // others map it once its header is complete and refuse it with
 // ErrBadSegment if it is corrupted or belongs to another job or geometry.
-// The segment holds a header, a line per rank (pid, heartbeat, state and
-// the futex word it sleeps on) and a ring per ordered pair of ranks, which
-// the sender initialises on its first Send; docs/shm-format.md maps it
-// byte by byte. Only integers and offsets live there, never a pointer.
+// The segment holds a header, a line per rank (pid, heartbeat, state, the
+// futex word it sleeps on and its canary), a ring per ordered pair of
+// ranks, which the sender initialises on its first Send, and a pull word
+// per ordered pair; docs/shm-format.md maps it byte by byte. Only
+// integers and offsets live there, never a pointer.
 //
 //	ep, err := shm.Open(shm.Config{
 //		Rank: rank, Size: size, JobID: job,
@@ -29,6 +30,24 @@
 // chunks the receiver copies straight into its reassembly buffer.
 // Rendezvous stays in comm above.
 //
+// # Single-copy pulls
+//
+// A rank may also read a peer's memory directly, with Linux's
+// cross-memory attach (process_vm_readv): Pull copies a range the peer
+// offered (comm sends its address in a frame) into a local buffer with
+// one kernel copy, where a frame through the ring costs two. The kernel
+// does the reading, so no process dereferences another's pointer: a bad
+// address is an error, never a crash. Each rank probes each peer once —
+// it reads the canary word the peer published in its rank line and
+// checks its value — and records the outcome in the segment, where the
+// peer finds it: PullableBy tells a sender whether peer can pull from it.
+// A probe fails under a ptrace policy (Yama's ptrace_scope, EPERM),
+// across users or PID namespaces, or with Config.NoPull; the peer is then
+// sent everything through the ring. Each Pull reads the canary again in
+// the same system call (a reused pid fails), and fails with ErrPeerLost
+// if the peer closed or died meanwhile, since its buffer may have been
+// reused (pull.go).
+//
 // One receive goroutine per Endpoint polls every incoming ring and calls
 // Config.Deliver, one frame at a time. When nothing arrives it spins,
 // yields, then sleeps on its futex word; a sender that sees the word set
@@ -37,6 +56,9 @@
 // a peer that closed, whose process is gone, or whose heartbeat stood still
 // for Config.PeerTimeout is reported to Config.Lost once, after everything
 // it published was delivered, and later Sends to it fail with ErrPeerLost.
+// The monitor also probes peers that joined since its last look.
+// Pull and PullableBy are safe for any number of goroutines; Pull must
+// not be called from Deliver, as it takes as long as the copy.
 //
 // A goroutine that waits for a frame may instead Poll: it then sweeps the
 // rings and runs Deliver itself, which saves the hand-off from the receive
@@ -67,6 +89,11 @@
 // for a while (comm's spinFor) before they sleep, a ping-pong of 1-byte messages between
 // two processes took about 0.66 µs one way (it took 85 µs when every frame
 // went from the receive goroutine to a goroutine parked in comm).
+// BenchmarkPull read a second process's memory at about 3.5 GB/s in 16 KiB
+// pulls, 7 GB/s in 64 KiB ones and 11–12 GB/s from 1 MiB up (copy()
+// inside one process: 22–26 GB/s); a pull costs about 2 µs of system call
+// and page pinning whatever its size, of which re-reading the canary is
+// about 0.5 µs.
 //
 // Linux only: elsewhere Open returns ErrUnsupported.
 package shm
