@@ -103,16 +103,16 @@ func (w *World) offerFrom(peer int, h frame.Header, payload []byte) *offer {
 // eager message), in a goroutine of its own when the receive was.
 func (w *World) takePull(r *Request, m *msg) bool {
 	o, src, seq := m.offer, m.src, m.seq
-	p, ok := w.t.(Puller)
-	if !ok {
-		return false
-	}
 	if !o.state.CompareAndSwap(offerWaiting, offerTaken) {
 		m.free()
 		r.fail(fmt.Errorf("%w: rank %d withdrew transfer %d", ErrAborted, src, seq))
 		return true
 	}
 	w.offers.Delete(offerKey{src, seq})
+	p, ok := w.t.(Puller)
+	if !ok {
+		return false
+	}
 	st := Status{Source: src, Tag: m.tag, Len: m.len}
 	n, err := w.pull(p, r, src, o.addr, min(len(r.buf), m.len))
 	if err != nil && !r.abort.Load() {
@@ -175,15 +175,15 @@ func (w *World) onFin(peer int, h frame.Header) {
 
 // revoke withdraws offered send r for its owner, who gives up with err:
 // the receiver answers with a FIN or a revoked, and onFin finishes r. If
-// the revoke cannot be sent the peer is lost (or this world closed) and
-// nothing will read the buffer any more.
+// the revoke cannot be sent, the peer is lost or this world is closing,
+// and dropPeer will fail r — not before: a closing world fails its sends
+// only after its transport has told the peers it closed, and a Pull that
+// sees that discards what it read, which may be the reused buffer.
 func (w *World) revoke(r *Request, err error) {
 	r.cancelErr = err
 	r.abort.Store(true)
 	h := frame.Header{Kind: frame.Data, Flags: FlagPull | FlagAbort, Seq: r.seq}
-	if w.route(w.ctx, r.peer, h, nil) != nil && w.forgetSend(r) {
-		r.fail(err)
-	}
+	_ = w.route(w.ctx, r.peer, h, nil)
 }
 
 // onRevoke answers a sender's revoke: an offer still waiting is revoked

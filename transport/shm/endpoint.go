@@ -41,7 +41,8 @@ type Endpoint struct {
 	pulling sync.RWMutex
 	// canary is the word peers read to probe this rank (pull.go); it is
 	// set before Open returns and lives as long as the Endpoint.
-	canary *uint64
+	canary      *uint64
+	probeLogged atomic.Bool // a failed probe was logged
 }
 
 // outbox is the sending end of the ring to one peer; mu serialises the

@@ -112,8 +112,10 @@ func (e *Endpoint) probe(peer int) bool {
 		err = fmt.Errorf("canary %x, want %#x", got[:n], want)
 		fallthrough
 	default:
-		e.cfg.Log("shm: rank %d cannot read rank %d's memory (pid %d): %d bytes, %v; large messages go through the ring",
-			e.cfg.Rank, peer, pid, n, err)
+		if e.probeLogged.CompareAndSwap(false, true) { // once, not once per peer
+			e.cfg.Log("shm: rank %d cannot read rank %d's memory (pid %d): %v; large messages to it go through the ring",
+				e.cfg.Rank, peer, pid, err)
+		}
 	}
 	atomic.CompareAndSwapUint64(w, pullUnprobed, outcome)
 	return atomic.LoadUint64(w) == pullCapable
