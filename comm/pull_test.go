@@ -14,12 +14,12 @@ import (
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
-// spy wraps a shared-memory endpoint to count and steer pulls: noOffer
+// spy wraps a shared-memory transport to count and steer pulls: noOffer
 // hides the peers' ability to pull, fail makes every Pull fail, and gate,
 // if set, holds each Pull until it is closed (after saying so on
 // entered).
 type spy struct {
-	*shm.Endpoint
+	shmSignaller
 	pulls   atomic.Int64
 	noOffer atomic.Bool
 	fail    atomic.Bool
@@ -59,7 +59,7 @@ func spyWorlds(t *testing.T, n int, cfg Config) ([]*World, []*spy) {
 			if err != nil {
 				return nil, err
 			}
-			spies[i] = &spy{Endpoint: t.(*shm.Endpoint)}
+			spies[i] = &spy{shmSignaller: t.(shmSignaller)}
 			return spies[i], nil
 		})
 		if err != nil {
