@@ -133,8 +133,14 @@ func (r *Request) await(ctx context.Context) {
 // sleeps until woken, and only one goroutine per world polls.
 const spinFor = 100 * time.Microsecond
 
-// spin polls the transport for r's peer until r finishes or spinFor has
-// passed; it reports whether r finished. It returns false at once if the
+// spinPerByte lengthens the spin of a large operation, whose data takes
+// time to move however soon the peer answers: a nanosecond per byte (the
+// time at 1 GB/s), so a 1 MiB transfer is waited for awake.
+const spinPerByte = time.Nanosecond
+
+// spin polls the transport for r's peer until r finishes or its budget
+// (spinFor, plus spinPerByte for each byte of r's buffer) has passed; it
+// reports whether r finished. It returns false at once if the
 // transport cannot be polled or another goroutine is polling.
 //
 // The loop reads the clock and yields only every spinCheck empty polls:
@@ -147,7 +153,7 @@ func (r *Request) spin() bool {
 		return false
 	}
 	defer r.w.spinning.Store(false)
-	start := time.Now()
+	start, budget := time.Now(), spinFor+time.Duration(len(r.buf))*spinPerByte
 	for empty := 0; !r.finished(); {
 		if p.Poll(r.peer) {
 			continue
@@ -155,7 +161,7 @@ func (r *Request) spin() bool {
 		if empty++; empty%spinCheck != 0 {
 			continue
 		}
-		if time.Since(start) > spinFor {
+		if time.Since(start) > budget {
 			p.PollDone(r.peer)
 			return r.finished()
 		}

@@ -30,8 +30,11 @@ const commWorld = 0
 // Config.UnexpectedBudget, because each peer only sends eagerly what it has
 // credit for and credit comes back only after a stored message is taken.
 type World struct {
-	cfg    Config
-	t      Transport
+	cfg Config
+	t   Transport
+	// isOpen is set, and opened closed, once t is (deliverOpened).
+	isOpen atomic.Bool
+	opened chan struct{}
 	table  *match.Table[*msg, *Request]
 	peers  []peer
 	seq    atomic.Uint64
@@ -78,18 +81,41 @@ func New(cfg Config, open Opener) (*World, error) {
 		return nil, err
 	}
 	w := newWorld(cfg.withDefaults())
-	t, err := open(Events{Deliver: w.deliver, Lost: w.lost, Idle: w.links.ringBells})
+	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells})
 	if err != nil {
 		w.cancel()
+		close(w.opened)
 		return nil, fmt.Errorf("comm: open transport: %w", err)
 	}
 	w.t = t
+	w.isOpen.Store(true)
+	close(w.opened)
 	return w, nil
+}
+
+// deliverOpened is deliver once w.t is set: a transport may deliver
+// before open returns it, and answering needs it. Waiting is only
+// possible in that first moment; afterwards it is one atomic load.
+func (w *World) deliverOpened(peer int, h frame.Header, payload []byte) {
+	w.awaitOpen()
+	w.deliver(peer, h, payload)
+}
+
+// lostOpened is lost once w.t is set, as deliverOpened.
+func (w *World) lostOpened(peer int, err error) {
+	w.awaitOpen()
+	w.lost(peer, err)
+}
+
+func (w *World) awaitOpen() {
+	if !w.isOpen.Load() {
+		<-w.opened
+	}
 }
 
 // newWorld builds the world's state, everything but the transport.
 func newWorld(cfg Config) *World {
-	w := &World{cfg: cfg, table: match.New[*msg, *Request](match.Config{})}
+	w := &World{cfg: cfg, table: match.New[*msg, *Request](match.Config{}), opened: make(chan struct{})}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.peers = make([]peer, cfg.Size)
 	share := cfg.share()
