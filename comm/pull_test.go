@@ -6,12 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
 // spy wraps a shared-memory transport to count and steer pulls: noOffer
@@ -45,33 +42,16 @@ func (s *spy) Pull(peer int, addr uint64, dst []byte) error {
 // every rank can pull from every other.
 func spyWorlds(t *testing.T, n int, cfg Config) ([]*World, []*spy) {
 	t.Helper()
-	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-pull-test-")
-	if err != nil {
-		t.Skip(err)
-	}
-	ws, spies := make([]*World, n), make([]*spy, n)
-	for i := range ws {
-		c := cfg
-		c.Rank, c.Size = i, n
-		open := SHM(shm.Config{Rank: i, Size: n, JobID: "pull-test", Dir: dir})
-		w, err := New(c, func(ev Events) (Transport, error) {
+	spies := make([]*spy, n)
+	ws := shmWorldsVia(t, n, cfg, func(i int, open Opener) Opener {
+		return func(ev Events) (Transport, error) {
 			t, err := open(ev)
 			if err != nil {
 				return nil, err
 			}
 			spies[i] = &spy{shmSignaller: t.(shmSignaller)}
 			return spies[i], nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
-		ws[i] = w
-	}
-	t.Cleanup(func() {
-		for _, w := range ws {
-			w.Close()
-		}
-		os.RemoveAll(dir)
 	})
 	waitPullable(t, spies)
 	handshake(t, ws)

@@ -17,27 +17,41 @@ func init() {
 // directory on /dev/shm.
 func shmWorlds(t testing.TB, n int, cfg Config) fixture {
 	t.Helper()
+	ws := shmWorldsVia(t, n, cfg, nil)
+	return fixture{ws, func(r int) { ws[r].Close() }}
+}
+
+// shmWorldsVia is shmWorlds with rank i's opener passed through wrap, if
+// wrap is not nil.
+func shmWorldsVia(t testing.TB, n int, cfg Config, wrap func(i int, open Opener) Opener) []*World {
+	t.Helper()
 	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-comm-test-")
 	if err != nil {
 		t.Skip(err)
 	}
 	ws := make([]*World, n)
+	t.Cleanup(func() {
+		for _, w := range ws {
+			if w != nil {
+				w.Close()
+			}
+		}
+		os.RemoveAll(dir)
+	})
 	for i := range ws {
 		c := cfg
 		c.Rank, c.Size = i, n
-		w, err := New(c, SHM(shm.Config{Rank: i, Size: n, JobID: "comm-test", Dir: dir}))
+		open := SHM(shm.Config{Rank: i, Size: n, JobID: "comm-test", Dir: dir})
+		if wrap != nil {
+			open = wrap(i, open)
+		}
+		w, err := New(c, open)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ws[i] = w
 	}
-	t.Cleanup(func() {
-		for _, w := range ws {
-			w.Close()
-		}
-		os.RemoveAll(dir)
-	})
-	return fixture{ws, func(r int) { ws[r].Close() }}
+	return ws
 }
 
 func TestSHM(t *testing.T) {
