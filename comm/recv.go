@@ -28,7 +28,8 @@ func (w *World) Irecv(peer, tag int, buf []byte) (*Request, error) {
 	if err := w.checkRecv(peer, tag); err != nil {
 		return nil, err
 	}
-	r := &Request{w: w, peer: peer, tag: tag, buf: buf}
+	r := w.slabs.alloc()
+	r.w, r.peer, r.tag, r.buf = w, peer, tag, buf
 	w.post(r)
 	return r, nil
 }

@@ -36,7 +36,8 @@ func (w *World) Isend(peer, tag int, buf []byte) (*Request, error) {
 	if err := w.checkSend(peer, tag); err != nil {
 		return nil, err
 	}
-	r := &Request{w: w, send: true, peer: peer, tag: tag, buf: buf}
+	r := w.slabs.alloc()
+	r.w, r.send, r.peer, r.tag, r.buf = w, true, peer, tag, buf
 	if w.eager(peer, len(buf)) {
 		if err := w.queueEager(peer, tag, buf); err != nil {
 			return nil, err

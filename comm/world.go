@@ -51,6 +51,7 @@ type World struct {
 	// runs more ranks than it has CPUs (known only to Join).
 	crowded bool
 	links   links // collective channels, apart from the tagged traffic (link.go)
+	slabs   slabs // where Isend and Irecv requests come from (slab.go)
 	// offers holds the pull offers (offerKey → *offer) that arrived and
 	// are neither taken nor revoked yet (pull.go).
 	offers sync.Map
