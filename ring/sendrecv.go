@@ -15,11 +15,18 @@ func (r *Ring) TrySend(p []byte) (bool, error) {
 	if !r.room(1) {
 		return false, nil
 	}
+	r.put(p)
+	return true, nil
+}
+
+// put writes p, at most SlotPayload bytes, into the slot at head, which
+// room has found free: payload first, control word last. Only the sender
+// calls it.
+func (r *Ring) put(p []byte) {
 	h := r.snd.head
 	copySmall(r.payload(h), p)
 	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
 	r.snd.head = h + 1
-	return true, nil
 }
 
 // trySendLong is TrySend for a message spanning several slots: it fills
@@ -69,16 +76,25 @@ func (r *Ring) TryRecv(buf []byte) (n int, ok bool, err error) {
 	if c&seqMask != (t+1)&seqMask {
 		return 0, false, r.checkStale(t, c)
 	}
+	return r.take(t, c, buf)
+}
+
+// take consumes the message at the receiver's position t, whose control
+// word c the receiver has loaded (once) and found to carry sequence t+1.
+// Only the receiver calls it.
+func (r *Ring) take(t, c uint64, buf []byte) (int, bool, error) {
 	l := c >> lenShift & lenMask
-	if l <= SlotPayload && c&contFlag == 0 { // the common one-slot message
-		if int(l) <= len(buf) {
-			copySmall(buf, r.payload(t)[:l])
-		} else {
-			copy(buf, r.payload(t)[:l])
-		}
+	if l <= SlotPayload && c&contFlag == 0 && int(l) <= len(buf) { // the common case
+		copySmall(buf, r.payload(t)[:l])
 		r.advance(t + 1)
-		return r.result(l, buf)
+		return int(l), true, nil
 	}
+	return r.takeSlow(t, c, l, buf)
+}
+
+// takeSlow is take for a message that spans several slots or does not fit
+// buf, or for a corrupt control word.
+func (r *Ring) takeSlow(t, c, l uint64, buf []byte) (int, bool, error) {
 	if c&contFlag != 0 || l > uint64(r.MaxMessage()) {
 		return 0, false, fmt.Errorf("%w: position %d: control word %#x (length %d, capacity %d)", ErrCorrupt, t, c, l, r.MaxMessage())
 	}

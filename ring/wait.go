@@ -3,6 +3,7 @@ package ring
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 	"time"
 )
 
@@ -70,6 +71,10 @@ func (b *Backoff) Reset() { b.n = 0 }
 // unchanged if ctx ends while it waits; ctx is checked only while waiting,
 // every CheckInterval spins. It must only be called by the sender.
 func (r *Ring) Send(ctx context.Context, p []byte) error {
+	if len(p) <= SlotPayload && r.room(1) {
+		r.put(p) // the common case: one slot, room known
+		return nil
+	}
 	if ok, err := r.TrySend(p); ok || err != nil {
 		return err
 	}
@@ -90,13 +95,33 @@ func (r *Ring) Send(ctx context.Context, p []byte) error {
 // Recv receives the next message into buf and returns its length, waiting
 // under the Backoff policy. Errors are TryRecv's, or ctx.Err() unchanged if
 // ctx ends while it waits. It must only be called by the receiver.
+//
+// Its first probeAt polls are a bare loop over the control word of the
+// receiver's position, and the value loaded is handed straight to take,
+// so a message that arrives meanwhile costs one load of its slot's line
+// and no bookkeeping; a control word from neither this lap nor the last
+// (ErrCorrupt) is looked for after them, by TryRecv.
 func (r *Ring) Recv(ctx context.Context, buf []byte) (int, error) {
-	var b Backoff
+	t := r.rcv.tail // only this goroutine moves it
+	ctl, seq := r.ctl(t), (t+1)&seqMask
+	for range probeAt {
+		if c := atomic.LoadUint64(ctl); c&seqMask == seq {
+			n, _, err := r.take(t, c, buf)
+			return n, err
+		}
+	}
+	return r.recvWait(ctx, buf)
+}
+
+// recvWait is Recv past its first probeAt polls: the Backoff policy from
+// there on, TryRecv at every context check.
+func (r *Ring) recvWait(ctx context.Context, buf []byte) (int, error) {
+	b := Backoff{n: probeAt - 1}
 	for {
 		if n, ok, err := r.TryRecv(buf); ok || err != nil {
 			return n, err
 		}
-		for !r.ready() { // a cheap poll; TryRecv above also spots corruption
+		for !r.ready() {
 			if b.Wait() {
 				if err := ctx.Err(); err != nil {
 					return 0, err
