@@ -9,7 +9,10 @@ package ring
 //
 // Who writes which shared word:
 //   - header words: the creator, once, in New, magic last; read-only after.
-//   - a slot (control word and payload): only the sender.
+//   - a slot (control word and payload): only the sender. Besides writing
+//     messages, the sender may store into the payload of any free slot
+//     (position p with head ≤ p < cachedTail + N) at any time: after each
+//     send it zeroes the last payload word of the slot at head (warm).
 //   - the receiver line (recvPos): only the receiver.
 //
 // A message of L bytes occupies k = max(1, ceil(L/56)) consecutive

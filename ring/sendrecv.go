@@ -3,6 +3,7 @@ package ring
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 )
 
 // TrySend copies p into the ring if there is room and reports whether it
@@ -27,6 +28,21 @@ func (r *Ring) put(p []byte) {
 	copySmall(r.payload(h), p)
 	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
 	r.snd.head = h + 1
+	r.warm()
+}
+
+// warm stores zero into the last payload word of the slot at head if that
+// slot is free by the cached receiver position, so the next message finds
+// its line already fetched for writing by this CPU rather than last
+// written a lap ago: measured, that takes about 20 ns off a ping-pong
+// round trip (docs/benchmarks.md). The receiver reads a payload only after
+// loading a control word stored after it, and the slot's previous message
+// was copied out before the receiver published the position the sender
+// cached, so the store races with nothing. Only the sender calls it.
+func (r *Ring) warm() {
+	if s := &r.snd; s.head-s.cachedTail < r.n {
+		*(*uint64)(unsafe.Add(r.slots, (s.head&r.mask)*SlotSize+SlotSize-8)) = 0
+	}
 }
 
 // trySendLong is TrySend for a message spanning several slots: it fills
@@ -49,6 +65,7 @@ func (r *Ring) trySendLong(p []byte) (bool, error) {
 	copy(r.payload(h), p[:SlotPayload])
 	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
 	r.snd.head = h + k
+	r.warm()
 	return true, nil
 }
 

@@ -97,10 +97,11 @@ func (r *Ring) Send(ctx context.Context, p []byte) error {
 // ctx ends while it waits. It must only be called by the receiver.
 //
 // Its first probeAt polls are a bare loop over the control word of the
-// receiver's position, and the value loaded is handed straight to take,
-// so a message that arrives meanwhile costs one load of its slot's line
-// and no bookkeeping; a control word from neither this lap nor the last
-// (ErrCorrupt) is looked for after them, by TryRecv.
+// receiver's position (a few hundred nanoseconds: longer than a round trip
+// between two spinning CPUs), and the value loaded is handed straight to
+// take, so a message that arrives meanwhile costs one load of its slot's
+// line and no call but take. A control word from neither this lap nor the
+// last (ErrCorrupt) is looked for after those polls, by TryRecv.
 func (r *Ring) Recv(ctx context.Context, buf []byte) (int, error) {
 	t := r.rcv.tail // only this goroutine moves it
 	ctl, seq := r.ctl(t), (t+1)&seqMask
@@ -114,7 +115,9 @@ func (r *Ring) Recv(ctx context.Context, buf []byte) (int, error) {
 }
 
 // recvWait is Recv past its first probeAt polls: the Backoff policy from
-// there on, TryRecv at every context check.
+// there on, TryRecv at every context check. The Backoff starts as if it had
+// counted Recv's polls, so its next Wait is the probeAt-th, where the
+// GOMAXPROCS probe happens, and the spin budget is unchanged.
 func (r *Ring) recvWait(ctx context.Context, buf []byte) (int, error) {
 	b := Backoff{n: probeAt - 1}
 	for {
