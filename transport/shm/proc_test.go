@@ -26,11 +26,13 @@ const (
 // offers a buffer (pullBuffer) to be pulled and waits for stopTag.
 func runChild(mode string) int {
 	done := make(chan struct{})
+	opened := make(chan struct{}) // closed once ep is set: Deliver may run before Open returns
 	var ep *Endpoint
 	cfg := Config{Rank: 1, Size: 2, JobID: "proc-job", Dir: os.Getenv(childDir),
 		Lost: func(int, error) {},
 		Deliver: func(peer int, h Header, p []byte) {
 			if mode == "echo" {
+				<-opened
 				ep.Send(context.Background(), peer, h, p)
 			}
 			if h.Tag == stopTag {
@@ -42,6 +44,7 @@ func runChild(mode string) int {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 1
 	}
+	close(opened)
 	defer ep.Close()
 	if mode == "pull" {
 		buf := pullBuffer(childPullLen)
