@@ -38,7 +38,7 @@
 // ping-pongs and bare ping-pongs on the ring's layout (floorPPs) in short
 // bursts and reports medians and ratios, which hold on a noisy host where
 // single runs do not. On a 2-core KVM guest (AMD EPYC) a ring round trip
-// of 8-byte messages took 120–155 ns, 2.1–2.3× the round trip over one
+// of 8-byte messages took 120–155 ns, 2.1–2.4× the round trip over one
 // word both goroutines spin on and write and 1.2–1.3× the one over two
 // words with one writer each; two unbuffered channels between pinned
 // goroutines took about 50 µs. Streaming reached 24–28 M messages/s,
@@ -46,9 +46,9 @@
 // no queue pair reaches: it lets one cache line carry both directions,
 // while Smelt's design (and any ring) gives each line a single writer,
 // which alone costs 1.7–1.9× on this machine. A ring also moves to a fresh
-// slot line every message, which cost 15–25 ns more per round trip than
+// slot line every message, which cost 12–26 ns more per round trip than
 // reusing one; Send wins that back by storing into the next free slot
 // right after publishing a message (see warm). The payload store before
 // the control word and the bookkeeping of a general message (length, flow
-// control, copy) cost the rest, 15–30 ns. docs/benchmarks.md has the runs.
+// control, copy) cost the rest, about 20 ns. docs/benchmarks.md has the runs.
 package ring
