@@ -41,14 +41,15 @@
 // of 8-byte messages took 120–155 ns, 2.1–2.4× the round trip over one
 // word both goroutines spin on and write and 1.2–1.3× the one over two
 // words with one writer each; two unbuffered channels between pinned
-// goroutines took about 50 µs. Streaming reached 24–28 M messages/s,
+// goroutines took 50–80 µs. Streaming reached 24–28 M messages/s,
 // against 3.6 M for a buffered channel. The single shared word is a floor
 // no queue pair reaches: it lets one cache line carry both directions,
 // while Smelt's design (and any ring) gives each line a single writer,
 // which alone costs 1.7–1.9× on this machine. A ring also moves to a fresh
 // slot line every message, which cost 12–26 ns more per round trip than
-// reusing one; Send wins that back by storing into the next free slot
-// right after publishing a message (see warm). The payload store before
-// the control word and the bookkeeping of a general message (length, flow
-// control, copy) cost the rest, about 20 ns. docs/benchmarks.md has the runs.
+// reusing one; the sender wins that back by storing into the next free
+// slot right after publishing a message (see warm). The payload store
+// before the control word and the bookkeeping of a general message
+// (length, flow control, copy) cost the rest, about 20 ns.
+// docs/benchmarks.md has the runs.
 package ring
