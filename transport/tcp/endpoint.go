@@ -32,6 +32,9 @@ type Endpoint struct {
 	hsSlots chan struct{}
 
 	frames, writes atomic.Uint64
+	// detachLeft is how many more connections start may take out of the
+	// netpoller (sock_linux.go); it starts at maxDetached.
+	detachLeft atomic.Int32
 }
 
 // Stats counts an Endpoint's outgoing traffic over all connections.
@@ -60,6 +63,7 @@ func Listen(cfg Config) (*Endpoint, error) {
 		peers:   make([]peer, cfg.Size),
 		hsSlots: make(chan struct{}, maxHandshakes),
 	}
+	e.detachLeft.Store(maxDetached)
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.wg.Add(1)
 	go e.acceptLoop()

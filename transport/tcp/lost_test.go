@@ -70,7 +70,7 @@ func TestDropReportsLost(t *testing.T) {
 	recs := []*lostRec{newLostRec(), newLostRec()}
 	eps, _ := job(t, 2, func(c *Config) { c.Lost = recs[c.Rank].lost; c.Log = func(string, ...any) {} })
 	connectAll(t, eps)
-	eps[1].peers[0].c.Load().nc.Close()
+	eps[1].peers[0].c.Load().sock().abort()
 	if err := waitLost(t, recs[0], 1, time.Second); !errors.Is(err, ErrPeerLost) {
 		t.Errorf("rank 0: %v", err)
 	}

@@ -28,7 +28,7 @@ func (c *conn) poll() bool {
 	defer c.rmu.Unlock()
 	n := c.recv.Load()
 	if c.rerr == nil {
-		c.rc.Control(c.pollFn)
+		c.sk.control(c.pollFn)
 	}
 	return c.recv.Load() != n
 }
@@ -37,12 +37,19 @@ func (c *conn) poll() bool {
 func (c *conn) pollSome(fd uintptr) {
 	if err := c.drain(int(fd)); err != errAgain {
 		c.rerr = err
+		c.wakeReader() // to report the peer lost, even while others poll
 	}
 }
 
 // pollDone ends the reader goroutine's standing aside now.
 func (c *conn) pollDone() {
 	c.polled.Store(0)
+	c.wakeReader()
+}
+
+// wakeReader makes the reader goroutine re-check whether it should stand
+// aside.
+func (c *conn) wakeReader() {
 	select {
 	case c.resume <- struct{}{}:
 	default:
@@ -55,12 +62,13 @@ func (c *conn) standingAside() bool {
 	return last != 0 && time.Duration(int64(time.Since(epoch))-last) < standAside
 }
 
-// standAside waits until the pollers are gone (or c fails). Only the
-// reader goroutine may call it.
+// standAside waits until the pollers are gone or reading has stopped (a
+// poller met the end of the stream, or c failed). Only the reader
+// goroutine may call it.
 func (c *conn) standAside() {
 	t := time.NewTimer(standAside)
 	defer t.Stop()
-	for c.standingAside() {
+	for c.standingAside() && !c.readFailed() {
 		select {
 		case <-c.resume:
 		case <-t.C:

@@ -30,10 +30,11 @@ import (
 // peer lost. It runs on the reader goroutine.
 func (c *conn) readLoop() {
 	defer c.e.wg.Done()
+	defer c.sk.release()
 	var err error
 	for err == nil && !c.readFailed() {
 		c.standAside()
-		err = c.rc.Read(c.readSome)
+		err = c.sk.read(c.readSome)
 	}
 	c.rmu.Lock()
 	if c.rerr == nil {
