@@ -15,12 +15,14 @@ import (
 // every whole frame under the lock, so frames are delivered one at a
 // time and in order whoever reads them.
 //
-// The reader goroutine waits for more bytes in the netpoller, without
-// the lock. The netpoller is edge-triggered, so it must not wait unless
-// its own last read, made after RawConn.Read reset the readiness, found
-// the socket empty: bytes arriving after that read raise a new edge. A
-// Poll that takes those bytes first leaves it a spurious wake-up, never a
-// lost one. So readSome takes the lock with Lock, not TryLock.
+// The reader goroutine waits for more bytes without the lock: in the
+// netpoller, or for a detached socket (sock_linux.go) in poll(2). The
+// netpoller is edge-triggered, so it must not wait unless its own last
+// read, made after RawConn.Read reset the readiness, found the socket
+// empty: bytes arriving after that read raise a new edge. (poll(2) is
+// level-triggered and needs no such care.) A Poll that takes those bytes
+// first leaves it a spurious wake-up, never a lost one. So readSome takes
+// the lock with Lock, not TryLock.
 //
 // While some goroutine keeps polling, the reader goroutine stands aside
 // (poll.go) instead of waiting in the netpoller, where it would only be
@@ -73,19 +75,29 @@ var errAgain error = syscall.EAGAIN
 
 // drain reads without blocking and handles every whole frame, until the
 // socket is empty (errAgain) or the stream ends or breaks. c.rmu must be
-// held.
+// held. A read that did not fill its space took all the socket had, so
+// drain returns after handling it rather than pay a read(2) for EAGAIN:
+// bytes that arrive later raise a new edge in the netpoller, and poll(2)
+// sees them anyway.
 func (c *conn) drain(fd int) error {
 	for {
 		if err := c.handleBuffered(); err != nil {
 			return err
 		}
-		n, err := syscall.Read(fd, c.fr.space())
+		space := c.fr.space()
+		n, err := syscall.Read(fd, space)
 		switch {
 		case err == syscall.EINTR:
 		case err != nil:
 			return err
 		case n == 0:
 			return io.EOF
+		case n < len(space):
+			c.fr.wrote(n)
+			if err := c.handleBuffered(); err != nil {
+				return err
+			}
+			return errAgain
 		default:
 			c.fr.wrote(n)
 		}
