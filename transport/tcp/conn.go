@@ -55,9 +55,14 @@ type conn struct {
 	wbuf  []byte
 	wrote time.Time // when the last direct write ended
 	w     writeState
-	// writeFn and pollFn are c.writeSome and c.pollSome, bound once.
+	// writeFn, pollFn and flushFn are c.writeSome, c.pollSome and
+	// c.flushSome, bound once.
 	writeFn func(uintptr) bool
 	pollFn  func(uintptr)
+	flushFn func(uintptr)
+	// flushed and flushIov are flushQueued's frames and vector (wmu).
+	flushed  []*frameBuf
+	flushIov [][]byte
 
 	// recv counts frames read; readers add, the heartbeat reads.
 	recv atomic.Uint64
@@ -81,7 +86,7 @@ func newConn(e *Endpoint, peer int, nc net.Conn, dec *Decoder) *conn {
 	}
 	c.rc, c.rerr = sysConn(nc)
 	c.sk = netSock{nc: nc, rc: c.rc}
-	c.writeFn, c.pollFn = c.writeSome, c.pollSome
+	c.writeFn, c.pollFn, c.flushFn = c.writeSome, c.pollSome, c.flushSome
 	// Until start, the handshake may still be using nc: nobody else may
 	// read or write it, and frames sent meanwhile wait in the queue.
 	c.rmu.Lock()

@@ -48,11 +48,12 @@
 // idle thread of the process, sleeping in the netpoller because the
 // Endpoint's Accept is parked there, to compete with the goroutine that
 // polls the socket for that very segment. A detached connection is
-// polled with non-blocking reads as before; its reader goroutine, while
-// nobody polls, and a writer waiting for socket space block their thread
-// in poll(2) on that one descriptor, so an idle detached connection holds
-// a thread. At most 64 connections per Endpoint are detached; the others,
-// and every connection on other systems, stay in the netpoller.
+// polled with non-blocking reads as before; its reader goroutine, when
+// nobody polls, registers a duplicate of the descriptor with the
+// netpoller for as long as it waits, and a writer waiting for socket
+// space blocks its thread in poll(2). At most 64 connections per Endpoint
+// are detached; the others, and every connection on other systems, stay
+// in the netpoller.
 // A peer whose connection ends — a Bye, a reset or EOF, a malformed frame, or silence
 // beyond Config.PeerTimeout when heartbeats are on — is reported once to
 // Config.Lost, after its last Deliver, and stays lost: later Sends to it

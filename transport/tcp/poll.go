@@ -18,10 +18,12 @@ const standAside = 500 * time.Microsecond
 // epoch is the origin of the conns' poll times.
 var epoch = time.Now()
 
-// poll reads and delivers what has arrived, unless another goroutine is
-// reading already. It reports whether it delivered a frame.
+// poll writes what is queued, unless another goroutine is writing
+// (flush.go), then reads and delivers what has arrived, unless another
+// goroutine is reading already. It reports whether it delivered a frame.
 func (c *conn) poll() bool {
 	c.polled.Store(int64(time.Since(epoch)))
+	c.flushQueued()
 	if !c.rmu.TryLock() {
 		return false
 	}
@@ -35,7 +37,7 @@ func (c *conn) poll() bool {
 
 // pollSome is poll's RawConn.Control callback. c.rmu must be held.
 func (c *conn) pollSome(fd uintptr) {
-	if err := c.drain(int(fd)); err != errAgain {
+	if err := c.drain(int(fd), true); err != errAgain {
 		c.rerr = err
 		c.wakeReader() // to report the peer lost, even while others poll
 	}

@@ -13,13 +13,14 @@ import (
 // seqCheck checks exactly-once, in-order delivery per tag of frames whose
 // payload length and bytes follow from their Seq (see seqPayload).
 type seqCheck struct {
-	mu    sync.Mutex
-	next  map[int32]uint64
-	total atomic.Int64
-	bad   atomic.Value // first error, a string
+	payload func(seq uint64) []byte // seqPayload unless set
+	mu      sync.Mutex
+	next    map[int32]uint64
+	total   atomic.Int64
+	bad     atomic.Value // first error, a string
 }
 
-func newSeqCheck() *seqCheck { return &seqCheck{next: map[int32]uint64{}} }
+func newSeqCheck() *seqCheck { return &seqCheck{payload: seqPayload, next: map[int32]uint64{}} }
 
 // seqPayload is frame seq's payload: mostly 8 bytes, sometimes longer
 // than a direct write copies (copyLimit) or than the read buffer.
@@ -31,6 +32,11 @@ func seqPayload(seq uint64) []byte {
 	case 31:
 		n = readBufSize + 1000
 	}
+	return patterned(seq, n)
+}
+
+// patterned returns n bytes that depend on seq.
+func patterned(seq uint64, n int) []byte {
 	p := make([]byte, n)
 	for i := range p {
 		p[i] = byte(seq + uint64(i))
@@ -43,7 +49,7 @@ func (s *seqCheck) deliver(_ int, h Header, p []byte) {
 	want := s.next[h.Tag]
 	s.next[h.Tag] = want + 1
 	s.mu.Unlock()
-	if h.Seq != want || string(p) != string(seqPayload(h.Seq)) {
+	if h.Seq != want || string(p) != string(s.payload(h.Seq)) {
 		s.bad.CompareAndSwap(nil, fmt.Sprintf("tag %d: seq %d (%d bytes), want seq %d", h.Tag, h.Seq, len(p), want))
 	}
 	s.total.Add(1)

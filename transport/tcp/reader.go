@@ -64,7 +64,7 @@ func (c *conn) readSome(fd uintptr) bool {
 	if c.rerr != nil {
 		return true
 	}
-	if err := c.drain(int(fd)); err != errAgain {
+	if err := c.drain(int(fd), false); err != errAgain {
 		c.rerr = err
 	}
 	return c.rerr != nil || c.standingAside()
@@ -75,11 +75,12 @@ var errAgain error = syscall.EAGAIN
 
 // drain reads without blocking and handles every whole frame, until the
 // socket is empty (errAgain) or the stream ends or breaks. c.rmu must be
-// held. A read that did not fill its space took all the socket had, so
-// drain returns after handling it rather than pay a read(2) for EAGAIN:
-// bytes that arrive later raise a new edge in the netpoller, and poll(2)
-// sees them anyway.
-func (c *conn) drain(fd int) error {
+// held. If short is set, a read that did not fill its space counts as
+// finding the socket empty, which saves Poll a read(2) that would only
+// return EAGAIN. The reader goroutine must not take that shortcut: the
+// end of the stream may have arrived with the last bytes, and it raises
+// no new edge for the netpoller to wake the reader with.
+func (c *conn) drain(fd int, short bool) error {
 	for {
 		if err := c.handleBuffered(); err != nil {
 			return err
@@ -92,7 +93,7 @@ func (c *conn) drain(fd int) error {
 			return err
 		case n == 0:
 			return io.EOF
-		case n < len(space):
+		case short && n < len(space):
 			c.fr.wrote(n)
 			if err := c.handleBuffered(); err != nil {
 				return err
