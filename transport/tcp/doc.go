@@ -40,7 +40,9 @@
 // call, and Deliver should hand work off rather than block. A goroutine
 // waiting for a frame may instead Poll: it then reads and delivers what
 // has arrived itself, and the reader goroutine stands aside while it does
-// (poll.go). Either way Deliver runs for one frame of a peer at a time.
+// (poll.go); Poll also first writes what is queued for that peer, if
+// nobody else is writing, rather than leave it to the writer goroutine
+// (flush.go). Either way Deliver runs for one frame of a peer at a time.
 //
 // On Linux a connection leaves Go's netpoller once its handshake is over
 // (sock_linux.go): it keeps a duplicate of the socket's descriptor and
@@ -54,6 +56,7 @@
 // space blocks its thread in poll(2). At most 64 connections per Endpoint
 // are detached; the others, and every connection on other systems, stay
 // in the netpoller.
+//
 // A peer whose connection ends — a Bye, a reset or EOF, a malformed frame, or silence
 // beyond Config.PeerTimeout when heartbeats are on — is reported once to
 // Config.Lost, after its last Deliver, and stays lost: later Sends to it

@@ -144,7 +144,9 @@ func (e *Endpoint) sendConn(ctx context.Context, peer int, h *Header, payload []
 
 // Poll reads and delivers, in the calling goroutine, whatever frames have
 // arrived from peer, or from every peer if peer is negative, and reports
-// whether it delivered any. It never blocks: a connection another
+// whether it delivered any. Before reading a connection it writes what is
+// queued on it, as much as the socket takes at once, unless another
+// goroutine is writing it. It never blocks: a connection another
 // goroutine is reading is skipped. A goroutine about to wait for a frame
 // may Poll for a few microseconds first; when it finds the frame it saves
 // the reader goroutine's netpoller wake-up and its own wake-up, which on

@@ -68,6 +68,10 @@ func (c *conn) standingAside() bool {
 // poller met the end of the stream, or c failed). Only the reader
 // goroutine may call it.
 func (c *conn) standAside() {
+	if !c.standingAside() {
+		return
+	}
+	c.sk.rest()
 	t := time.NewTimer(standAside)
 	defer t.Stop()
 	for c.standingAside() && !c.readFailed() {

@@ -14,12 +14,13 @@ import (
 // netpoller once the handshake is over, so that arriving segments wake
 // no idle thread of the process while a goroutine polls it (see detach).
 //
-// Concurrency: read and control are called only by the holder of the
-// connection's rmu, write and Write only by the holder of its wmu;
+// Concurrency: read is called only by the reader goroutine, holding
+// nothing, and so is rest; control only by the holder of the connection's
+// rmu or wmu, write and Write only by the holder of its wmu;
 // setDeadline, closeWrite and abort may be called by anyone, and abort
 // wakes goroutines blocked in the others. release is called once by each
-// of the connection's two loops as it exits (a rawSock closes its
-// descriptor after both), never before abort.
+// of the connection's two loops as it exits; a rawSock closes its
+// descriptor after both, and abort and closeWrite do nothing after that.
 type sock interface {
 	// Writer writes p, waiting for space in the socket; it is the
 	// buffered writer's sink for queued frames.
@@ -42,6 +43,9 @@ type sock interface {
 	abort()
 	// release says one of the connection's loops is done with the socket.
 	release()
+	// rest says the reader goroutine stands aside for pollers: the socket
+	// need not be watched until read is called again.
+	rest()
 }
 
 // netSock is a net.Conn and its descriptor access.
@@ -56,6 +60,7 @@ func (s netSock) write(f func(fd uintptr) bool) error { return s.rc.Write(f) }
 func (s netSock) setDeadline(t time.Time)             { s.nc.SetDeadline(t) }
 func (s netSock) abort()                              { s.nc.Close() }
 func (s netSock) release()                            {}
+func (s netSock) rest()                               {}
 
 func (s netSock) control(f func(fd uintptr)) error { return s.rc.Control(f) }
 

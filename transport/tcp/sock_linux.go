@@ -25,9 +25,10 @@ import (
 // the descriptor and closes the net.Conn, which removes the original from
 // the netpoller's epoll set and leaves the socket open through the
 // duplicate. From then on Poll reads it with non-blocking read(2) as
-// before. The reader goroutine, when nobody polls, registers another
-// duplicate with the netpoller for as long as it waits (read), so the
-// socket is watched by the netpoller only while no goroutine polls it. A
+// before. The reader goroutine, when it must wait, registers another
+// duplicate with the netpoller (read), and takes it out again when it
+// stands aside for a poller (rest), so the socket is watched by the
+// netpoller only while no goroutine polls it. A
 // writer waiting for room blocks its thread in poll(2) on the descriptor,
 // as direct writes always did (write.go). An Endpoint detaches at most
 // maxDetached connections and leaves the rest in the netpoller.
@@ -71,15 +72,15 @@ type rawSock struct {
 	mu       sync.Mutex
 	refs     int      // loops still using fd
 	closed   bool     // fd is closed
-	watching *os.File // read's registered duplicate, while it waits
+	watching *os.File // read's registered duplicate, until rest
 }
 
-// read waits in the netpoller, through a duplicate descriptor registered
-// only for the wait (watch): the reader goroutine sleeps only when nobody
-// polls, and a goroutine the netpoller wakes runs at once, whereas a
-// thread blocked in poll(2) keeps its P until sysmon takes it back, and
-// the goroutine it wakes waits that long (a ping-pong of sleepers took
-// 70 µs one-way so, 30 µs through the netpoller).
+// read waits in the netpoller, through a duplicate descriptor that stays
+// registered from the first wait until rest: the reader goroutine waits
+// only when nobody polls, and a goroutine the netpoller wakes runs at
+// once, whereas a thread blocked in poll(2) keeps its P until sysmon
+// takes it back, and the goroutine it wakes waits that long (a ping-pong
+// of sleepers took 70 µs one-way so, 30 µs through the netpoller).
 func (s *rawSock) read(f func(fd uintptr) bool) error {
 	if f(uintptr(s.fd)) {
 		return nil
@@ -88,7 +89,6 @@ func (s *rawSock) read(f func(fd uintptr) bool) error {
 	if err != nil {
 		return err
 	}
-	defer s.unwatch(w)
 	rc, err := w.SyscallConn()
 	if err != nil {
 		return err
@@ -96,13 +96,16 @@ func (s *rawSock) read(f func(fd uintptr) bool) error {
 	return rc.Read(f)
 }
 
-// watch registers a duplicate of fd with the netpoller, under the
-// current deadline, for one wait of read.
+// watch returns the duplicate of fd registered with the netpoller, under
+// the current deadline, registering it if needed.
 func (s *rawSock) watch() (*os.File, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.aborted.Load() {
 		return nil, net.ErrClosed
+	}
+	if s.watching != nil {
+		return s.watching, nil
 	}
 	fd, err := unix.FcntlInt(uintptr(s.fd), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
@@ -116,12 +119,16 @@ func (s *rawSock) watch() (*os.File, error) {
 	return w, nil
 }
 
-// unwatch ends a wait of read: the duplicate leaves the netpoller.
-func (s *rawSock) unwatch(w *os.File) {
+// rest takes the duplicate out of the netpoller, if read registered one,
+// so that arriving segments wake nobody while goroutines poll.
+func (s *rawSock) rest() {
 	s.mu.Lock()
+	w := s.watching
 	s.watching = nil
 	s.mu.Unlock()
-	w.Close()
+	if w != nil {
+		w.Close()
+	}
 }
 
 func (s *rawSock) write(f func(fd uintptr) bool) error {
@@ -217,6 +224,10 @@ func (s *rawSock) release() {
 	defer s.mu.Unlock()
 	if s.refs--; s.refs == 0 {
 		s.closed = true
+		if s.watching != nil {
+			s.watching.Close()
+			s.watching = nil
+		}
 		unix.Close(s.fd)
 	}
 }

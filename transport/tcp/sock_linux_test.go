@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -68,4 +69,63 @@ func TestDetachLimit(t *testing.T) {
 		checkSock(t, eps[0], peer, peer == 1)
 	}
 	check.wait(t, 120)
+}
+
+func (s *rawSock) watched() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watching != nil
+}
+
+// TestDetachedWatch: a detached socket is in the netpoller (through its
+// duplicate) while its reader goroutine waits, and out of it while a
+// goroutine polls.
+func TestDetachedWatch(t *testing.T) {
+	check := newSeqCheck()
+	eps, _ := job(t, 2, func(c *Config) { c.Deliver = check.deliver })
+	send := func(i uint64) {
+		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Seq: i}, seqPayload(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(0)
+	check.wait(t, 1)
+	s, ok := eps[1].peers[0].c.Load().sock().(*rawSock)
+	if !ok {
+		t.Fatalf("not detached")
+	}
+	waitUntil(t, "the idle reader to watch the socket", s.watched)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				eps[1].Poll(0)
+			}
+		}
+	}()
+	for i := uint64(1); i < 20 && s.watched(); i++ {
+		send(i) // wakes the reader, which then stands aside
+		time.Sleep(time.Millisecond)
+	}
+	waitUntil(t, "the reader to stop watching while a goroutine polls", func() bool { return !s.watched() })
+	close(stop)
+	<-done
+	eps[1].PollDone(0)
+	waitUntil(t, "the reader to watch again after PollDone", s.watched)
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
