@@ -177,6 +177,8 @@ func TestStrangersDoNotDisturb(t *testing.T) {
 	}
 	logs.waitFor(t, "wrong MAC")
 	logs.waitFor(t, "timeout")
+	lost.mu.Lock() // the Closes at cleanup report peers lost concurrently
+	defer lost.mu.Unlock()
 	if len(lost.errs) != 0 {
 		t.Fatalf("peers lost: %v", lost.errs)
 	}

@@ -27,9 +27,14 @@ const (
 type conn struct {
 	e    *Endpoint
 	peer int
-	nc   net.Conn
+	nc   net.Conn // the handshake's; after start only sk reaches the socket
 	rc   syscall.RawConn
 	q    *sendQueue
+	// smu guards sk and aborted: start may replace sk by a detached
+	// socket, unless fail came first (sock.go).
+	smu     sync.Mutex
+	sk      sock
+	aborted bool
 	// dialled is true if this side dialled; set before c is shared.
 	dialled bool
 
@@ -50,9 +55,14 @@ type conn struct {
 	wbuf  []byte
 	wrote time.Time // when the last direct write ended
 	w     writeState
-	// writeFn and pollFn are c.writeSome and c.pollSome, bound once.
+	// writeFn, pollFn and flushFn are c.writeSome, c.pollSome and
+	// c.flushSome, bound once.
 	writeFn func(uintptr) bool
 	pollFn  func(uintptr)
+	flushFn func(uintptr)
+	// flushed and flushIov are flushQueued's frames and vector (wmu).
+	flushed  []*frameBuf
+	flushIov [][]byte
 
 	// recv counts frames read; readers add, the heartbeat reads.
 	recv atomic.Uint64
@@ -70,13 +80,13 @@ func newConn(e *Endpoint, peer int, nc net.Conn, dec *Decoder) *conn {
 	pending, _ := dec.r.Peek(dec.r.Buffered())
 	c := &conn{e: e, peer: peer, nc: nc, q: newSendQueue(e.cfg.QueueBytes), resume: make(chan struct{}, 1), wmu: newChanLock(),
 		fr: newFrameReader(readBufSize, e.cfg.MaxPayload, pending)}
-	c.bw = bufio.NewWriterSize(&countingWriter{w: nc, n: &e.writes}, writeBufSize)
 	if tc, ok := nc.(*net.TCPConn); ok {
 		tc.SetReadBuffer(sockBufSize)
 		tc.SetWriteBuffer(sockBufSize)
 	}
 	c.rc, c.rerr = sysConn(nc)
-	c.writeFn, c.pollFn = c.writeSome, c.pollSome
+	c.sk = netSock{nc: nc, rc: c.rc}
+	c.writeFn, c.pollFn, c.flushFn = c.writeSome, c.pollSome, c.flushSome
 	// Until start, the handshake may still be using nc: nobody else may
 	// read or write it, and frames sent meanwhile wait in the queue.
 	c.rmu.Lock()
@@ -94,9 +104,21 @@ func sysConn(nc net.Conn) (syscall.RawConn, error) {
 	return sc.SyscallConn()
 }
 
-// start runs the reader and writer goroutines and opens the socket to
-// Poll and direct writes.
+// start takes the socket out of the netpoller if it can (sock_linux.go),
+// runs the reader and writer goroutines and opens the socket to Poll and
+// direct writes.
 func (c *conn) start() {
+	c.smu.Lock()
+	if !c.aborted && c.rerr == nil && c.e.detachLeft.Add(-1) >= 0 {
+		if sk, ok := detach(c.nc, c.rc); ok {
+			c.sk = sk
+			if c.e.closing.Load() {
+				sk.setDeadline(time.Now().Add(closeLinger)) // shutdown's, set on nc
+			}
+		}
+	}
+	c.smu.Unlock()
+	c.bw = bufio.NewWriterSize(&countingWriter{w: c.sk, n: &c.e.writes}, writeBufSize)
 	c.rmu.Unlock()
 	c.wmu.Unlock()
 	c.e.wg.Add(2)
@@ -121,6 +143,7 @@ func (c *conn) queue(ctx context.Context, h Header, payload []byte) error {
 // was in the kernel leave in one write.
 func (c *conn) writeLoop() {
 	defer c.e.wg.Done()
+	defer c.sk.release()
 	for {
 		c.q.wait()
 		c.wmu.Lock()
@@ -170,13 +193,7 @@ func (c *conn) writeBatch(frames []*frameBuf) error {
 // local Close the last frames and the Bye are out, and it half-closes, so the peer reads everything and
 // then EOF; the reader closes the socket when the peer hangs up. After a
 // failure the socket is already closed and the flush fails harmlessly.
-func (c *conn) finish() {
-	if tc, ok := c.nc.(interface{ CloseWrite() error }); ok {
-		tc.CloseWrite()
-		return
-	}
-	c.nc.Close()
-}
+func (c *conn) finish() { c.sk.closeWrite() }
 
 // countingWriter counts the writes that reach the socket, one system call
 // each (at least), to measure write combining.
@@ -194,8 +211,7 @@ func (cw *countingWriter) Write(p []byte) (int, error) {
 // and a Bye go out, then the write side closes; the deadlines bound how
 // long a peer that does not read can delay it.
 func (c *conn) shutdown() {
-	deadline := time.Now().Add(closeLinger)
-	c.nc.SetDeadline(deadline)
+	c.sock().setDeadline(time.Now().Add(closeLinger))
 	bye := getFrame(HeaderSize)
 	bye.b = AppendFrame(bye.b, Header{Kind: Bye, Source: int32(c.e.cfg.Rank)}, nil)
 	c.q.close(ErrClosed, bye)
@@ -212,7 +228,11 @@ func (c *conn) fail(cause error) {
 			c.err = fmt.Errorf("%w: rank %d: %w", ErrPeerLost, c.peer, cause)
 		}
 		c.q.close(c.err, nil)
-		c.nc.Close()
+		c.smu.Lock()
+		c.aborted = true
+		sk := c.sk
+		c.smu.Unlock()
+		sk.abort()
 		c.pollDone()
 	})
 }
@@ -221,4 +241,11 @@ func (c *conn) fail(cause error) {
 func (c *conn) failed(cause error) error {
 	c.fail(cause)
 	return c.err // written inside failOnce, which orders it before this read
+}
+
+// sock returns the connection's current socket.
+func (c *conn) sock() sock {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.sk
 }

@@ -40,7 +40,23 @@
 // call, and Deliver should hand work off rather than block. A goroutine
 // waiting for a frame may instead Poll: it then reads and delivers what
 // has arrived itself, and the reader goroutine stands aside while it does
-// (poll.go). Either way Deliver runs for one frame of a peer at a time.
+// (poll.go); Poll also first writes what is queued for that peer, if
+// nobody else is writing, rather than leave it to the writer goroutine
+// (flush.go). Either way Deliver runs for one frame of a peer at a time.
+//
+// On Linux a connection leaves Go's netpoller once its handshake is over
+// (sock_linux.go): it keeps a duplicate of the socket's descriptor and
+// closes the net.Conn. Otherwise every arriving segment would wake an
+// idle thread of the process, sleeping in the netpoller because the
+// Endpoint's Accept is parked there, to compete with the goroutine that
+// polls the socket for that very segment. A detached connection is
+// polled with non-blocking reads as before; its reader goroutine, when
+// nobody polls, registers a duplicate of the descriptor with the
+// netpoller for as long as it waits, and a writer waiting for socket
+// space blocks its thread in poll(2). At most 64 connections per Endpoint
+// are detached; the others, and every connection on other systems, stay
+// in the netpoller.
+//
 // A peer whose connection ends — a Bye, a reset or EOF, a malformed frame, or silence
 // beyond Config.PeerTimeout when heartbeats are on — is reported once to
 // Config.Lost, after its last Deliver, and stays lost: later Sends to it

@@ -32,6 +32,9 @@ type Endpoint struct {
 	hsSlots chan struct{}
 
 	frames, writes atomic.Uint64
+	// detachLeft is how many more connections start may take out of the
+	// netpoller (sock_linux.go); it starts at maxDetached.
+	detachLeft atomic.Int32
 }
 
 // Stats counts an Endpoint's outgoing traffic over all connections.
@@ -60,6 +63,7 @@ func Listen(cfg Config) (*Endpoint, error) {
 		peers:   make([]peer, cfg.Size),
 		hsSlots: make(chan struct{}, maxHandshakes),
 	}
+	e.detachLeft.Store(maxDetached)
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.wg.Add(1)
 	go e.acceptLoop()
@@ -140,7 +144,9 @@ func (e *Endpoint) sendConn(ctx context.Context, peer int, h *Header, payload []
 
 // Poll reads and delivers, in the calling goroutine, whatever frames have
 // arrived from peer, or from every peer if peer is negative, and reports
-// whether it delivered any. It never blocks: a connection another
+// whether it delivered any. Before reading a connection it writes what is
+// queued on it, as much as the socket takes at once, unless another
+// goroutine is writing it. It never blocks: a connection another
 // goroutine is reading is skipped. A goroutine about to wait for a frame
 // may Poll for a few microseconds first; when it finds the frame it saves
 // the reader goroutine's netpoller wake-up and its own wake-up, which on

@@ -118,3 +118,13 @@ func fakeDialer(t *testing.T, addr string, a authConf, want int) (net.Conn, *Dec
 	nc.SetDeadline(time.Time{})
 	return nc, dec, err
 }
+
+// cut shuts c's socket without a Bye, as a crash would, whether or not c
+// has started (and so detached) yet.
+func cut(c *conn) {
+	c.smu.Lock()
+	c.aborted = true
+	sk := c.sk
+	c.smu.Unlock()
+	sk.abort()
+}

@@ -70,7 +70,7 @@ func TestDropReportsLost(t *testing.T) {
 	recs := []*lostRec{newLostRec(), newLostRec()}
 	eps, _ := job(t, 2, func(c *Config) { c.Lost = recs[c.Rank].lost; c.Log = func(string, ...any) {} })
 	connectAll(t, eps)
-	eps[1].peers[0].c.Load().nc.Close()
+	cut(eps[1].peers[0].c.Load())
 	if err := waitLost(t, recs[0], 1, time.Second); !errors.Is(err, ErrPeerLost) {
 		t.Errorf("rank 0: %v", err)
 	}
@@ -166,4 +166,27 @@ func TestHeartbeatMixed(t *testing.T) {
 	if len(rec.errs) != 0 {
 		t.Fatalf("idle peer lost: %v", rec.errs)
 	}
+}
+
+// TestFrameThenEOF: a peer that sends frames and hangs up at once, so
+// that the end of the stream arrives with the last bytes, is reported
+// lost by the reader goroutine, with nobody polling and no heartbeat.
+func TestFrameThenEOF(t *testing.T) {
+	eachSock(t, func(t *testing.T, detach bool) {
+		for range 20 {
+			rec := newLostRec()
+			eps, _ := job(t, 1, func(c *Config) { c.Size, c.Lost, c.Log = 2, rec.lost, func(string, ...any) {} })
+			setDetach(eps, detach)
+			nc, _, err := fakeDialer(t, eps[0].Addr(), authConf{rank: 1, size: 2, job: "job-1", secret: testSecret}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nc.Write(AppendFrame(nil, Header{Kind: Eager, Source: 1}, []byte("last words")))
+			nc.Close()
+			if err := waitLost(t, rec, 1, time.Second); !errors.Is(err, ErrPeerLost) {
+				t.Errorf("lost error %v", err)
+			}
+			eps[0].Close()
+		}
+	})
 }

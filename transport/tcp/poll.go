@@ -18,31 +18,40 @@ const standAside = 500 * time.Microsecond
 // epoch is the origin of the conns' poll times.
 var epoch = time.Now()
 
-// poll reads and delivers what has arrived, unless another goroutine is
-// reading already. It reports whether it delivered a frame.
+// poll writes what is queued, unless another goroutine is writing
+// (flush.go), then reads and delivers what has arrived, unless another
+// goroutine is reading already. It reports whether it delivered a frame.
 func (c *conn) poll() bool {
 	c.polled.Store(int64(time.Since(epoch)))
+	c.flushQueued()
 	if !c.rmu.TryLock() {
 		return false
 	}
 	defer c.rmu.Unlock()
 	n := c.recv.Load()
 	if c.rerr == nil {
-		c.rc.Control(c.pollFn)
+		c.sk.control(c.pollFn)
 	}
 	return c.recv.Load() != n
 }
 
 // pollSome is poll's RawConn.Control callback. c.rmu must be held.
 func (c *conn) pollSome(fd uintptr) {
-	if err := c.drain(int(fd)); err != errAgain {
+	if err := c.drain(int(fd), true); err != errAgain {
 		c.rerr = err
+		c.wakeReader() // to report the peer lost, even while others poll
 	}
 }
 
 // pollDone ends the reader goroutine's standing aside now.
 func (c *conn) pollDone() {
 	c.polled.Store(0)
+	c.wakeReader()
+}
+
+// wakeReader makes the reader goroutine re-check whether it should stand
+// aside.
+func (c *conn) wakeReader() {
 	select {
 	case c.resume <- struct{}{}:
 	default:
@@ -55,12 +64,17 @@ func (c *conn) standingAside() bool {
 	return last != 0 && time.Duration(int64(time.Since(epoch))-last) < standAside
 }
 
-// standAside waits until the pollers are gone (or c fails). Only the
-// reader goroutine may call it.
+// standAside waits until the pollers are gone or reading has stopped (a
+// poller met the end of the stream, or c failed). Only the reader
+// goroutine may call it.
 func (c *conn) standAside() {
+	if !c.standingAside() {
+		return
+	}
+	c.sk.rest()
 	t := time.NewTimer(standAside)
 	defer t.Stop()
-	for c.standingAside() {
+	for c.standingAside() && !c.readFailed() {
 		select {
 		case <-c.resume:
 		case <-t.C:

@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"context"
+	"slices"
 	"sync"
 )
 
@@ -162,14 +163,25 @@ func (q *sendQueue) take(spare []*frameBuf) (frames []*frameBuf, closed bool) {
 // when the queue is closed: f is the rest of a frame already partly
 // written, and the bytes queued after it must follow it. The caller must
 // hold the connection's wmu.
-func (q *sendQueue) pushFront(f *frameBuf) {
+func (q *sendQueue) pushFront(f *frameBuf) { q.pushFrontAll([]*frameBuf{f}) }
+
+// pushFrontAll is pushFront for frames taken but not (all) written, in
+// their order; the first may be the rest of a partly written frame.
+func (q *sendQueue) pushFrontAll(fs []*frameBuf) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.frames = append(q.frames, nil)
-	copy(q.frames[1:], q.frames)
-	q.frames[0] = f
-	q.bytes += len(f.b)
+	q.frames = slices.Concat(fs, q.frames) // a new array: fs may be reused
+	for _, f := range fs {
+		q.bytes += len(f.b)
+	}
 	q.ring()
+}
+
+// pending reports whether frames are queued.
+func (q *sendQueue) pending() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.frames) > 0
 }
 
 // idle reports whether nothing is queued and the queue is open, so that

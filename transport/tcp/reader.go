@@ -15,12 +15,14 @@ import (
 // every whole frame under the lock, so frames are delivered one at a
 // time and in order whoever reads them.
 //
-// The reader goroutine waits for more bytes in the netpoller, without
-// the lock. The netpoller is edge-triggered, so it must not wait unless
-// its own last read, made after RawConn.Read reset the readiness, found
-// the socket empty: bytes arriving after that read raise a new edge. A
-// Poll that takes those bytes first leaves it a spurious wake-up, never a
-// lost one. So readSome takes the lock with Lock, not TryLock.
+// The reader goroutine waits for more bytes without the lock: in the
+// netpoller, or for a detached socket (sock_linux.go) in poll(2). The
+// netpoller is edge-triggered, so it must not wait unless its own last
+// read, made after RawConn.Read reset the readiness, found the socket
+// empty: bytes arriving after that read raise a new edge. (poll(2) is
+// level-triggered and needs no such care.) A Poll that takes those bytes
+// first leaves it a spurious wake-up, never a lost one. So readSome takes
+// the lock with Lock, not TryLock.
 //
 // While some goroutine keeps polling, the reader goroutine stands aside
 // (poll.go) instead of waiting in the netpoller, where it would only be
@@ -30,10 +32,11 @@ import (
 // peer lost. It runs on the reader goroutine.
 func (c *conn) readLoop() {
 	defer c.e.wg.Done()
+	defer c.sk.release()
 	var err error
 	for err == nil && !c.readFailed() {
 		c.standAside()
-		err = c.rc.Read(c.readSome)
+		err = c.sk.read(c.readSome)
 	}
 	c.rmu.Lock()
 	if c.rerr == nil {
@@ -61,7 +64,7 @@ func (c *conn) readSome(fd uintptr) bool {
 	if c.rerr != nil {
 		return true
 	}
-	if err := c.drain(int(fd)); err != errAgain {
+	if err := c.drain(int(fd), false); err != errAgain {
 		c.rerr = err
 	}
 	return c.rerr != nil || c.standingAside()
@@ -72,19 +75,30 @@ var errAgain error = syscall.EAGAIN
 
 // drain reads without blocking and handles every whole frame, until the
 // socket is empty (errAgain) or the stream ends or breaks. c.rmu must be
-// held.
-func (c *conn) drain(fd int) error {
+// held. If short is set, a read that did not fill its space counts as
+// finding the socket empty, which saves Poll a read(2) that would only
+// return EAGAIN. The reader goroutine must not take that shortcut: the
+// end of the stream may have arrived with the last bytes, and it raises
+// no new edge for the netpoller to wake the reader with.
+func (c *conn) drain(fd int, short bool) error {
 	for {
 		if err := c.handleBuffered(); err != nil {
 			return err
 		}
-		n, err := syscall.Read(fd, c.fr.space())
+		space := c.fr.space()
+		n, err := syscall.Read(fd, space)
 		switch {
 		case err == syscall.EINTR:
 		case err != nil:
 			return err
 		case n == 0:
 			return io.EOF
+		case short && n < len(space):
+			c.fr.wrote(n)
+			if err := c.handleBuffered(); err != nil {
+				return err
+			}
+			return errAgain
 		default:
 			c.fr.wrote(n)
 		}

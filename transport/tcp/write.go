@@ -88,7 +88,7 @@ func (c *conn) writeNow(ctx context.Context, h Header, payload []byte) error {
 // socket is full. c.wmu must be held.
 func (c *conn) writeIov(ctx context.Context, iov [][]byte) (int, error) {
 	c.w = writeState{ctx: ctx, iov: iov}
-	err := c.rc.Write(c.writeFn)
+	err := c.sk.write(c.writeFn)
 	sent, werr := c.w.sent, c.w.err
 	c.w = writeState{}
 	return sent, cmpOrErr(err, werr)
