@@ -2,8 +2,7 @@ package tcp
 
 import (
 	"fmt"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 )
 
 // Flushing on Poll. Queued frames wait for the connection's writer
@@ -44,12 +43,12 @@ func (c *conn) flushSome(fd uintptr) {
 		iov = append(iov, f.b)
 	}
 	c.flushIov = iov[:0]
-	n, err := unix.Writev(int(fd), iov)
-	for err == unix.EINTR {
-		n, err = unix.Writev(int(fd), iov)
+	n, err := writev(int(fd), iov)
+	for err == syscall.EINTR {
+		n, err = writev(int(fd), iov)
 	}
 	c.e.writes.Add(1)
-	if err != nil && err != unix.EAGAIN {
+	if err != nil && err != syscall.EAGAIN {
 		for _, f := range frames {
 			putFrame(f)
 		}

@@ -86,7 +86,7 @@ func (c *conn) drain(fd int, short bool) error {
 			return err
 		}
 		space := c.fr.space()
-		n, err := syscall.Read(fd, space)
+		n, err := rawRead(fd, space)
 		switch {
 		case err == syscall.EINTR:
 		case err != nil:

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Writing. A Send to an idle connection — nothing queued, nobody writing —
@@ -129,18 +127,12 @@ func (c *conn) writeSome(fd uintptr) bool {
 // writeFrom writes iov[0] ‖ iov[1] from byte off on.
 func writeFrom(fd int, iov [][]byte, off int) (int, error) {
 	if off >= len(iov[0]) {
-		return syscall.Write(fd, iov[1][off-len(iov[0]):])
+		return rawWrite(fd, iov[1][off-len(iov[0]):])
 	}
 	if len(iov[1]) == 0 {
-		return syscall.Write(fd, iov[0][off:])
+		return rawWrite(fd, iov[0][off:])
 	}
-	return unix.Writev(fd, [][]byte{iov[0][off:], iov[1]})
-}
-
-// waitWritable blocks the thread until fd has room or writeWait passes.
-func waitWritable(fd int) {
-	pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
-	unix.Poll(pfd, writeWait)
+	return writev(fd, [][]byte{iov[0][off:], iov[1]})
 }
 
 // skip returns iov without its first n bytes.
