@@ -108,11 +108,18 @@ func TestDetachedWatch(t *testing.T) {
 			}
 		}
 	}()
-	for i := uint64(1); i < 20 && s.watched(); i++ {
-		send(i) // wakes the reader, which then stands aside
+	// Each frame may wake the reader, which then stands aside — unless the
+	// poller took the frame first; so send until one does.
+	i := uint64(1)
+	waitUntil(t, "the reader to stop watching while a goroutine polls", func() bool {
+		if !s.watched() {
+			return true
+		}
+		send(i)
+		i++
 		time.Sleep(time.Millisecond)
-	}
-	waitUntil(t, "the reader to stop watching while a goroutine polls", func() bool { return !s.watched() })
+		return false
+	})
 	close(stop)
 	<-done
 	eps[1].PollDone(0)
