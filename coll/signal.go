@@ -154,13 +154,20 @@ func (m *Member) await(ctx context.Context, e end) error {
 func (m *Member) awaitSlow(ctx context.Context, s *signal) error {
 	w := m.newSpinner()
 	w.every = signalProgress
-	for {
-		ok, err := s.arrived()
-		if ok {
+	for i := 0; ; i++ {
+		if s.fast != nil && s.fast.Load() >= s.seen {
 			return nil
 		}
-		if err != nil {
-			return m.fail(linkErr(err))
+		// With a fast word, ask the link (frames, failures) only every
+		// few polls: the word is where the signal almost always lands.
+		if s.fast == nil || i%signalAsk == 0 {
+			ok, err := s.arrived()
+			if ok {
+				return nil
+			}
+			if err != nil {
+				return m.fail(linkErr(err))
+			}
 		}
 		if w.idle() {
 			if err := m.check(ctx); err != nil {
@@ -169,6 +176,9 @@ func (m *Member) awaitSlow(ctx context.Context, s *signal) error {
 		}
 	}
 }
+
+// signalAsk is how often a wait with a fast word asks the link itself.
+const signalAsk = 8
 
 // signalProgress is how often a signal wait progresses the transport:
 // every few polls, since a signal may come by a frame (then progress

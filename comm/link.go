@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
@@ -76,6 +77,9 @@ type Link struct {
 	// txSig for the sending goroutine, rxSig for the receiving one
 	// (linksignal.go).
 	txSig, rxSig Signaller
+	// txCount and txAsleep are txSig's counter and the peer's sleep word.
+	txCount  *atomic.Uint64
+	txAsleep *atomic.Uint32
 }
 
 // ReserveChannels reserves n consecutive channels and returns the first.

@@ -39,13 +39,16 @@ const FlagSignal uint8 = 2
 // raises counter slot towards peer and reports whether peer's receiver
 // sleeps (and should get a frame as well); Signals returns how many
 // signals peer raised towards this rank on slot, with an error once peer
-// is lost; SignalWord returns the word Signals reads, which stays
-// readable after Close, or nil. None of them waits.
+// is lost; SignalWord returns the word Signals reads, and SignalTx the
+// counter Signal raises with the word that says whether peer's receiver
+// sleeps (1), all harmless to touch after Close, or nils. None of them
+// waits.
 type Signaller interface {
 	SignalSlots(peer int) int
 	Signal(peer, slot int) (asleep bool, err error)
 	Signals(peer, slot int) (uint64, error)
 	SignalWord(peer, slot int) *atomic.Uint64
+	SignalTx(peer, slot int) (count *atomic.Uint64, asleep *atomic.Uint32)
 }
 
 // shared returns the transport's counters for l, if it has them for l's
@@ -65,10 +68,15 @@ func (l *Link) Signal() error {
 	if err := l.err(); err != nil {
 		return err
 	}
-	if s := l.shared(&l.txSig); s != nil {
-		asleep, err := s.Signal(l.peer, l.ch)
-		if err != nil || !asleep {
-			return l.signalErr(err)
+	if l.txCount == nil {
+		if s := l.shared(&l.txSig); s != nil {
+			l.txCount, l.txAsleep = s.SignalTx(l.peer, l.ch)
+		}
+	}
+	if l.txCount != nil {
+		l.txCount.Add(1)
+		if l.txAsleep.Load() != 1 {
+			return nil
 		}
 		return l.sendSignal(1)
 	}

@@ -368,3 +368,12 @@ func (m *Mux) SignalWord(peer, slot int) *atomic.Uint64 {
 	}
 	return nil
 }
+
+// SignalTx is Signaller's: the local transport's words for a rank on this
+// host, nils for the others.
+func (m *Mux) SignalTx(peer, slot int) (*atomic.Uint64, *atomic.Uint32) {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.SignalTx(i, slot)
+	}
+	return nil, nil
+}

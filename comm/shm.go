@@ -43,3 +43,11 @@ func (s shmSignaller) SignalWord(peer, slot int) *atomic.Uint64 {
 	}
 	return w
 }
+
+func (s shmSignaller) SignalTx(peer, slot int) (*atomic.Uint64, *atomic.Uint32) {
+	count, asleep, err := s.Endpoint.SignalTx(peer, slot)
+	if err != nil {
+		return nil, nil
+	}
+	return count, asleep
+}

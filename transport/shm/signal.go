@@ -67,6 +67,20 @@ func (e *Endpoint) SignalWord(peer, slot int) (*atomic.Uint64, error) {
 	return (*atomic.Uint64)(unsafe.Pointer(e.seg.signal(peer, e.cfg.Rank, slot))), nil
 }
 
+// SignalTx returns the counter Signal(peer, slot) raises and peer's futex
+// word, which is 1 while peer's receive goroutine sleeps: what a sender
+// that signals often needs to do Signal's work without the call (an
+// atomic add on count, then a load of asleep). Both stay harmless to touch
+// after Close.
+func (e *Endpoint) SignalTx(peer, slot int) (count *atomic.Uint64, asleep *atomic.Uint32, err error) {
+	if err := e.checkSignal(peer, slot); err != nil {
+		return nil, nil, err
+	}
+	count = (*atomic.Uint64)(unsafe.Pointer(e.seg.signal(e.cfg.Rank, peer, slot)))
+	asleep = (*atomic.Uint32)(unsafe.Pointer(e.seg.wait(peer)))
+	return count, asleep, nil
+}
+
 func (e *Endpoint) checkSignal(peer, slot int) error {
 	switch {
 	case peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank:

@@ -129,12 +129,20 @@ func TestSignalWordAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	count, _, err := eps[0].SignalTx(1, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range 3 {
 		if _, err := eps[0].Signal(1, 7); err != nil {
 			t.Fatal(err)
 		}
-		if got := w.Load(); got != uint64(i+1) {
-			t.Fatalf("word reads %d after %d signals", got, i+1)
+		if got := w.Load(); got != uint64(2*i+1) {
+			t.Fatalf("word reads %d after %d signals", got, 2*i+1)
+		}
+		count.Add(1) // what SignalTx's caller does instead of Signal
+		if got, _ := eps[1].Signals(0, 7); got != uint64(2*i+2) {
+			t.Fatalf("Signals reads %d after %d signals", got, 2*i+2)
 		}
 	}
 	eps[1].Close()
