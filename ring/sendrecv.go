@@ -60,7 +60,10 @@ func (r *Ring) trySendLong(p []byte) (bool, error) {
 	for i := uint64(1); i < k; i++ {
 		chunk := p[i*SlotPayload : min(uint64(len(p)), (i+1)*SlotPayload)]
 		copy(r.payload(h+i), chunk)
-		atomic.StoreUint64(r.ctl(h+i), contFlag|uint64(len(chunk))<<lenShift|(h+i+1)&seqMask)
+		// A plain store, like the payload's: the atomic store of slot h
+		// below publishes both (an atomic store per slot, an XCHG on
+		// amd64, costs a full fence each).
+		*r.ctl(h + i) = contFlag | uint64(len(chunk))<<lenShift | (h+i+1)&seqMask
 	}
 	copy(r.payload(h), p[:SlotPayload])
 	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
