@@ -43,7 +43,7 @@ func (w *World) owe(peer int, n int64) {
 		return
 	}
 	if give := p.owed.Swap(0); give > 0 {
-		go w.returnCredit(peer, give)
+		w.later(action{kind: actCredit, peer: peer, n: int(give)})
 	}
 }
 

@@ -42,8 +42,9 @@ func (m *msg) free() {
 }
 
 // deliver is the transport's Deliver: it handles one frame from peer.
-// It runs on the transport's reader, so it never waits on the network:
-// whatever must be sent in answer goes out from a new goroutine.
+// It may run on the transport's reader, so it never waits on the network:
+// whatever must be sent in answer is deferred to the world's poller or a
+// new goroutine (deferred.go).
 func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 	if peer < 0 || peer >= w.cfg.Size {
 		return
@@ -132,10 +133,10 @@ func (w *World) onCTS(peer int, h frame.Header) {
 	delete(p.sends, h.Seq)
 	p.mu.Unlock()
 	if r == nil {
-		go w.route(w.ctx, peer, frame.Header{Kind: frame.Data, Flags: FlagAbort, Seq: h.Seq}, nil)
+		w.later(action{kind: actAbort, peer: peer, seq: h.Seq})
 		return
 	}
-	go w.push(r, int(min(h.Aux, uint64(len(r.buf)))))
+	w.later(action{kind: actPush, r: r, n: int(min(h.Aux, uint64(len(r.buf))))})
 }
 
 // onData copies a chunk of a rendezvous message into its receive, or

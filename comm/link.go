@@ -129,7 +129,7 @@ func (l *Link) Progress() (delivered, ok bool) {
 		return false, false
 	}
 	delivered = p.Poll(-1)
-	l.w.spinning.Store(false)
+	l.w.stopSpinning()
 	return delivered, true
 }
 

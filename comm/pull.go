@@ -100,7 +100,7 @@ func (w *World) offerFrom(peer int, h frame.Header, payload []byte) *offer {
 // reports whether it did; if not, the caller grants m the classic way. It
 // never runs on the transport's reader: it runs in Recv or Irecv when the
 // offer was there first (so Irecv then returns after the copy, as for an
-// eager message), in a goroutine of its own when the receive was.
+// eager message), as deferred work (deferred.go) when the receive was.
 func (w *World) takePull(r *Request, m *msg) bool {
 	o, src, seq := m.offer, m.src, m.seq
 	if !o.state.CompareAndSwap(offerWaiting, offerTaken) {
@@ -187,7 +187,7 @@ func (w *World) revoke(r *Request, err error) {
 }
 
 // onRevoke answers a sender's revoke: an offer still waiting is revoked
-// (from a new goroutine: the reader must not wait on the network); one
+// (later, deferred.go: the reader must not wait on the network); one
 // already taken is answered by its FIN.
 func (w *World) onRevoke(peer int, h frame.Header) {
 	k := offerKey{peer, h.Seq}
@@ -196,5 +196,5 @@ func (w *World) onRevoke(peer int, h frame.Header) {
 		return
 	}
 	w.offers.Delete(k)
-	go w.fin(peer, h.Seq, 0, FlagAbort)
+	w.later(action{kind: actRevoked, peer: peer, seq: h.Seq})
 }

@@ -77,15 +77,16 @@ func (w *World) post(r *Request) {
 func (r *Request) is(x *Request) bool { return x == r }
 
 // take completes receive r with message m, which nobody else holds now.
-// async says the caller is the transport's reader, which must not wait
-// on the network.
+// async says the caller is the delivery path, which must not wait on the
+// network: a rendezvous is then answered later, by the poller or a new
+// goroutine (deferred.go).
 func (w *World) take(r *Request, m *msg, async bool) {
 	if m.kind == frame.Eager {
 		w.takeEager(r, m)
 		return
 	}
 	if async {
-		go w.takeRTS(r, m)
+		w.later(action{kind: actTakeRTS, r: r, m: m})
 		return
 	}
 	w.takeRTS(r, m)

@@ -141,7 +141,9 @@ const spinPerByte = time.Nanosecond
 // spin polls the transport for r's peer until r finishes or its budget
 // (spinFor, plus spinPerByte for each byte of r's buffer) has passed; it
 // reports whether r finished. It returns false at once if the
-// transport cannot be polled or another goroutine is polling.
+// transport cannot be polled or another goroutine is polling. While it
+// polls it also runs the work the delivery path deferred (deferred.go),
+// which may wait on the network.
 //
 // The loop reads the clock and yields only every spinCheck empty polls:
 // both cost more than a poll (a clock read is ~25 ns on a VM, a yield
@@ -152,10 +154,12 @@ func (r *Request) spin() bool {
 	if !ok || !r.w.spinning.CompareAndSwap(false, true) {
 		return false
 	}
-	defer r.w.spinning.Store(false)
+	defer r.w.stopSpinning()
 	start, budget := time.Now(), spinFor+time.Duration(len(r.buf))*spinPerByte
 	for empty := 0; !r.finished(); {
-		if p.Poll(r.peer) {
+		got := p.Poll(r.peer)
+		r.w.drain() // what the frames asked for: a grant, a push (deferred.go)
+		if got {
 			continue
 		}
 		if empty++; empty%spinCheck != 0 {
@@ -166,7 +170,8 @@ func (r *Request) spin() bool {
 			return r.finished()
 		}
 		// Goroutines this one made ready (a transport's writer, a
-		// rendezvous push) may wait in this P's queue; let them run.
+		// drainer of deferred work) may wait in this P's queue; let them
+		// run.
 		runtime.Gosched()
 	}
 	return true

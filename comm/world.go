@@ -45,8 +45,10 @@ type World struct {
 	once   sync.Once
 	probes prober
 	// spinning is set while one goroutine polls the transport, in
-	// Request.spin or Link.Progress; the others do not poll.
+	// Request.spin or Link.Progress; the others do not poll. That poller
+	// also runs the delivery path's deferred work (deferred.go).
 	spinning atomic.Bool
+	acts     deferred
 	// crowded is set, before the world is handed out, when this host
 	// runs more ranks than it has CPUs (known only to Join).
 	crowded bool
