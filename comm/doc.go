@@ -34,7 +34,12 @@
 // goroutine per world first reads the transport itself for up to 100 µs
 // (spinFor), as MPI libraries spin, since waking a sleeping goroutine
 // costs tens of microseconds on a small machine; after that it sleeps, so
-// an idle rank burns no CPU. An eager message that finds its receive
+// an idle rank burns no CPU. That poller also does the work arriving
+// frames call for that may wait on the network — granting a matched
+// rendezvous, pushing its data after the grant — which the delivery path
+// queues rather than starting a goroutine, a thread wake-up on a small
+// machine; with no poller, a goroutine drains the queue (deferred.go).
+// An eager message that finds its receive
 // already posted is copied straight from the transport into it. Arriving messages and posted
 // receives meet in a sharded matching table (package comm/match): MPIV's
 // Algorithms 1 and 2, with FIFOs per key for MPI order and a slower but
