@@ -57,6 +57,10 @@ type deferred struct {
 	n    atomic.Int64
 }
 
+// pending reports whether an action may be queued; it is one atomic
+// load, for the poller to call after every Poll.
+func (d *deferred) pending() bool { return d.n.Load() != 0 }
+
 // push appends a.
 func (d *deferred) push(a action) {
 	d.mu.Lock()
@@ -67,7 +71,7 @@ func (d *deferred) push(a action) {
 
 // pop removes the oldest action, if any.
 func (d *deferred) pop() (action, bool) {
-	if d.n.Load() == 0 {
+	if !d.pending() {
 		return action{}, false
 	}
 	d.mu.Lock()
@@ -125,5 +129,7 @@ func (w *World) run(a action) {
 // (see above: the store comes before the drain).
 func (w *World) stopSpinning() {
 	w.spinning.Store(false)
-	w.drain()
+	if w.acts.pending() {
+		w.drain()
+	}
 }

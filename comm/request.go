@@ -158,7 +158,9 @@ func (r *Request) spin() bool {
 	start, budget := time.Now(), spinFor+time.Duration(len(r.buf))*spinPerByte
 	for empty := 0; !r.finished(); {
 		got := p.Poll(r.peer)
-		r.w.drain() // what the frames asked for: a grant, a push (deferred.go)
+		if r.w.acts.pending() {
+			r.w.drain() // what the frames asked for: a grant, a push (deferred.go)
+		}
 		if got {
 			continue
 		}
