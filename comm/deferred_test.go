@@ -1,7 +1,9 @@
 package comm
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -99,4 +101,44 @@ func TestLaterStress(t *testing.T) {
 	close(stop)
 	pollers.Wait()
 	awaitCredit(t, w, base+senders*each)
+}
+
+// TestLaterPollerLeaving races one queued action against the poller
+// leaving at that moment, round after round, and checks after each round
+// that the action ran: with all activity stopped, nobody else would
+// rescue an action left behind.
+func TestLaterPollerLeaving(t *testing.T) {
+	w := creditWorld(t)
+	base := w.peers[0].credit.Load()
+	rounds := 3000
+	if testing.Short() {
+		rounds = 500
+	}
+	for i := range rounds {
+		if !w.spinning.CompareAndSwap(false, true) {
+			t.Fatal("a poller is left over from the last round")
+		}
+		var ready, start atomic.Bool
+		queued := make(chan struct{})
+		go func() {
+			ready.Store(true)
+			for !start.Load() {
+			}
+			w.later(action{kind: actCredit, peer: 0, n: 1})
+			close(queued)
+		}()
+		for !ready.Load() { // both goroutines running, on two Ps if there are two
+			runtime.Gosched()
+		}
+		start.Store(true)
+		w.stopSpinning()
+		<-queued
+		want := base + int64(i) + 1
+		for end := time.Now().Add(time.Second); w.peers[0].credit.Load() != want; {
+			if time.Now().After(end) {
+				t.Fatalf("round %d: credit %d, want %d: the action was left behind", i, w.peers[0].credit.Load(), want)
+			}
+			runtime.Gosched()
+		}
+	}
 }
