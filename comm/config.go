@@ -26,7 +26,7 @@ const (
 	// TCP loopback on a 2-core VM, 1 MiB messages streamed at 3.1 GB/s
 	// with 256 KiB chunks, 4.3 GB/s with 512 KiB and 3.8 GB/s with 1 MiB,
 	// whose single frame also lost the overlap of the receiver's copy with
-	// the transfer (1 MiB latency 290, 282, 431 µs; docs/benchmarks.md).
+	// the transfer (1 MiB latency 291, 282, 431 µs; docs/benchmarks.md).
 	DefaultChunkSize = 512 << 10
 )
 
