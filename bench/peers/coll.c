@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	MPI_Init(&argc, &argv);
-	parse_opts(argc, argv, &o, 1000);
+	parse_opts(argc, argv, &o, 10000);
 	long n = o.base, w = warmup_iters(n);
 	barriers(w);
 	report("barrier", 0, n, barriers(n));

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	int rank;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	parse_opts(argc, argv, &o, 1000);
+	parse_opts(argc, argv, &o, 10000);
 	for (int k = 0; k < o.nsizes; k++) {
 		long size = o.sizes[k], iters = scaled_iters(o.base, size);
 		char *buf = alloc_buf(size);
