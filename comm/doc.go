@@ -39,8 +39,8 @@
 // rendezvous, pushing its data after the grant — which the delivery path
 // queues rather than starting a goroutine, a thread wake-up on a small
 // machine; with no poller, a goroutine drains the queue (deferred.go).
-// An eager message that finds its receive
-// already posted is copied straight from the transport into it. Arriving messages and posted
+// An eager message that finds its receive already posted is copied
+// straight from the transport into it. Arriving messages and posted
 // receives meet in a sharded matching table (package comm/match): MPIV's
 // Algorithms 1 and 2, with FIFOs per key for MPI order and a slower but
 // correct path for wildcards.
@@ -58,8 +58,8 @@
 // sender that gives up meanwhile revokes the offer and waits for the
 // answer, so its buffer is never reused while it is read (pull.go). To
 // such a peer rendezvous starts at Config.PullLimit (8 KiB), below
-// EagerLimit, where one copy by the kernel beats two through the ring. A rank holds at most
-// Config.UnexpectedBudget bytes of unexpected eager messages: each sender
+// EagerLimit (64 KiB), where one copy by the kernel beats two through the
+// ring. A rank holds at most Config.UnexpectedBudget bytes of unexpected eager messages: each sender
 // has an equal share as credit, spends it on eager sends, gets it back as
 // its messages are received, and uses the rendezvous protocol while it has
 // none.
