@@ -37,25 +37,9 @@ func (r *rank) timed(n int, f func(n int) error) (time.Duration, error) {
 	return time.Since(start), err
 }
 
+// pingpong runs n round trips between ranks 0 and 1 on tagPing.
 func (r *rank) pingpong(buf []byte, n int) error {
-	ctx, w := r.ctx, r.w
-	for range n {
-		var err error
-		switch w.Rank() {
-		case 0:
-			if err = w.Send(ctx, 1, tagPing, buf); err == nil {
-				_, err = w.Recv(ctx, 1, tagPing, buf)
-			}
-		case 1:
-			if _, err = w.Recv(ctx, 0, tagPing, buf); err == nil {
-				err = w.Send(ctx, 0, tagPing, buf)
-			}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.pingpongTag(r.ctx, tagPing, buf, n)
 }
 
 func (r *rank) bandwidth() error {
