@@ -117,13 +117,7 @@ func newAtomicPP() *pingPonger {
 }
 
 func newAtomic2PP() *pingPonger {
-	var w struct {
-		_    [cacheLine]byte
-		ping atomic.Uint64
-		_    [cacheLine - 8]byte
-		pong atomic.Uint64
-		_    [cacheLine - 8]byte
-	}
+	var w twoLines
 	c := &counters{}
 	return &pingPonger{func(n int) {
 		k := c.ping // a local: a load from memory per poll costs time here

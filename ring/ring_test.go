@@ -97,14 +97,18 @@ func benchPingPongAtomic(b *testing.B) {
 	duet(b, side(0), side(1))
 }
 
+// twoLines holds two words, each alone on its cache line: the atomic2
+// ping-pong's, one writer per line as in a queue pair.
+type twoLines struct {
+	_    [cacheLine]byte
+	ping atomic.Uint64
+	_    [cacheLine - 8]byte
+	pong atomic.Uint64
+	_    [cacheLine - 8]byte
+}
+
 func benchPingPongAtomic2(b *testing.B) {
-	var w struct {
-		_    [cacheLine]byte
-		ping atomic.Uint64
-		_    [cacheLine - 8]byte
-		pong atomic.Uint64
-		_    [cacheLine - 8]byte
-	}
+	var w twoLines
 	duet(b, func(n int) {
 		for i := range uint64(n) {
 			w.ping.Store(i + 1)
