@@ -10,7 +10,8 @@ import (
 // Deferred work: the delivery path must not wait on the network (it may
 // run on a transport's reader goroutine), yet some frames call for an
 // answer that does — a matched RTS (grant it, or pull and FIN), a CTS
-// (push the data), a revoke (answer it), credit to return. Starting a goroutine for each
+// (push the data), a revoke (answer it), credit (or a link's window)
+// to return. Starting a goroutine for each
 // costs a thread wake-up on a small machine, tens of microseconds, when
 // no P is idle to run it. Instead the delivery path queues the work
 // (later); when a goroutine polls the transport because it waits (the
@@ -28,11 +29,12 @@ import (
 type actionKind uint8
 
 const (
-	actTakeRTS actionKind = iota // w.takeRTS(r, m)
-	actPush                      // w.push(r, n)
-	actAbort                     // tell peer its transfer seq was given up
-	actRevoked                   // tell peer its offer seq was revoked
-	actCredit                    // return n bytes of credit to peer
+	actTakeRTS    actionKind = iota // w.takeRTS(r, m)
+	actPush                         // w.push(r, n)
+	actAbort                        // tell peer its transfer seq was given up
+	actRevoked                      // tell peer its offer seq was revoked
+	actCredit                       // return n bytes of credit to peer
+	actLinkCredit                   // return n bytes of link channel ch's window to peer
 )
 
 // action is one piece of deferred work.
@@ -43,6 +45,7 @@ type action struct {
 	peer int
 	seq  uint64
 	n    int
+	ch   int
 }
 
 // deferred is a world's queue of actions.
@@ -122,6 +125,8 @@ func (w *World) run(a action) {
 		w.fin(a.peer, a.seq, 0, FlagAbort)
 	case actCredit:
 		w.returnCredit(a.peer, int64(a.n))
+	case actLinkCredit:
+		w.returnLinkCredit(a.peer, a.ch, int64(a.n))
 	}
 }
 

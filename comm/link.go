@@ -208,7 +208,7 @@ func (l *Link) Recv(ctx context.Context, buf []byte) (int, error) {
 }
 
 // pop takes the oldest queued message and gives back its window once a
-// batch has gathered; the credit frame goes from its own goroutine, so
+// batch has gathered; the credit frame is deferred work (deferred.go), so
 // that TryRecv never waits on the network.
 func (l *Link) pop(buf []byte) (int, bool, error) {
 	b, give := l.c.pop()
@@ -216,7 +216,7 @@ func (l *Link) pop(buf []byte) (int, bool, error) {
 	full := len(*b)
 	putBuf(b)
 	if give > 0 {
-		go l.w.returnLinkCredit(l.peer, l.ch, give)
+		l.w.later(action{kind: actLinkCredit, peer: l.peer, ch: l.ch, n: int(give)})
 	}
 	if full > len(buf) {
 		return n, true, fmt.Errorf("%w: %d-byte link message from rank %d into %d bytes",
