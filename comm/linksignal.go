@@ -55,7 +55,7 @@ type Signaller interface {
 // peer and channel, caching them in *cache once found (routes only grow).
 func (l *Link) shared(cache *Signaller) Signaller {
 	if *cache == nil {
-		if s, ok := l.w.t.(Signaller); ok && l.ch < s.SignalSlots(l.peer) {
+		if s := l.w.sig; s != nil && l.ch < s.SignalSlots(l.peer) {
 			*cache = s
 		}
 	}

@@ -32,6 +32,8 @@ const commWorld = 0
 type World struct {
 	cfg Config
 	t   Transport
+	// sig is t as a Signaller, or nil: looked up once (linksignal.go).
+	sig Signaller
 	// isOpen is set, and opened closed, once t is (deliverOpened).
 	isOpen atomic.Bool
 	opened chan struct{}
@@ -91,6 +93,7 @@ func New(cfg Config, open Opener) (*World, error) {
 		return nil, fmt.Errorf("comm: open transport: %w", err)
 	}
 	w.t = t
+	w.sig, _ = t.(Signaller)
 	w.isOpen.Store(true)
 	close(w.opened)
 	return w, nil
