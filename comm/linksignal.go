@@ -35,17 +35,15 @@ const FlagSignal uint8 = 2
 
 // Signaller is a Transport that can raise and count signals to some peers
 // in memory both share. SignalSlots returns how many counters there are
-// per direction with peer, 0 when peer cannot be signalled so. Signal
-// raises counter slot towards peer and reports whether peer's receiver
-// sleeps (and should get a frame as well); Signals returns how many
-// signals peer raised towards this rank on slot, with an error once peer
-// is lost; SignalWord returns the word Signals reads, and SignalTx the
-// counter Signal raises with the word that says whether peer's receiver
-// sleeps (1), all harmless to touch after Close, or nils. None of them
-// waits.
+// per direction with peer, 0 when peer cannot be signalled so. SignalTx
+// returns the counter that raising a signal towards peer on slot adds to,
+// with the word that says whether peer's receiver sleeps (1: it should get
+// a frame as well); Signals returns how many signals peer raised towards
+// this rank on slot, with an error once peer is lost; SignalWord returns
+// the word Signals reads. The words are harmless to touch after Close;
+// nils mean no counters. None of them waits.
 type Signaller interface {
 	SignalSlots(peer int) int
-	Signal(peer, slot int) (asleep bool, err error)
 	Signals(peer, slot int) (uint64, error)
 	SignalWord(peer, slot int) *atomic.Uint64
 	SignalTx(peer, slot int) (count *atomic.Uint64, asleep *atomic.Uint32)

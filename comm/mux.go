@@ -344,14 +344,6 @@ func (m *Mux) SignalSlots(peer int) int {
 	return 0
 }
 
-// Signal is Signaller's, for a rank on this host.
-func (m *Mux) Signal(peer, slot int) (bool, error) {
-	if s, i, ok := m.signaller(peer); ok {
-		return s.Signal(i, slot)
-	}
-	return false, fmt.Errorf("comm: mux: rank %d keeps no signal counters with this rank", peer)
-}
-
 // Signals is Signaller's, for a rank on this host.
 func (m *Mux) Signals(peer, slot int) (uint64, error) {
 	if s, i, ok := m.signaller(peer); ok {
