@@ -3,6 +3,7 @@ package comm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -55,6 +56,7 @@ type Request struct {
 	status    Status
 	err       error
 	pooled    bool
+	shared    bool // a completed send handed to many Isends (sent.go)
 	offered   bool // rendezvous send: its RTS offered buf to be pulled (pull.go)
 }
 
@@ -81,6 +83,7 @@ func (r *Request) release() {
 // It never blocks.
 func (r *Request) Test() (Status, bool, error) {
 	if !r.finished() {
+		r.checkLive()
 		return Status{}, false, nil
 	}
 	return r.status, true, r.err
@@ -94,6 +97,7 @@ func (r *Request) Wait(ctx context.Context) (Status, error) {
 	if r.finished() {
 		return r.status, r.err
 	}
+	r.checkLive()
 	r.await(ctx)
 	return r.status, r.err
 }
@@ -197,13 +201,25 @@ func (r *Request) withdraw(err error) {
 // with the requests' errors joined.
 func Waitall(ctx context.Context, reqs ...*Request) ([]Status, error) {
 	sts := make([]Status, len(reqs))
+	return sts, WaitallInto(ctx, sts, reqs...)
+}
+
+// WaitallInto is Waitall writing the statuses into sts, which must be nil
+// (the statuses are not wanted, as with MPI_STATUSES_IGNORE) or as long
+// as reqs; it allocates nothing unless a request fails.
+func WaitallInto(ctx context.Context, sts []Status, reqs ...*Request) error {
+	if sts != nil && len(sts) != len(reqs) {
+		return fmt.Errorf("comm: WaitallInto: %d statuses for %d requests", len(sts), len(reqs))
+	}
 	var errs []error
 	for i, r := range reqs {
 		st, err := r.Wait(ctx)
-		sts[i] = st
+		if sts != nil {
+			sts[i] = st
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
-	return sts, errors.Join(errs...)
+	return errors.Join(errs...)
 }

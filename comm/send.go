@@ -31,20 +31,22 @@ func (w *World) Send(ctx context.Context, peer, tag int, buf []byte) error {
 // Isend starts a send like Send and returns at once with a request whose
 // Wait or Test gives the outcome; the caller must not touch buf until
 // then. An eager message is handed to the transport before Isend returns,
-// so Isends from one goroutine keep their order.
+// so Isends from one goroutine keep their order, and its request is
+// complete at once: such requests may be shared between Isends to the
+// same peer with the same tag and length (sent.go), so do not use
+// requests as identities.
 func (w *World) Isend(peer, tag int, buf []byte) (*Request, error) {
 	if err := w.checkSend(peer, tag); err != nil {
 		return nil, err
 	}
-	r := w.slabs.alloc()
-	r.w, r.send, r.peer, r.tag, r.buf = w, true, peer, tag, buf
 	if w.eager(peer, len(buf)) {
 		if err := w.queueEager(peer, tag, buf); err != nil {
 			return nil, err
 		}
-		r.finish(w.sendStatus(r), nil)
-		return r, nil
+		return w.sentRequest(peer, tag, len(buf)), nil
 	}
+	r := w.slabs.alloc()
+	r.w, r.send, r.peer, r.tag, r.buf = w, true, peer, tag, buf
 	if err := w.announce(w.ctx, r); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package comm
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Requests returned by Isend and Irecv belong to the caller, who may keep
 // them as long as it likes, so they cannot be pooled; but allocating each
@@ -20,13 +23,19 @@ type reqSlab struct {
 	reqs [slabRequests]Request
 }
 
-// slabs hands out requests; any goroutine may call alloc.
+// slabs hands out requests, freed ones (free.go) first; any goroutine may
+// call alloc.
 type slabs struct {
-	cur atomic.Pointer[reqSlab]
+	cur  atomic.Pointer[reqSlab]
+	free sync.Pool // of *Request in stateFreed
 }
 
 // alloc returns a zeroed request.
 func (s *slabs) alloc() *Request {
+	if r, _ := s.free.Get().(*Request); r != nil {
+		r.state.Store(statePending)
+		return r
+	}
 	for {
 		cur := s.cur.Load()
 		if cur != nil {

@@ -39,6 +39,7 @@ type World struct {
 	opened chan struct{}
 	table  *match.Table[*msg, *Request]
 	peers  []peer
+	sent   sentCache // completed eager sends, shared (sent.go)
 	seq    atomic.Uint64
 	batch  int64 // owed credit is returned once it reaches this
 	ctx    context.Context

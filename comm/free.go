@@ -1,0 +1,55 @@
+package comm
+
+import "errors"
+
+// Freeing requests. Requests belong to their callers and are otherwise
+// garbage collected (carved out of slabs, slab.go). A loop that starts
+// many of them can hand finished ones back with Free, as MPI's Wait frees
+// a request, and later Isends and Irecvs of the same world reuse them:
+// a steady stream of messages then allocates nothing.
+//
+// Contract: Free takes only finished requests (Wait returned, or Test
+// reported done); the caller must not use a freed request again, since
+// the world may already have given it to another operation. Wait or Test
+// on a freed request that was not reused yet panics; after reuse the
+// mistake cannot be detected. Shared completed sends (sent.go) are left
+// alone, so freeing them is harmless.
+
+// stateFreed is the phase of a freed request waiting for reuse.
+const stateFreed uint32 = 3
+
+// ErrInFlight is Free's error for a request that has not finished.
+var ErrInFlight = errors.New("comm: Free of a request still in flight")
+
+// Free hands finished requests back to their world for reuse; nil
+// entries are skipped. It frees every finished one and returns
+// ErrInFlight if some were not finished (those stay the caller's).
+func Free(reqs ...*Request) error {
+	var err error
+	for _, r := range reqs {
+		switch {
+		case r == nil || r.shared:
+		case !r.finished():
+			err = ErrInFlight
+		default:
+			r.free()
+		}
+	}
+	return err
+}
+
+// free resets r, so that it holds on to no buffer or error, marks it
+// freed and gives it to its world's free list.
+func (r *Request) free() {
+	w, done := r.w, r.done
+	*r = Request{done: done}
+	r.state.Store(stateFreed)
+	w.slabs.free.Put(r)
+}
+
+// checkLive panics if r was freed: its caller broke Free's contract.
+func (r *Request) checkLive() {
+	if r.state.Load() == stateFreed {
+		panic("comm: use of a Request after Free")
+	}
+}
