@@ -60,7 +60,9 @@ type conn struct {
 	writeFn func(uintptr) bool
 	pollFn  func(uintptr)
 	flushFn func(uintptr)
-	// flushed and flushIov are flushQueued's frames and vector (wmu).
+	// flushed and flushIov are flushQueued's frames and vector (wmu);
+	// spare is the writer's array to give the queue in exchange (wmu).
+	spare    []*frameBuf
 	flushed  []*frameBuf
 	flushIov [][]byte
 
@@ -163,16 +165,15 @@ func (c *conn) writeLoop() {
 // writeQueued writes and flushes everything queued and reports whether
 // the queue is closed and empty. c.wmu must be held.
 func (c *conn) writeQueued() (done bool, err error) {
-	var spare []*frameBuf
 	for {
-		frames, closed := c.q.take(spare)
+		frames, closed := c.q.take(c.spare[:0])
 		if len(frames) == 0 {
 			return closed, c.bw.Flush()
 		}
 		if err := c.writeBatch(frames); err != nil {
 			return false, err
 		}
-		spare = frames
+		c.spare = frames // the queue's next array, so admit does not allocate
 	}
 }
 
