@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 // helper is a rank: detect, join, print one line with what it learnt.
 // In mode "fail", rank 1 then exits 3 and the others sleep, to be killed.
 func helper(mode string) int {
+	if mode == "affinity" {
+		return printAffinity()
+	}
 	info, err := Detect(os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -42,6 +42,10 @@ type Job struct {
 	// SSH is the command that runs a rank on another host, given the host
 	// and a shell command; nil means ssh -o BatchMode=yes.
 	SSH []string
+	// Bind says how ranks on this host are bound to CPUs (bind.go);
+	// BindAuto, the zero value, binds each to a core of its own when
+	// they fit, as Open MPI's mpirun does.
+	Bind Bind
 }
 
 // Validate reports what is wrong with a Job, as an error that names the
@@ -52,6 +56,8 @@ func (j *Job) Validate() error {
 		return fmt.Errorf("launch: %d ranks; want 1 to %d", j.N, maxRanks)
 	case j.Prog == "":
 		return errors.New("launch: no program to run")
+	case !j.Bind.valid():
+		return fmt.Errorf("launch: binding %q: want %q, %q or auto (empty)", j.Bind, BindCore, BindNone)
 	case j.Timeout < 0 || j.Grace < 0:
 		return errors.New("launch: negative timeout or grace period")
 	case slices.ContainsFunc(j.Hosts, func(h string) bool { return strings.TrimSpace(h) == "" }):
@@ -101,7 +107,14 @@ func (j Job) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s := &session{job: j, p: p, jobID: randomHex(8), secret: randomHex(32), exits: make(chan exit, j.N)}
+	cpus, err := p.bind(j.Bind)
+	if err != nil {
+		if p.rootLn != nil {
+			p.rootLn.Close()
+		}
+		return err
+	}
+	s := &session{job: j, p: p, cpus: cpus, jobID: randomHex(8), secret: randomHex(32), exits: make(chan exit, j.N)}
 	return s.run(ctx)
 }
 

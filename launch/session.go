@@ -17,6 +17,7 @@ import (
 type session struct {
 	job           Job
 	p             placement
+	cpus          []int // per rank, the CPU it is bound to, or -1
 	jobID, secret string
 	outMu         sync.Mutex
 	exits         chan exit
@@ -48,7 +49,12 @@ func (s *session) start(r int) error {
 	cmd := s.command(r)
 	stdout, stderr := s.outputs(r)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Start()
+	var err error
+	if cpu := s.cpus[r]; cpu >= 0 {
+		err = startBound(cmd, cpu)
+	} else {
+		err = cmd.Start()
+	}
 	if r == 0 {
 		s.releaseRoot() // rank 0 holds its own copy of the listener now
 	}

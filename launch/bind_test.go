@@ -1,0 +1,124 @@
+package launch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plexus-hpc/plexus/affinity"
+)
+
+func TestGroupCores(t *testing.T) {
+	// Two cores with two hardware threads each, numbered as Linux often
+	// does (siblings n and n+2), plus a CPU sysfs knows nothing about.
+	core := map[int]string{0: "0/0", 1: "0/1", 2: "0/0", 3: "0/1"}
+	got := groupCores([]int{0, 1, 2, 3, 7}, func(c int) (string, bool) { k, ok := core[c]; return k, ok })
+	want := [][]int{{0, 2}, {1, 3}, {7}}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("groupCores = %v, want %v", got, want)
+	}
+}
+
+func TestBindCPUs(t *testing.T) {
+	cores := [][]int{{0, 2}, {1, 3}}
+	for _, c := range []struct {
+		b       Bind
+		local   int
+		want    []int
+		wantErr bool
+	}{
+		{BindAuto, 2, []int{0, 1}, false},
+		{BindCore, 1, []int{0}, false},
+		{BindAuto, 3, nil, false}, // more ranks than cores: unbound
+		{BindCore, 3, nil, true},
+		{BindNone, 2, nil, false},
+	} {
+		got, err := bindCPUs(c.b, c.local, cores)
+		if !slices.Equal(got, c.want) || (err != nil) != c.wantErr {
+			t.Errorf("bindCPUs(%q, %d) = %v, %v; want %v, error %v", c.b, c.local, got, err, c.want, c.wantErr)
+		}
+	}
+}
+
+func TestParseBind(t *testing.T) {
+	for in, want := range map[string]Bind{"auto": BindAuto, "core": BindCore, "none": BindNone} {
+		if b, err := ParseBind(in); err != nil || b != want {
+			t.Errorf("ParseBind(%q) = %q, %v", in, b, err)
+		}
+	}
+	if _, err := ParseBind("socket"); err == nil || !strings.Contains(err.Error(), "socket") {
+		t.Errorf("ParseBind(socket): %v, want an error naming it", err)
+	}
+	if err := (&Job{N: 1, Prog: "x", Bind: "socket"}).Validate(); err == nil {
+		t.Error("Validate accepted binding \"socket\"")
+	}
+}
+
+// printAffinity is the helper mode "affinity": it prints the CPUs the
+// process may use.
+func printAffinity() int {
+	cpus, err := affinity.Allowed()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(strings.Trim(fmt.Sprint(cpus), "[]"))
+	return 0
+}
+
+// rankCPUs runs n helper ranks under b and returns the CPU list each
+// reported, by rank.
+func rankCPUs(t *testing.T, n int, b Bind) []string {
+	t.Helper()
+	var out, errOut lockedBuffer
+	j := helperJob(n, "affinity")
+	j.Bind, j.Stdout, j.Stderr = b, &out, &errOut
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatalf("Run: %v\nstderr:\n%s", err, errOut.String())
+	}
+	got := make([]string, n)
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r int
+		var rest string
+		if _, err := fmt.Sscanf(l, "[%d]", &r); err != nil || r < 0 || r >= n {
+			t.Fatalf("odd output line %q", l)
+		}
+		_, rest, _ = strings.Cut(l, "] ")
+		got[r] = rest
+	}
+	return got
+}
+
+func TestRunBindsRanks(t *testing.T) {
+	cores, err := usableCores()
+	if err != nil {
+		t.Skip(err)
+	}
+	all, _ := affinity.Allowed()
+	allList := strings.Trim(fmt.Sprint(all), "[]")
+	if len(cores) < 2 {
+		t.Skipf("%d usable cores; binding 2 ranks needs 2", len(cores))
+	}
+	got := rankCPUs(t, 2, BindCore)
+	for r, want := range []int{cores[0][0], cores[1][0]} {
+		if got[r] != fmt.Sprint(want) {
+			t.Errorf("bound rank %d runs on CPUs %q, want %d", r, got[r], want)
+		}
+	}
+	for r, cpus := range rankCPUs(t, 2, BindNone) {
+		if cpus != allList {
+			t.Errorf("unbound rank %d runs on CPUs %q, want all of %q", r, cpus, allList)
+		}
+	}
+	over := helperJob(len(cores)+1, "affinity")
+	over.Bind = BindCore
+	if err := over.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "cores") {
+		t.Errorf("binding %d ranks to %d cores: %v, want an error about cores", len(cores)+1, len(cores), err)
+	}
+	if auto := rankCPUs(t, len(cores)+1, BindAuto); auto[0] != allList {
+		t.Errorf("auto with more ranks than cores: rank 0 runs on %q, want all of %q", auto[0], allList)
+	}
+}
