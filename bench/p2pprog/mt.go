@@ -88,9 +88,10 @@ func (r *rank) windowsTag(ctx context.Context, tag, win, n int) error {
 				return err
 			}
 		}
-		if _, err := comm.Waitall(ctx, reqs...); err != nil {
+		if err := comm.WaitallInto(ctx, nil, reqs...); err != nil {
 			return err
 		}
+		comm.Free(reqs...) // finished: MPI_Waitall frees them too
 		if r.w.Rank() == 0 {
 			_, err = r.w.Recv(ctx, 1, tag+1, nil)
 		} else {
