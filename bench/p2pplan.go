@@ -28,7 +28,7 @@ type peerProg struct {
 var peerProgs = []peerProg{
 	{name: "latency", base: 10000, quick: 20, sized: true},
 	{name: "bw", base: 100, quick: 4, sized: true},
-	{name: "msgrate", base: 200, quick: 20},
+	{name: "msgrate", base: 1000, quick: 20},
 	{name: "coll", base: 10000, quick: 20},
 	{name: "latency_mt", base: 1000, quick: 20, mt: true},
 	{name: "msgrate_mt", base: 200, quick: 20, mt: true},

@@ -7,7 +7,7 @@ int main(int argc, char **argv)
 	int rank;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	parse_opts(argc, argv, &o, 200);
+	parse_opts(argc, argv, &o, 1000);
 	char *buf = alloc_buf(8);
 	double t = timed_windows(rank, buf, 8, o.window, o.base);
 	if (rank == 0)

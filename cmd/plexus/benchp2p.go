@@ -25,7 +25,7 @@ the Open MPI programs of bench/peers with mpicc and runs them under mpirun
 shared-memory BTL), alternating with Plexus. Cases:
   latency    ping-pong between ranks 0 and 1, one-way µs, per size
   bandwidth  windows of 64 non-blocking sends, MB/s (10^6 bytes), per size
-  msgrate    windows of 64 8-byte sends, messages/s
+  msgrate    1000 windows of 64 8-byte sends, messages/s
   barrier, bcast (8 B), allreduce (8 B sum)   µs per op, mean over ranks
 With --goroutines G1,G2,... (1 to 1000000 each; e.g. 1,10,100,1000,10000,100000),
 also, Plexus only, for each count G (as OSU's osu_latency_mt):
