@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"runtime"
 	"strconv"
 	"time"
 
@@ -56,7 +55,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	}
 	hosts, err := exchange(ctx, info, ep, b)
 	if err == nil {
-		w.crowded = crowded(hosts, info.Rank, runtime.NumCPU())
+		w.crowded = crowded(hosts, info.Rank, hostCPUs(info))
 	}
 	if err == nil && mode != TransportTCP {
 		err = route(m, mode, hosts)

@@ -2,8 +2,11 @@ package comm
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/launch"
 )
 
 // TestLinkProgress checks that a member's poll of a link over TCP brings
@@ -46,6 +49,17 @@ func TestLinkProgress(t *testing.T) {
 	ws[1].crowded = true
 	if _, ok := b.Progress(); ok {
 		t.Error("Progress polled on a crowded host")
+	}
+}
+
+// TestHostCPUs checks that the launcher's count wins, and that without
+// one the count is at least what this process may use.
+func TestHostCPUs(t *testing.T) {
+	if got := hostCPUs(launch.Info{HostCPUs: 7}); got != 7 {
+		t.Errorf("hostCPUs with the launcher saying 7 = %d", got)
+	}
+	if got := hostCPUs(launch.Info{}); got < runtime.NumCPU() {
+		t.Errorf("hostCPUs without a launcher's count = %d, below NumCPU %d", got, runtime.NumCPU())
 	}
 }
 

@@ -115,3 +115,17 @@ func (p *placement) bind(b Bind) ([]int, error) {
 	}
 	return cpus, err
 }
+
+// hostCPUs is how many CPUs the ranks Run starts here may share: those
+// in the launcher's affinity mask; 0 when unknown.
+func hostCPUs() int {
+	cores, err := usableCores()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, c := range cores {
+		n += len(c)
+	}
+	return n
+}

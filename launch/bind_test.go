@@ -58,7 +58,7 @@ func TestParseBind(t *testing.T) {
 }
 
 // printAffinity is the helper mode "affinity": it prints the CPUs the
-// process may use.
+// process may use, and (on stderr) what PLEXUS_HOST_CPUS says.
 func printAffinity() int {
 	cpus, err := affinity.Allowed()
 	if err != nil {
@@ -66,6 +66,7 @@ func printAffinity() int {
 		return 1
 	}
 	fmt.Println(strings.Trim(fmt.Sprint(cpus), "[]"))
+	fmt.Fprintf(os.Stderr, "host cpus %s", os.Getenv("PLEXUS_HOST_CPUS"))
 	return 0
 }
 
@@ -73,6 +74,7 @@ func printAffinity() int {
 // reported, by rank.
 func rankCPUs(t *testing.T, n int, b Bind) []string {
 	t.Helper()
+	all, _ := affinity.Allowed()
 	var out, errOut lockedBuffer
 	j := helperJob(n, "affinity")
 	j.Bind, j.Stdout, j.Stderr = b, &out, &errOut
@@ -88,6 +90,11 @@ func rankCPUs(t *testing.T, n int, b Bind) []string {
 		}
 		_, rest, _ = strings.Cut(l, "] ")
 		got[r] = rest
+	}
+	for r := range n {
+		if want := fmt.Sprintf("[%d] host cpus %d", r, len(all)); !strings.Contains(errOut.String(), want) {
+			t.Errorf("rank %d was not told the host's %d CPUs:\n%s", r, len(all), errOut.String())
+		}
 	}
 	return got
 }

@@ -44,6 +44,11 @@ type Info struct {
 	// RootFD, at rank 0 under plexus run, is the inherited file descriptor
 	// of the bootstrap listener on Root (PLEXUS_ROOT_FD); 0 when none.
 	RootFD int
+	// HostCPUs is how many CPUs the launcher let this host's ranks share
+	// (PLEXUS_HOST_CPUS, set by plexus run for ranks on its own host); 0
+	// when unknown. A rank bound to one CPU cannot tell this from its own
+	// affinity mask.
+	HostCPUs int
 }
 
 // env reads variables and remembers the first malformed one, so detectors
@@ -131,6 +136,7 @@ func fromPlexus(e *env) Info {
 	if in.Rank == 0 {
 		in.RootFD = e.num("PLEXUS_ROOT_FD", 0)
 	}
+	in.HostCPUs = e.num("PLEXUS_HOST_CPUS", 0)
 	return in
 }
 

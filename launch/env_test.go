@@ -41,9 +41,9 @@ func TestDetect(t *testing.T) {
 	}{
 		{"none", nil, Info{Size: 1, LocalSize: 1, Launcher: Single}},
 		{"plexus", []string{"PLEXUS_RANK=2", "PLEXUS_SIZE=4", "PLEXUS_LOCAL_RANK=0", "PLEXUS_LOCAL_SIZE=2",
-			"PLEXUS_JOB=j1", "PLEXUS_ROOT=127.0.0.1:4000", "PLEXUS_SECRET=" + hexSecret, "PLEXUS_HOSTS=a,a,b,b"},
+			"PLEXUS_JOB=j1", "PLEXUS_ROOT=127.0.0.1:4000", "PLEXUS_SECRET=" + hexSecret, "PLEXUS_HOSTS=a,a,b,b", "PLEXUS_HOST_CPUS=8"},
 			Info{Rank: 2, Size: 4, LocalRank: 0, LocalSize: 2, Launcher: Plexus, JobID: "j1",
-				Root: "127.0.0.1:4000", Hosts: []string{"a", "a", "b", "b"}, Secret: secret16()}},
+				Root: "127.0.0.1:4000", Hosts: []string{"a", "a", "b", "b"}, Secret: secret16(), HostCPUs: 8}},
 		{"plexus without local pair", []string{"PLEXUS_RANK=1", "PLEXUS_SIZE=3", "PLEXUS_JOB=j"},
 			Info{Rank: 1, Size: 3, LocalRank: 1, LocalSize: 3, Launcher: Plexus, JobID: "j"}},
 		{"plexus wins over mpirun", append([]string{"PLEXUS_RANK=0", "PLEXUS_SIZE=1"}, ompi4...),

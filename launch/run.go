@@ -90,7 +90,8 @@ var ErrTimeout = errors.New("launch: job timed out")
 // Run starts the ranks, each with PLEXUS_RANK, PLEXUS_SIZE,
 // PLEXUS_LOCAL_RANK, PLEXUS_LOCAL_SIZE, PLEXUS_JOB (fresh and random),
 // PLEXUS_ROOT (rank 0's bootstrap address), PLEXUS_SECRET (32 random bytes
-// in hex) and, for jobs on several hosts, PLEXUS_HOSTS. It waits for all
+// in hex), for ranks on this host PLEXUS_HOST_CPUS (how many CPUs Run
+// may use) and, for jobs on several hosts, PLEXUS_HOSTS. It waits for all
 // of them. When a rank fails, the job times out or ctx ends, the other
 // ranks get SIGTERM, and SIGKILL after the grace period. A rank that
 // exited 0 is never a failure, whoever else is still running.
@@ -114,7 +115,7 @@ func (j Job) Run(ctx context.Context) error {
 		}
 		return err
 	}
-	s := &session{job: j, p: p, cpus: cpus, jobID: randomHex(8), secret: randomHex(32), exits: make(chan exit, j.N)}
+	s := &session{job: j, p: p, cpus: cpus, hostCPUs: hostCPUs(), jobID: randomHex(8), secret: randomHex(32), exits: make(chan exit, j.N)}
 	return s.run(ctx)
 }
 
@@ -135,7 +136,7 @@ func rankList(ranks []int) string {
 // jobVars are the variables Run sets; inherited values are dropped, so
 // that a plexus run inside a rank of another starts a job of its own.
 var jobVars = []string{"PLEXUS_RANK", "PLEXUS_SIZE", "PLEXUS_LOCAL_RANK", "PLEXUS_LOCAL_SIZE",
-	"PLEXUS_JOB", "PLEXUS_ROOT", "PLEXUS_SECRET", "PLEXUS_HOSTS", "PLEXUS_ROOT_FD"}
+	"PLEXUS_JOB", "PLEXUS_ROOT", "PLEXUS_SECRET", "PLEXUS_HOSTS", "PLEXUS_ROOT_FD", "PLEXUS_HOST_CPUS"}
 
 // baseEnv is the environment ranks and ssh start from, without jobVars.
 func (s *session) baseEnv() []string {
@@ -174,6 +175,9 @@ func (s *session) command(r int) *exec.Cmd {
 	if h := s.p.hosts[r]; h == "" {
 		cmd = exec.Command(s.job.Prog, s.job.Args...)
 		cmd.Env = append(append(s.baseEnv(), s.plexusEnv(r)...), "PLEXUS_SECRET="+s.secret)
+		if s.hostCPUs > 0 {
+			cmd.Env = append(cmd.Env, "PLEXUS_HOST_CPUS="+strconv.Itoa(s.hostCPUs))
+		}
 		if f := s.rootFile(r); f != nil {
 			cmd.ExtraFiles = []*os.File{f} // fd 3 in the child
 			cmd.Env = append(cmd.Env, "PLEXUS_ROOT_FD=3")

@@ -18,6 +18,7 @@ type session struct {
 	job           Job
 	p             placement
 	cpus          []int // per rank, the CPU it is bound to, or -1
+	hostCPUs      int   // CPUs the local ranks share, 0 if unknown
 	jobID, secret string
 	outMu         sync.Mutex
 	exits         chan exit
