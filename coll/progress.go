@@ -52,10 +52,10 @@ func progresser(ends []end) Progresser {
 // either costs more than an empty poll, and whatever the wait is doing
 // when the message lands delays it.
 func (s *spinner) progress() bool {
-	if s.since.IsZero() {
-		s.since = time.Now()
-	} else if s.n%progressCheck == 0 {
-		if time.Since(s.since) > progressFor {
+	if s.n%progressCheck == 0 && s.n > 0 {
+		if s.since.IsZero() {
+			s.since = time.Now() // not earlier: most waits end before
+		} else if time.Since(s.since) > progressFor {
 			s.stopProgress()
 			return false
 		}

@@ -35,7 +35,7 @@ type spinner struct {
 	bell     <-chan struct{} // when set, napping waits on it (see bell.go)
 
 	prog       Progresser // when set, polls progress it first (see progress.go)
-	since      time.Time  // the first progress
+	since      time.Time  // the first progress check (progress.go)
 	progressed bool       // prog has moved the transport
 	// every, when above 1, has only every every-th idle poll progress
 	// prog: a wait for a signal that the transport does not deliver

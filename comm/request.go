@@ -149,7 +149,8 @@ const spinPerByte = time.Nanosecond
 // polls it also runs the work the delivery path deferred (deferred.go),
 // which may wait on the network.
 //
-// The loop reads the clock and yields only every spinCheck empty polls:
+// The loop reads the clock and yields only every spinCheck empty polls,
+// and not at all before the first spinCheck (the budget starts there):
 // both cost more than a poll (a clock read is ~25 ns on a VM, a yield
 // with nothing else to run some hundreds), and whatever the loop is doing
 // when the message lands delays it.
@@ -159,7 +160,8 @@ func (r *Request) spin() bool {
 		return false
 	}
 	defer r.w.stopSpinning()
-	start, budget := time.Now(), spinFor+time.Duration(len(r.buf))*spinPerByte
+	var start time.Time // read at the first check: most waits end before it
+	budget := spinFor + time.Duration(len(r.buf))*spinPerByte
 	for empty := 0; !r.finished(); {
 		got := p.Poll(r.peer)
 		if r.w.acts.pending() {
@@ -171,7 +173,9 @@ func (r *Request) spin() bool {
 		if empty++; empty%spinCheck != 0 {
 			continue
 		}
-		if time.Since(start) > budget {
+		if start.IsZero() {
+			start = time.Now()
+		} else if time.Since(start) > budget {
 			p.PollDone(r.peer)
 			return r.finished()
 		}
