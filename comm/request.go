@@ -117,15 +117,11 @@ func (r *Request) await(ctx context.Context) {
 	if r.finished() || r.spin() || !r.sleep() {
 		return
 	}
-	select {
-	case <-r.done:
-		return
-	case <-ctx.Done():
-		r.withdraw(ctx.Err())
-	case <-r.w.ctx.Done():
-		r.withdraw(ErrClosed)
-	}
+	r.w.sleepers.Add(1)
+	s := r.watch(ctx)
 	<-r.done
+	s.end()
+	r.w.sleepers.Add(-1)
 }
 
 // spinFor bounds how long a waiting goroutine polls the transport before
@@ -156,7 +152,7 @@ const spinPerByte = time.Nanosecond
 // when the message lands delays it.
 func (r *Request) spin() bool {
 	p, ok := r.w.t.(Poller)
-	if !ok || !r.w.spinning.CompareAndSwap(false, true) {
+	if !ok || r.w.sleepers.Load() > maxSpinSleepers || !r.w.spinning.CompareAndSwap(false, true) {
 		return false
 	}
 	defer r.w.stopSpinning()
@@ -186,6 +182,16 @@ func (r *Request) spin() bool {
 	}
 	return true
 }
+
+// maxSpinSleepers is how many goroutines may sleep in await before the
+// waiters stop polling and leave delivery to the transport's receive
+// goroutine. The delivery path is deep: a goroutine that polls grows its
+// stack (to 4 or 8 KiB), and the runtime keeps it grown, so with a crowd
+// of waiters, which take turns at polling, every one of them would end up
+// with a big stack — a million receivers over shared memory then needed
+// 4.4-4.9 GiB instead of about half. A crowd waits for its messages
+// anyway; its latency is the transport's, not one poller's.
+const maxSpinSleepers = 1024
 
 // spinCheck is how many empty polls spin makes between looks at the clock
 // (and yields): about a microsecond of polling.

@@ -51,6 +51,9 @@ type World struct {
 	// Request.spin or Link.Progress; the others do not poll. That poller
 	// also runs the delivery path's deferred work (deferred.go).
 	spinning atomic.Bool
+	// sleepers counts the goroutines blocked in Request.await; while
+	// there are more than maxSpinSleepers, nobody spins (request.go).
+	sleepers atomic.Int64
 	acts     deferred
 	// crowded is set, before the world is handed out, when this host
 	// runs more ranks than it has CPUs (known only to Join).

@@ -46,11 +46,14 @@ type Endpoint struct {
 }
 
 // outbox is the sending end of the ring to one peer; mu serialises the
-// senders, since the ring takes one at a time, for a whole frame.
+// writers, since the ring takes one frame at a time; small frames that
+// find it taken wait in the combiner's queue instead (combine.go).
 type outbox struct {
 	mu      sync.Mutex
 	r       *ring.Ring // nil until the first Send
 	scratch []byte     // the frame's first ring message
+	spare   [][]byte   // the queue's next array (mu)
+	combiner
 }
 
 // peer is what this rank knows of another rank's liveness.

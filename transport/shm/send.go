@@ -9,28 +9,92 @@ import (
 )
 
 // Send writes a frame to peer's ring and returns once it is all in the
-// ring; payload may be reused at once. h.Source is set to this rank.
-// Any number of goroutines may call it; frames one goroutine sends to one
-// peer arrive in order. Send waits while the ring is full: before the
+// ring, or, for a frame of one ring message while another goroutine is
+// writing to peer, once a copy of it is queued for that goroutine to write
+// (combine.go); payload may be reused at once. h.Source is set to this
+// rank. Any number of goroutines may call it; frames one goroutine sends to
+// one peer arrive in order. Send waits while the ring is full: before the
 // frame's first ring message it returns ctx.Err() if ctx ends; once a frame
 // has started it is finished, unless the peer is lost (ErrPeerLost) or
 // the Endpoint closes (ErrClosed), since a half frame would desynchronise
-// the ring.
+// the ring. Queued frames are dropped if the peer is lost first.
 func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte) error {
 	if err := e.checkSend(peer, h, payload); err != nil {
 		return err
 	}
+	h.Source = int32(e.cfg.Rank)
 	o := &e.out[peer]
-	o.mu.Lock()
-	defer o.mu.Unlock()
+	if !o.mu.TryLock() {
+		if e.leave(o, h, payload) {
+			e.drainLeft(peer, o)
+			return nil
+		}
+		o.mu.Lock()
+	}
+	defer e.release(peer, o)
 	if err := e.sendable(peer); err != nil {
 		return err
 	}
 	if err := e.openRing(peer, o); err != nil {
 		return err
 	}
-	h.Source = int32(e.cfg.Rank)
+	if err := e.writeQueued(peer, o); err != nil {
+		return err
+	}
 	return e.sendFrame(ctx, peer, o, h, payload)
+}
+
+// leave queues the frame if it is small (maxLeft, and one ring message)
+// and the queue has room. The frame is encoded into a fresh buffer, so it
+// needs no lock but the queue's.
+func (e *Endpoint) leave(o *outbox, h Header, payload []byte) bool {
+	if n := headerSize + len(payload); n > maxLeft || n > e.maxMessage() {
+		return false
+	}
+	msg := make([]byte, headerSize+len(payload))
+	putHeader(msg, h, len(payload))
+	copy(msg[headerSize:], payload)
+	return o.leaveOwned(msg)
+}
+
+// drainLeft takes mu if it is free after a frame was left, so that the
+// frame is written even if the holder let go just before it was queued.
+func (e *Endpoint) drainLeft(peer int, o *outbox) {
+	if o.mu.TryLock() {
+		e.release(peer, o)
+	}
+}
+
+// release writes what was queued and unlocks mu, and then again while
+// frames are queued and mu is free. The caller holds mu.
+func (e *Endpoint) release(peer int, o *outbox) {
+	for {
+		if e.sendable(peer) == nil && e.openRing(peer, o) == nil {
+			e.writeQueued(peer, o)
+		} else {
+			o.spare = o.take(o.spare) // the peer is gone: drop them
+		}
+		o.mu.Unlock()
+		if o.queued.Load() == 0 || !o.mu.TryLock() {
+			return
+		}
+	}
+}
+
+// writeQueued writes the queued frames to the ring, in order. The caller
+// holds mu and the ring is open.
+func (e *Endpoint) writeQueued(peer int, o *outbox) error {
+	if o.queued.Load() == 0 {
+		return nil
+	}
+	q := o.take(o.spare)
+	defer func() { clear(q); o.spare = q[:0] }()
+	for _, msg := range q {
+		if err := e.put(nil, peer, o.r, msg); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {
