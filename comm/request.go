@@ -48,16 +48,17 @@ type Request struct {
 	src    int    // rendezvous receive: the actual source
 	msgTag int    // rendezvous receive: the actual tag
 
-	state     atomic.Uint32 // phase | sleeper bit
-	abort     atomic.Bool   // the owner gave up with cancelErr; set after it
-	cancelErr error
-	rdvPeer   atomic.Int32  // rendezvous receive: src+1 once registered
-	done      chan struct{} // made by the owner before it first sleeps
-	status    Status
-	err       error
-	pooled    bool
-	shared    bool // a completed send handed to many Isends (sent.go)
-	offered   bool // rendezvous send: its RTS offered buf to be pulled (pull.go)
+	state       atomic.Uint32 // phase | sleeper bit
+	abort       atomic.Bool   // the owner gave up with cancelErr; set after it
+	cancelErr   error
+	rdvPeer     atomic.Int32  // rendezvous receive: src+1 once registered
+	done        chan struct{} // made by the owner before it first sleeps
+	status      Status
+	err         error
+	pooled      bool
+	shared      bool // a completed send handed to many Isends (sent.go)
+	watchFields      // while the owner sleeps (watch.go)
+	offered     bool // rendezvous send: its RTS offered buf to be pulled (pull.go)
 }
 
 var reqPool = sync.Pool{New: func() any { return &Request{pooled: true} }}
@@ -118,9 +119,9 @@ func (r *Request) await(ctx context.Context) {
 		return
 	}
 	r.w.sleepers.Add(1)
-	s := r.watch(ctx)
+	r.w.watch.add(ctx, r)
 	<-r.done
-	s.end()
+	r.w.watch.remove(r)
 	r.w.sleepers.Add(-1)
 }
 

@@ -54,6 +54,7 @@ type World struct {
 	// sleepers counts the goroutines blocked in Request.await; while
 	// there are more than maxSpinSleepers, nobody spins (request.go).
 	sleepers atomic.Int64
+	watch    watchSet // the sleepers' requests, for their contexts' ends
 	acts     deferred
 	// crowded is set, before the world is handed out, when this host
 	// runs more ranks than it has CPUs (known only to Join).
@@ -159,6 +160,7 @@ func (w *World) Close() error {
 	w.once.Do(func() {
 		w.closed.Store(true)
 		w.cancel()
+		w.watch.close()
 		err = w.t.Close()
 		for i := range w.peers {
 			w.dropPeer(i, ErrClosed)
