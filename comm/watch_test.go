@@ -1,6 +1,8 @@
 package comm
 
 import (
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"runtime"
@@ -66,3 +68,51 @@ func TestBlockedRecvStack(t *testing.T) {
 
 // stackChildEnv marks the copy of the test binary that measures stacks.
 const stackChildEnv = "COMM_STACK_CHILD"
+
+// TestWatchLists checks the sleepers' lists: cancelling one context
+// withdraws the receives sleeping under it and no others, and the world
+// keeps no list once nobody sleeps.
+func TestWatchLists(t *testing.T) {
+	ws, _ := twinWorlds(t, 2, Config{})
+	a, cancelA := context.WithCancel(context.Background())
+	b, cancelB := context.WithCancel(context.Background())
+	defer cancelB()
+	const n = 50
+	errs := make(chan error, 2*n)
+	for i := range 2 * n {
+		ctx := a
+		if i%2 == 1 {
+			ctx = b
+		}
+		go func() { _, err := ws[1].Recv(ctx, 0, i, nil); errs <- err }()
+	}
+	for deadline := time.Now().Add(5 * time.Second); ws[1].sleepers.Load() < 2*n && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	cancelA()
+	for range n {
+		if err := <-errs; !errors.Is(err, context.Canceled) {
+			t.Fatalf("receive under the cancelled context: %v", err)
+		}
+	}
+	select {
+	case err := <-errs:
+		t.Fatalf("a receive under the live context returned: %v", err)
+	case <-time.After(20 * time.Millisecond):
+	}
+	for i := 1; i < 2*n; i += 2 {
+		if err := ws[0].Send(context.Background(), 1, i, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatalf("receive under the live context: %v", err)
+		}
+	}
+	ws[1].watch.mu.Lock()
+	defer ws[1].watch.mu.Unlock()
+	if len(ws[1].watch.lists) != 0 {
+		t.Errorf("%d lists left with nobody sleeping", len(ws[1].watch.lists))
+	}
+}
