@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // PeerLine is one case as a peer program prints it: the Go program
@@ -50,6 +51,11 @@ func ScaledIters(base, size int) int {
 
 // WarmupIters is how many untimed iterations precede iters timed ones.
 func WarmupIters(iters int) int { return iters/10 + 1 }
+
+// HeatFor is how long, at least, the peer programs warm up before their
+// first case (bench/p2pprog's heat.go, bench/peers' common.h): ranks that
+// slept through their start are slower for their first milliseconds.
+const HeatFor = 100 * time.Millisecond
 
 // Unit returns the unit of a peer bench's values.
 func Unit(bench string) string {

@@ -34,6 +34,10 @@ func (r *rank) coll() error {
 		{"bcast", 8, r.bcasts},
 		{"allreduce", 8, r.allreduces},
 	}
+	first := func() error { _, err := cases[0].run(c, bench.WarmupIters(n)); return err }
+	if err := r.heat(first); err != nil {
+		return err
+	}
 	for _, k := range cases {
 		if _, err := k.run(c, bench.WarmupIters(n)); err != nil {
 			return err

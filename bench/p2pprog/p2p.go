@@ -29,6 +29,9 @@ func (r *rank) timed(n int, f func(n int) error) (time.Duration, error) {
 	if err := r.barrier(); err != nil {
 		return 0, err
 	}
+	if err := r.heat(func() error { return f(bench.WarmupIters(n)) }); err != nil {
+		return 0, err
+	}
 	if err := f(bench.WarmupIters(n)); err != nil {
 		return 0, err
 	}

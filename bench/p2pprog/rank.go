@@ -17,15 +17,17 @@ const (
 	tagAck
 	tagReport
 	tagDone
+	tagHeat
 	tagColl = 100     // plus the round of a collective
 	tagMT   = 1 << 16 // plus 2 × the goroutine (see mt.go)
 )
 
 // rank is this process's part of one run; only its goroutine uses it.
 type rank struct {
-	w   *comm.World
-	ctx context.Context
-	o   options
+	w      *comm.World
+	ctx    context.Context
+	o      options
+	heated bool // the first case's warm-up has run for heatFor (heat.go)
 }
 
 func (r *rank) bench() error {

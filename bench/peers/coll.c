@@ -50,6 +50,10 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	parse_opts(argc, argv, &o, 10000);
 	long n = o.base, w = warmup_iters(n);
+	double t0 = MPI_Wtime();
+	do
+		barriers(w);
+	while (keep_heating(t0));
 	barriers(w);
 	report("barrier", 0, n, barriers(n));
 	bcasts(w);

@@ -77,6 +77,19 @@ static inline long scaled_iters(long base, long size)
 
 static inline long warmup_iters(long iters) { return iters / 10 + 1; }
 
+/* HEAT_SECONDS is how long, at least, the first case's warm-up repeats:
+ * ranks that slept through their start are slower for their first
+ * milliseconds (bench/p2pprog's heat.go does the same). keep_heating is
+ * rank 0's decision, after a round, whether to go on, told to every rank. */
+#define HEAT_SECONDS 0.1
+
+static inline int keep_heating(double t0)
+{
+	int more = MPI_Wtime() - t0 < HEAT_SECONDS;
+	MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return more;
+}
+
 static inline void emit(const char *bench, long size, long iters, double value)
 {
 	int n;
