@@ -2,6 +2,7 @@ package launch
 
 import (
 	"net"
+	"syscall"
 	"testing"
 )
 
@@ -33,11 +34,19 @@ func TestRootPortHeldUntilRelease(t *testing.T) {
 	if f == nil || s.rootFile(1) != nil {
 		t.Fatal("rank 0 gets the listener's file, and only rank 0")
 	}
-	g, err := p.rootLn.File() // a copy of our own, as the child's fd 3 is
+	// A bare descriptor of our own, as the child's fd 3 is: inheritedListener
+	// closes it, so no *os.File may own it too (its finalizer would close
+	// the number again later, by then perhaps another test's pipe).
+	g, err := p.rootLn.File()
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Info{RootFD: int(g.Fd())}
+	fd, err := syscall.Dup(int(g.Fd()))
+	g.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Info{RootFD: fd}
 	ln, ok, err := inheritedListener(in)
 	if !ok || err != nil {
 		t.Fatalf("inheriting: %v %v", ok, err)
