@@ -16,7 +16,12 @@
 //	}
 //
 // Isend and Irecv return a *Request to Wait on or Test; Waitall waits for
-// several; Probe and Iprobe look at a message without receiving it.
+// several, WaitallInto without allocating (statuses into the caller's
+// slice, or dropped); Free hands finished requests back for reuse, so a
+// loop of windows allocates nothing. An eager Isend is complete when it
+// returns, and its request may be shared with other such sends of the same
+// peer, tag and length: requests are not identities. Probe and Iprobe look
+// at a message without receiving it.
 // Messages between two ranks with the same tag are received in the order
 // they were sent (MPI's non-overtaking rule). Every wait takes a context;
 // a receive buffer too short gives ErrTruncated; a rank that dies gives
@@ -34,7 +39,12 @@
 // goroutine per world first reads the transport itself for up to 100 µs
 // (spinFor), as MPI libraries spin, since waking a sleeping goroutine
 // costs tens of microseconds on a small machine; after that it sleeps, so
-// an idle rank burns no CPU. That poller also does the work arriving
+// an idle rank burns no CPU. A sleeping goroutine waits on its request's
+// channel alone, with its request listed under its context in the world
+// (watch.go), so that a million of them keep the smallest stacks; while
+// more than 1024 sleep, nobody polls (the transport's receive goroutine
+// delivers), since a poller's deep delivery path grows its stack. That
+// poller also does the work arriving
 // frames call for that may wait on the network — granting a matched
 // rendezvous, pushing its data after the grant — which the delivery path
 // queues rather than starting a goroutine, a thread wake-up on a small

@@ -25,7 +25,11 @@
 //
 // Send is safe for any number of goroutines: senders to one peer take that
 // ring's mutex for a whole frame (the ring has one producer), so frames
-// that one goroutine sends to one peer arrive in order. A frame longer
+// that one goroutine sends to one peer arrive in order. A small frame (up
+// to 1 KiB) that finds the mutex taken is left, copied, in the outbox's
+// bounded queue, which the holder writes before it lets go (combine.go):
+// thousands of senders then return at once instead of each waiting for
+// room in the ring. A frame longer
 // than a ring message (half the ring) is pipelined through the ring in
 // chunks the receiver copies straight into its reassembly buffer.
 // Rendezvous stays in comm above.
