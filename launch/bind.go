@@ -5,59 +5,77 @@ import (
 	"slices"
 )
 
-// Binding. Like Open MPI's mpirun, which binds each rank to a core when a
-// host runs no more ranks than it has cores, Run binds the ranks it starts
-// on this host: local rank i runs on the first CPU of core i. A bound
-// rank's Go runtime sees one CPU (GOMAXPROCS follows the affinity mask),
-// so its spinning waits do not compete with its own idle threads or with
-// the other ranks for the cores; on a 2-CPU machine that made windows of
-// small messages over TCP about 1.5× faster. Ranks on other hosts are not
-// bound.
+// Binding. Open MPI's mpirun binds each rank to a core when a host runs no
+// more ranks than it has cores; Run binds the ranks it starts on this host
+// too, but, since a Go program runs goroutines on several threads, by
+// default to an equal share of the cores rather than to one: local rank i
+// gets the i-th of local equal runs of whole cores (the first ranks one
+// core more when they do not divide evenly), with all the CPUs (hardware
+// threads) of those cores. A bound rank's Go runtime sizes GOMAXPROCS to
+// its share, so its spinning waits do not compete with its own idle
+// threads or with the other ranks for the cores; with two ranks on this
+// 2-CPU machine that made windows of small messages over TCP about 1.5×
+// faster. Ranks on other hosts are not bound.
 
 // Bind says how Run binds the ranks it starts on this host to CPUs.
 type Bind string
 
 const (
-	// BindAuto binds each local rank to a core of its own when they fit
-	// (no more local ranks than cores), and leaves them unbound otherwise.
+	// BindAuto binds as BindShare when the local ranks fit (no more than
+	// cores), and leaves them unbound otherwise.
 	BindAuto Bind = ""
-	// BindCore binds each local rank to a core of its own, and fails the
-	// job if there are more local ranks than cores.
+	// BindShare gives each local rank an equal share of whole cores of its
+	// own, and fails the job if there are more local ranks than cores.
+	BindShare Bind = "share"
+	// BindCore binds each local rank to one core of its own (all its
+	// hardware threads), as mpirun's --bind-to core, and fails the job if
+	// there are more local ranks than cores.
 	BindCore Bind = "core"
 	// BindNone leaves the ranks on every CPU the launcher may use.
 	BindNone Bind = "none"
 )
 
-// ParseBind reads a --bind-to value: core, none or auto.
+// ParseBind reads a --bind-to value: share, core, none or auto.
 func ParseBind(s string) (Bind, error) {
 	switch s {
 	case "auto":
 		return BindAuto, nil
-	case string(BindCore), string(BindNone):
+	case string(BindShare), string(BindCore), string(BindNone):
 		return Bind(s), nil
 	}
-	return "", fmt.Errorf("launch: binding %q: want core, none or auto", s)
+	return "", fmt.Errorf("launch: binding %q: want share, core, none or auto", s)
 }
 
-func (b Bind) valid() bool { return b == BindAuto || b == BindCore || b == BindNone }
+func (b Bind) valid() bool {
+	return b == BindAuto || b == BindShare || b == BindCore || b == BindNone
+}
 
-// bindCPUs chooses the CPU of each of local ranks under policy b, given
+// bindCPUs chooses the CPUs of each of local ranks under policy b, given
 // the usable CPUs grouped by core (each group sorted, groups in order of
-// their first CPU): local rank i gets the first CPU of core i. It returns
-// nil when the ranks stay unbound.
-func bindCPUs(b Bind, local int, cores [][]int) ([]int, error) {
+// their first CPU). It returns nil when the ranks stay unbound.
+func bindCPUs(b Bind, local int, cores [][]int) ([][]int, error) {
 	if b == BindNone || local == 0 {
 		return nil, nil
 	}
 	if local > len(cores) {
-		if b == BindCore {
-			return nil, fmt.Errorf("launch: --bind-to core: %d ranks on this host but %d cores to bind them to", local, len(cores))
+		if b == BindAuto {
+			return nil, nil
 		}
-		return nil, nil
+		return nil, fmt.Errorf("launch: --bind-to %s: %d ranks on this host but %d cores to bind them to", b, local, len(cores))
 	}
-	cpus := make([]int, local)
+	per, extra := 1, 0
+	if b != BindCore {
+		per, extra = len(cores)/local, len(cores)%local
+	}
+	cpus := make([][]int, local)
+	next := 0
 	for i := range cpus {
-		cpus[i] = cores[i][0]
+		n := per
+		if i < extra {
+			n++
+		}
+		cpus[i] = slices.Concat(cores[next : next+n]...)
+		next += n
 	}
 	return cpus, nil
 }
@@ -85,14 +103,13 @@ func groupCores(cpus []int, coreOf func(cpu int) (key string, ok bool)) [][]int 
 	return cores
 }
 
-// bind returns the CPU of each rank under policy b, -1 for ranks that
+// bind returns the CPUs of each rank under policy b, nil for ranks that
 // stay unbound: those on other hosts, and all of them when binding is off
 // or, under BindAuto, impossible.
-func (p *placement) bind(b Bind) ([]int, error) {
-	cpus := make([]int, len(p.hosts))
+func (p *placement) bind(b Bind) ([][]int, error) {
+	cpus := make([][]int, len(p.hosts))
 	var local []int
 	for r, h := range p.hosts {
-		cpus[r] = -1
 		if h == "" {
 			local = append(local, r)
 		}
@@ -102,10 +119,10 @@ func (p *placement) bind(b Bind) ([]int, error) {
 	}
 	cores, err := usableCores()
 	if err != nil {
-		if b == BindCore {
-			return nil, err
+		if b == BindAuto {
+			return cpus, nil
 		}
-		return cpus, nil
+		return nil, err
 	}
 	chosen, err := bindCPUs(b, len(local), cores)
 	for i, r := range local {

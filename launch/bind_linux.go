@@ -3,10 +3,14 @@
 package launch
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/plexus-hpc/plexus/affinity"
 )
@@ -32,14 +36,27 @@ func sysfsCore(cpu int) (string, bool) {
 	return strings.TrimSpace(string(pkg)) + "/" + strings.TrimSpace(string(core)), true
 }
 
-// startBound starts cmd bound to cpu: the child inherits the CPU mask of
-// the thread that forks it, so Start runs on a thread pinned to cpu,
-// which is unpinned again afterwards.
-func startBound(cmd *exec.Cmd, cpu int) error {
-	unpin, err := affinity.Pin(cpu)
-	if err != nil {
-		return err
+// startBound starts cmd bound to cpus: the child inherits the CPU mask of
+// the thread that forks it, so Start runs on this goroutine's thread,
+// locked and narrowed to cpus, whose mask is restored afterwards.
+func startBound(cmd *exec.Cmd, cpus []int) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var prev, want unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &prev); err != nil {
+		return fmt.Errorf("launch: sched_getaffinity: %w", err)
 	}
-	defer unpin()
-	return cmd.Start()
+	for _, c := range cpus {
+		want.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &want); err != nil {
+		return fmt.Errorf("launch: binding to CPUs %v: %w", cpus, err)
+	}
+	err := cmd.Start()
+	if rerr := unix.SchedSetaffinity(0, &prev); rerr != nil {
+		// Leave the thread locked: the runtime then discards it when
+		// this goroutine exits, instead of reusing a narrowed thread.
+		runtime.LockOSThread()
+	}
+	return err
 }

@@ -14,4 +14,4 @@ func usableCores() ([][]int, error) {
 	return nil, errors.New("launch: binding ranks to cores is implemented on Linux only, not " + runtime.GOOS)
 }
 
-func startBound(cmd *exec.Cmd, cpu int) error { return cmd.Start() }
+func startBound(cmd *exec.Cmd, cpus []int) error { return cmd.Start() }

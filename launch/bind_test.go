@@ -23,28 +23,31 @@ func TestGroupCores(t *testing.T) {
 }
 
 func TestBindCPUs(t *testing.T) {
-	cores := [][]int{{0, 2}, {1, 3}}
+	// Five cores, the first two with two hardware threads each.
+	cores := [][]int{{0, 5}, {1, 6}, {2}, {3}, {4}}
 	for _, c := range []struct {
 		b       Bind
 		local   int
-		want    []int
+		want    [][]int
 		wantErr bool
 	}{
-		{BindAuto, 2, []int{0, 1}, false},
-		{BindCore, 1, []int{0}, false},
-		{BindAuto, 3, nil, false}, // more ranks than cores: unbound
-		{BindCore, 3, nil, true},
+		{BindAuto, 2, [][]int{{0, 5, 1, 6, 2}, {3, 4}}, false}, // 5 cores: 3 and 2
+		{BindShare, 5, [][]int{{0, 5}, {1, 6}, {2}, {3}, {4}}, false},
+		{BindCore, 2, [][]int{{0, 5}, {1, 6}}, false},
+		{BindAuto, 6, nil, false}, // more ranks than cores: unbound
+		{BindShare, 6, nil, true},
+		{BindCore, 6, nil, true},
 		{BindNone, 2, nil, false},
 	} {
 		got, err := bindCPUs(c.b, c.local, cores)
-		if !slices.Equal(got, c.want) || (err != nil) != c.wantErr {
+		if !slices.EqualFunc(got, c.want, slices.Equal) || (err != nil) != c.wantErr {
 			t.Errorf("bindCPUs(%q, %d) = %v, %v; want %v, error %v", c.b, c.local, got, err, c.want, c.wantErr)
 		}
 	}
 }
 
 func TestParseBind(t *testing.T) {
-	for in, want := range map[string]Bind{"auto": BindAuto, "core": BindCore, "none": BindNone} {
+	for in, want := range map[string]Bind{"auto": BindAuto, "share": BindShare, "core": BindCore, "none": BindNone} {
 		if b, err := ParseBind(in); err != nil || b != want {
 			t.Errorf("ParseBind(%q) = %q, %v", in, b, err)
 		}
@@ -109,10 +112,13 @@ func TestRunBindsRanks(t *testing.T) {
 	if len(cores) < 2 {
 		t.Skipf("%d usable cores; binding 2 ranks needs 2", len(cores))
 	}
-	got := rankCPUs(t, 2, BindCore)
-	for r, want := range []int{cores[0][0], cores[1][0]} {
-		if got[r] != fmt.Sprint(want) {
-			t.Errorf("bound rank %d runs on CPUs %q, want %d", r, got[r], want)
+	for _, b := range []Bind{BindAuto, BindCore} {
+		want, _ := bindCPUs(b, 2, cores)
+		for r, cpus := range rankCPUs(t, 2, b) {
+			sorted := slices.Sorted(slices.Values(want[r]))
+			if w := strings.Trim(fmt.Sprint(sorted), "[]"); cpus != w {
+				t.Errorf("--bind-to %q: rank %d runs on CPUs %q, want %q", b, r, cpus, w)
+			}
 		}
 	}
 	for r, cpus := range rankCPUs(t, 2, BindNone) {

@@ -17,8 +17,8 @@ import (
 type session struct {
 	job           Job
 	p             placement
-	cpus          []int // per rank, the CPU it is bound to, or -1
-	hostCPUs      int   // CPUs the local ranks share, 0 if unknown
+	cpus          [][]int // per rank, the CPUs it is bound to, or nil
+	hostCPUs      int     // CPUs the local ranks share, 0 if unknown
 	jobID, secret string
 	outMu         sync.Mutex
 	exits         chan exit
@@ -51,8 +51,8 @@ func (s *session) start(r int) error {
 	stdout, stderr := s.outputs(r)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	var err error
-	if cpu := s.cpus[r]; cpu >= 0 {
-		err = startBound(cmd, cpu)
+	if cpus := s.cpus[r]; cpus != nil {
+		err = startBound(cmd, cpus)
 	} else {
 		err = cmd.Start()
 	}

@@ -17,7 +17,7 @@ import (
 var runCmd = &command{
 	name:    "run",
 	summary: "start N ranks of a program, locally or over ssh, and bootstrap them",
-	usage: `run -n N [--host h1,h2 | --hostfile F] [--bind-to core|none|auto] [--timeout D] -- prog [args...]
+	usage: `run -n N [--host h1,h2 | --hostfile F] [--bind-to share|core|none|auto] [--timeout D] -- prog [args...]
 
 Starts N ranks of prog, each with PLEXUS_RANK, PLEXUS_SIZE, PLEXUS_LOCAL_RANK,
 PLEXUS_LOCAL_SIZE, PLEXUS_JOB, PLEXUS_ROOT (rank 0's bootstrap address) and
@@ -35,13 +35,15 @@ prog on the remote PATH and run a POSIX shell. The secret travels on ssh's
 standard input, never on a command line. A hostfile has one host per line,
 optionally with "slots=K".
 
-Ranks on this host are bound to CPUs as Open MPI's mpirun binds them: with
---bind-to auto (the default) each gets a core of its own (the first CPU of
-core i for local rank i) when there are no more of them than cores, and
-stays unbound otherwise; core insists (and fails when they do not fit);
-none leaves every rank on all the CPUs plexus run may use. A bound Go
-program sees one CPU, so its GOMAXPROCS is 1 unless GOMAXPROCS is set.
-Ranks on other hosts are not bound.`,
+Ranks on this host are bound to CPUs, as Open MPI's mpirun binds them, but
+to an equal share of the cores rather than one, since a Go program runs on
+several threads: with --bind-to auto (the default) local rank i gets the
+i-th of equal runs of whole cores (all their hardware threads) when there
+are no more ranks than cores, and stays unbound otherwise; share insists
+(and fails when they do not fit); core gives each rank one core, as
+mpirun's --bind-to core; none leaves every rank on all the CPUs plexus run
+may use. A bound Go program's GOMAXPROCS is its share's CPU count unless
+GOMAXPROCS is set. Ranks on other hosts are not bound.`,
 	flags: func() *flag.FlagSet { return new(runOpts).flagSet() },
 	run:   runRun,
 }
@@ -59,7 +61,7 @@ func (o *runOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.n, "n", 1, "number of ranks")
 	fs.StringVar(&o.hosts, "host", "", "comma-separated `LIST` of hosts, one slot each")
 	fs.StringVar(&o.hostfile, "hostfile", "", "`FILE` of hosts, one per line, optionally \"host slots=K\"")
-	fs.StringVar(&o.bind, "bind-to", "auto", "bind ranks on this host to CPUs: `core`, none or auto (core when they fit)")
+	fs.StringVar(&o.bind, "bind-to", "auto", "bind ranks on this host to CPUs: `share` of the cores each, one core each, none, or auto (share when they fit)")
 	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `D` (such as 30s); 0 means no limit")
 	return fs
 }
