@@ -22,7 +22,10 @@ Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
 jobs of ranks on this host, as plexus run does; with --peers it also builds
 the Open MPI programs of bench/peers with mpicc and runs them under mpirun
 (ob1 with the TCP BTL on loopback, or with --transport shm the vader
-shared-memory BTL), alternating with Plexus. Cases:
+shared-memory BTL), alternating with Plexus. Both bind their ranks the
+same way (a core each for two ranks here), and each program warms its
+first case up for at least 100 ms, then every case for a tenth of its
+iterations. Cases:
   latency    ping-pong between ranks 0 and 1, one-way µs, per size
   bandwidth  windows of 64 non-blocking sends, MB/s (10^6 bytes), per size
   msgrate    1000 windows of 64 8-byte sends, messages/s
