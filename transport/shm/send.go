@@ -17,10 +17,18 @@ import (
 // frame's first ring message it returns ctx.Err() if ctx ends; once a frame
 // has started it is finished, unless the peer is lost (ErrPeerLost) or
 // the Endpoint closes (ErrClosed), since a half frame would desynchronise
-// the ring. Queued frames are dropped if the peer is lost first.
+// the ring. Queued frames are dropped if the peer is lost first. A Send
+// that holds the ring writes the frames others left before its own and
+// after it, waiting for room for them as for its own frame but beyond its
+// ctx (their senders have returned), until the peer is lost or the
+// Endpoint closes; the peer's receive goroutine keeps the ring draining
+// while the peer lives.
 func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte) error {
 	if err := e.checkSend(peer, h, payload); err != nil {
 		return err
+	}
+	if err := e.sendable(peer); err != nil {
+		return err // before leaving a frame that nobody would write
 	}
 	h.Source = int32(e.cfg.Rank)
 	o := &e.out[peer]
@@ -72,7 +80,9 @@ func (e *Endpoint) release(peer int, o *outbox) {
 		if e.sendable(peer) == nil && e.openRing(peer, o) == nil {
 			e.writeQueued(peer, o)
 		} else {
-			o.spare = o.take(o.spare) // the peer is gone: drop them
+			q := o.take(o.spare) // the peer is gone: drop them
+			clear(q)
+			o.spare = q[:0]
 		}
 		o.mu.Unlock()
 		if o.queued.Load() == 0 || !o.mu.TryLock() {
