@@ -3,6 +3,7 @@ package comm
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,6 +79,30 @@ func TestCrowded(t *testing.T) {
 	}{{0, 2, true}, {0, 3, false}, {2, 1, false}, {2, 0, true}} {
 		if got := crowded(hosts, c.rank, c.cpus); got != c.want {
 			t.Errorf("crowded(%v, rank %d, %d CPUs) = %v, want %v", hosts, c.rank, c.cpus, got, c.want)
+		}
+	}
+}
+
+// TestSpinYieldsWhenCrowded checks that a blocking receive that polls
+// gives the CPU away between checks on a crowded host, and not elsewhere.
+func TestSpinYieldsWhenCrowded(t *testing.T) {
+	ws := tcpWorlds(t, 2, Config{})
+	ctx := testCtx(t)
+	var yields atomic.Int64
+	defer func(f func()) { osYield = f }(osYield)
+	osYield = func() { yields.Add(1) }
+	for _, crowded := range []bool{false, true} {
+		ws[1].crowded = crowded
+		yields.Store(0)
+		go func() {
+			time.Sleep(2 * time.Millisecond) // long enough for checks
+			ws[0].Send(ctx, 1, 9, []byte{1})
+		}()
+		if _, err := ws[1].Recv(ctx, 0, 9, make([]byte, 1)); err != nil {
+			t.Fatal(err)
+		}
+		if got := yields.Load(); crowded != (got > 0) {
+			t.Errorf("crowded %v: %d yields while polling", crowded, got)
 		}
 	}
 }

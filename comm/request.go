@@ -178,8 +178,12 @@ func (r *Request) spin() bool {
 		}
 		// Goroutines this one made ready (a transport's writer, a
 		// drainer of deferred work) may wait in this P's queue; let them
-		// run.
+		// run. On a crowded host the thread's CPU goes too, perhaps to
+		// the rank this one waits for (link.go's Progress does the same).
 		runtime.Gosched()
+		if r.w.crowded {
+			osYield()
+		}
 	}
 	return true
 }
