@@ -79,18 +79,9 @@ func testPollFlushesUnderBackpressure(t *testing.T, detach bool) {
 	stop := make(chan struct{})
 	var pollers sync.WaitGroup
 	pollers.Go(func() { pollBursts(eps[0], 0, stop) })
-	var wg sync.WaitGroup
-	for g := range senders {
-		wg.Go(func() {
-			for i := range uint64(frames) {
-				if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Tag: int32(g), Seq: i}, check.payload(i)); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	sendFromGoroutines(t, senders, frames, func(g int, i uint64) error {
+		return eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Tag: int32(g), Seq: i}, check.payload(i))
+	})
 	check.wait(t, int64(senders*frames))
 	close(stop)
 	pollers.Wait()

@@ -128,3 +128,21 @@ func cut(c *conn) {
 	c.smu.Unlock()
 	sk.abort()
 }
+
+// sendFromGoroutines runs senders goroutines, goroutine g sending frames
+// frames with send(g, i) for i from 0, and waits for them; a failed send
+// fails t and ends its goroutine.
+func sendFromGoroutines(t *testing.T, senders, frames int, send func(g int, i uint64) error) {
+	var wg sync.WaitGroup
+	for g := range senders {
+		wg.Go(func() {
+			for i := range uint64(frames) {
+				if err := send(g, i); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -95,22 +95,13 @@ func testPollExactlyOnce(t *testing.T, detach bool) {
 	for g := range 3 {
 		pollers.Go(func() { pollBursts(eps[1], g, stop) })
 	}
-	var wg sync.WaitGroup
-	for g := range senders {
-		wg.Go(func() {
-			for i := range uint64(frames) {
-				send := eps[0].Send
-				if (i/10)%2 == 1 {
-					send = eps[0].Queue
-				}
-				if err := send(context.Background(), 1, Header{Kind: Eager, Tag: int32(g), Seq: i}, seqPayload(i)); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	sendFromGoroutines(t, senders, frames, func(g int, i uint64) error {
+		send := eps[0].Send
+		if (i/10)%2 == 1 {
+			send = eps[0].Queue
+		}
+		return send(context.Background(), 1, Header{Kind: Eager, Tag: int32(g), Seq: i}, seqPayload(i))
+	})
 	check.wait(t, int64(senders*frames))
 	close(stop)
 	pollers.Wait()
