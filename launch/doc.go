@@ -70,5 +70,9 @@
 //
 // Job.Run is plexus run: it starts the ranks, locally or over ssh,
 // prefixes their output lines with the rank, forwards signals, and ends
-// the whole job when one rank fails.
+// the whole job when one rank fails. Ranks on this host are bound to CPUs
+// (Job.Bind, bind.go): by default each to an equal share of the cores
+// when they fit, so that GOMAXPROCS follows the share and spinning ranks
+// do not take each other's CPUs; PLEXUS_HOST_CPUS tells them how many
+// CPUs the launcher could use.
 package launch
