@@ -47,20 +47,31 @@ func Allowed() ([]int, error) {
 // calling it more than once is harmless. On error the thread is left
 // unlocked and unchanged; an error for a CPU the process may not use wraps
 // ErrNotAllowed.
-func Pin(cpu int) (unpin func(), err error) {
-	if err := check(cpu); err != nil {
-		return noop, err
+func Pin(cpu int) (unpin func(), err error) { return PinSet([]int{cpu}) }
+
+// PinSet is Pin for a set of CPUs: the thread may run on any of them. A
+// process started by the pinned goroutine (os/exec forks on its thread)
+// inherits the set. cpus must not be empty.
+func PinSet(cpus []int) (unpin func(), err error) {
+	if len(cpus) == 0 {
+		return noop, fmt.Errorf("%w: an empty set of CPUs", ErrNotAllowed)
+	}
+	var want unix.CPUSet
+	for _, cpu := range cpus {
+		if err := check(cpu); err != nil {
+			return noop, err
+		}
+		want.Set(cpu)
 	}
 	runtime.LockOSThread()
-	var prev, want unix.CPUSet
+	var prev unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &prev); err != nil {
 		runtime.UnlockOSThread()
 		return noop, fmt.Errorf("affinity: sched_getaffinity: %w", err)
 	}
-	want.Set(cpu)
 	if err := unix.SchedSetaffinity(0, &want); err != nil {
 		runtime.UnlockOSThread()
-		return noop, setError(cpu, err)
+		return noop, setError(cpus[0], err)
 	}
 	return restorer(prev), nil
 }

@@ -118,3 +118,41 @@ func firstDisallowed() int {
 	}
 	return -1
 }
+
+// TestPinSet checks that a set pins the thread to exactly those CPUs and
+// that a set with one bad or no CPU is refused without touching the mask.
+func TestPinSet(t *testing.T) {
+	cpus, _ := Allowed()
+	set := cpus[:(len(cpus)+1)/2]
+	onThread(func() {
+		before := mask(t)
+		unpin, err := PinSet(set)
+		if err != nil {
+			t.Fatalf("PinSet(%v): %v", set, err)
+		}
+		var want unix.CPUSet
+		for _, c := range set {
+			want.Set(c)
+		}
+		if got := mask(t); got != want {
+			t.Errorf("PinSet(%v): mask has %d CPUs, want %d", set, got.Count(), len(set))
+		}
+		unpin()
+		if after := mask(t); after != before {
+			t.Errorf("after unpin mask has %d CPUs, want %d", after.Count(), before.Count())
+		}
+	})
+	for _, bad := range [][]int{nil, {cpus[0], -1}, {cpus[0], maxCPU}} {
+		onThread(func() {
+			before := mask(t)
+			unpin, err := PinSet(bad)
+			if !errors.Is(err, ErrNotAllowed) {
+				t.Errorf("PinSet(%v) = %v, want ErrNotAllowed", bad, err)
+			}
+			unpin()
+			if after := mask(t); after != before {
+				t.Errorf("PinSet(%v) failed but changed the mask", bad)
+			}
+		})
+	}
+}

@@ -19,3 +19,13 @@ func Pin(cpu int) (unpin func(), err error) {
 	}
 	return noop, fmt.Errorf("%w: CPU %d", ErrUnsupported, cpu)
 }
+
+// PinSet is Pin for a set of CPUs; it pins nothing on this platform.
+func PinSet(cpus []int) (unpin func(), err error) {
+	for _, cpu := range cpus {
+		if cpu < 0 {
+			return noop, fmt.Errorf("%w: CPU %d is negative", ErrNotAllowed, cpu)
+		}
+	}
+	return noop, fmt.Errorf("%w: CPUs %v", ErrUnsupported, cpus)
+}

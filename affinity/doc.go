@@ -13,6 +13,10 @@
 //		... spin on a ring ...
 //	}()
 //
+// PinSet does the same for a set of CPUs; plexus run uses it to start a
+// rank bound to its share of the cores, since a child process inherits the
+// mask of the thread that forks it.
+//
 // Allowed lists the CPUs Pin accepts: the affinity mask the process had when
 // the package was initialised (sched_getaffinity), which honours taskset and
 // cgroup cpusets.

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/plexus-hpc/plexus/affinity"
 )
@@ -38,25 +35,12 @@ func sysfsCore(cpu int) (string, bool) {
 
 // startBound starts cmd bound to cpus: the child inherits the CPU mask of
 // the thread that forks it, so Start runs on this goroutine's thread,
-// locked and narrowed to cpus, whose mask is restored afterwards.
+// pinned to cpus for the while.
 func startBound(cmd *exec.Cmd, cpus []int) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var prev, want unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &prev); err != nil {
-		return fmt.Errorf("launch: sched_getaffinity: %w", err)
-	}
-	for _, c := range cpus {
-		want.Set(c)
-	}
-	if err := unix.SchedSetaffinity(0, &want); err != nil {
+	unpin, err := affinity.PinSet(cpus)
+	if err != nil {
 		return fmt.Errorf("launch: binding to CPUs %v: %w", cpus, err)
 	}
-	err := cmd.Start()
-	if rerr := unix.SchedSetaffinity(0, &prev); rerr != nil {
-		// Leave the thread locked: the runtime then discards it when
-		// this goroutine exits, instead of reusing a narrowed thread.
-		runtime.LockOSThread()
-	}
-	return err
+	defer unpin()
+	return cmd.Start()
 }
