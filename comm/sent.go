@@ -6,10 +6,10 @@ import "sync/atomic"
 // request only ever reports a status (destination, tag, length) and no
 // error. Allocating one per message cost a message-rate benchmark a good
 // part of its garbage, so the world hands out shared, immutable completed
-// requests instead, from a small cache keyed by peer, tag and length, as MPICH returns a built-in
-// completed request for sends that finished at once. Sharing is safe
-// because Wait and Test on a finished request only read it, and nothing
-// finishes it twice.
+// requests instead, from a small cache keyed by peer, tag and length, as
+// MPICH returns a built-in completed request for sends that finished at
+// once. Sharing is safe because Wait and Test on a finished request only
+// read it, and nothing finishes it twice.
 
 // sentSlots is the size of the world's cache of completed sends.
 const sentSlots = 64

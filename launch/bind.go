@@ -103,10 +103,11 @@ func groupCores(cpus []int, coreOf func(cpu int) (key string, ok bool)) [][]int 
 	return cores
 }
 
-// bind returns the CPUs of each rank under policy b, nil for ranks that
-// stay unbound: those on other hosts, and all of them when binding is off
-// or, under BindAuto, impossible.
-func (p *placement) bind(b Bind) ([][]int, error) {
+// bind returns the CPUs of each rank under policy b, given this host's
+// usable cores (or why they are unknown), nil for ranks that stay
+// unbound: those on other hosts, and all of them when binding is off or,
+// under BindAuto, impossible.
+func (p *placement) bind(b Bind, cores [][]int, coresErr error) ([][]int, error) {
 	cpus := make([][]int, len(p.hosts))
 	var local []int
 	for r, h := range p.hosts {
@@ -117,12 +118,11 @@ func (p *placement) bind(b Bind) ([][]int, error) {
 	if b == BindNone || len(local) == 0 {
 		return cpus, nil
 	}
-	cores, err := usableCores()
-	if err != nil {
+	if coresErr != nil {
 		if b == BindAuto {
 			return cpus, nil
 		}
-		return nil, err
+		return nil, coresErr
 	}
 	chosen, err := bindCPUs(b, len(local), cores)
 	for i, r := range local {
@@ -133,13 +133,9 @@ func (p *placement) bind(b Bind) ([][]int, error) {
 	return cpus, err
 }
 
-// hostCPUs is how many CPUs the ranks Run starts here may share: those
-// in the launcher's affinity mask; 0 when unknown.
-func hostCPUs() int {
-	cores, err := usableCores()
-	if err != nil {
-		return 0
-	}
+// countCPUs is how many CPUs the cores have: what the ranks Run starts
+// here may share.
+func countCPUs(cores [][]int) int {
 	n := 0
 	for _, c := range cores {
 		n += len(c)

@@ -108,14 +108,15 @@ func (j Job) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cpus, err := p.bind(j.Bind)
+	cores, coresErr := usableCores()
+	cpus, err := p.bind(j.Bind, cores, coresErr)
 	if err != nil {
 		if p.rootLn != nil {
 			p.rootLn.Close()
 		}
 		return err
 	}
-	s := &session{job: j, p: p, cpus: cpus, hostCPUs: hostCPUs(), jobID: randomHex(8), secret: randomHex(32), exits: make(chan exit, j.N)}
+	s := &session{job: j, p: p, cpus: cpus, hostCPUs: countCPUs(cores), jobID: randomHex(8), secret: randomHex(32), exits: make(chan exit, j.N)}
 	return s.run(ctx)
 }
 

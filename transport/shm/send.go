@@ -28,7 +28,7 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 		return err
 	}
 	if err := e.sendable(peer); err != nil {
-		return err // before leaving a frame that nobody would write
+		return err // checked once, before the frame is written or left
 	}
 	h.Source = int32(e.cfg.Rank)
 	o := &e.out[peer]
@@ -40,9 +40,6 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 		o.mu.Lock()
 	}
 	defer e.release(peer, o)
-	if err := e.sendable(peer); err != nil {
-		return err
-	}
 	if err := e.openRing(peer, o); err != nil {
 		return err
 	}
@@ -77,9 +74,11 @@ func (e *Endpoint) drainLeft(peer int, o *outbox) {
 // frames are queued and mu is free. The caller holds mu.
 func (e *Endpoint) release(peer int, o *outbox) {
 	for {
-		if e.sendable(peer) == nil && e.openRing(peer, o) == nil {
+		switch {
+		case o.queued.Load() == 0:
+		case e.sendable(peer) == nil && e.openRing(peer, o) == nil:
 			e.writeQueued(peer, o)
-		} else {
+		default:
 			q := o.take(o.spare) // the peer is gone: drop them
 			clear(q)
 			o.spare = q[:0]
