@@ -134,8 +134,8 @@ func (l *Link) Progress() (delivered, ok bool) {
 	}
 	delivered = p.Poll(-1)
 	l.w.stopSpinning()
-	if !delivered && l.w.crowded {
-		osYield()
+	if !delivered {
+		l.w.giveCPU()
 	}
 	return delivered, true
 }

@@ -178,14 +178,20 @@ func (r *Request) spin() bool {
 		}
 		// Goroutines this one made ready (a transport's writer, a
 		// drainer of deferred work) may wait in this P's queue; let them
-		// run. On a crowded host the thread's CPU goes too, perhaps to
-		// the rank this one waits for (link.go's Progress does the same).
+		// run. On a crowded host the thread's CPU goes too.
 		runtime.Gosched()
-		if r.w.crowded {
-			osYield()
-		}
+		r.w.giveCPU()
 	}
 	return true
+}
+
+// giveCPU yields the thread's CPU on a crowded host, perhaps to the rank
+// this one waits for; a polling wait calls it when polls find nothing
+// (here and in Link.Progress), as Open MPI's oversubscribed ranks do.
+func (w *World) giveCPU() {
+	if w.crowded {
+		osYield()
+	}
 }
 
 // maxSpinSleepers is how many goroutines may sleep in await before the

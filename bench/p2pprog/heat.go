@@ -12,13 +12,10 @@ import (
 // over shared memory and the same case later in the run 0.21-0.22 µs, and
 // 100 ms of busy CPU before the first case removed the difference. Open
 // MPI's ranks spin from MPI_Init on, so they start hot. So, as the C
-// programs do (common.h), the first case's warm-up repeats until heatFor
+// programs do (common.h), the first case's warm-up repeats until bench.HeatFor
 // has passed, rank 0 deciding after each round and telling the others.
 
-// heatFor is how long the first warm-up lasts at least.
-const heatFor = bench.HeatFor
-
-// heat runs round, the first case's warm-up, until heatFor has passed,
+// heat runs round, the first case's warm-up, until bench.HeatFor has passed,
 // the first time it is called; later calls do nothing.
 func (r *rank) heat(round func() error) error {
 	if r.heated {
@@ -30,7 +27,7 @@ func (r *rank) heat(round func() error) error {
 		if err := round(); err != nil {
 			return err
 		}
-		more, err := r.decide(time.Since(start) < heatFor)
+		more, err := r.decide(time.Since(start) < bench.HeatFor)
 		if err != nil || !more {
 			return err
 		}

@@ -27,7 +27,7 @@ type rank struct {
 	w      *comm.World
 	ctx    context.Context
 	o      options
-	heated bool // the first case's warm-up has run for heatFor (heat.go)
+	heated bool // the first case's warm-up has run for bench.HeatFor (heat.go)
 }
 
 func (r *rank) bench() error {
