@@ -128,8 +128,8 @@ func (l *Link) SetBell(bell chan<- struct{}) { l.c.bell.Store(&bell) }
 // and one collective's hops come from several peers. It is safe for
 // concurrent use.
 func (l *Link) Progress() (delivered, ok bool) {
-	p, ok := l.w.t.(Poller)
-	if !ok || !l.w.spinning.CompareAndSwap(false, true) {
+	p := l.w.poll
+	if p == nil || !l.w.spinning.CompareAndSwap(false, true) {
 		return false, false
 	}
 	delivered = p.Poll(-1)
@@ -144,7 +144,7 @@ func (l *Link) Progress() (delivered, ok bool) {
 // sleep, so the transport's receive goroutines take over at once
 // (coll.Progresser).
 func (l *Link) ProgressDone() {
-	if p, ok := l.w.t.(Poller); ok {
+	if p := l.w.poll; p != nil {
 		p.PollDone(-1)
 	}
 }

@@ -54,9 +54,11 @@ type Mux struct {
 	cfg    MuxConfig
 	ev     Events
 	remote Transport
-	routes atomic.Pointer[routes] // nil until Route
-	ready  chan struct{}          // closed by Route or Close
-	lost   []atomic.Bool
+	// remoteQ is remote as a Queuer, or nil: looked up once in Open.
+	remoteQ Queuer
+	routes  atomic.Pointer[routes] // nil until Route
+	ready   chan struct{}          // closed by Route or Close
+	lost    []atomic.Bool
 
 	mu     sync.Mutex // guards closed and local against Route racing Close
 	closed bool
@@ -97,6 +99,7 @@ func (m *Mux) Open(ev Events) (Transport, error) {
 		return nil, err
 	}
 	m.remote = t
+	m.remoteQ, _ = t.(Queuer)
 	return m, nil
 }
 
@@ -233,11 +236,9 @@ func (m *Mux) Close() error {
 // Queue is Send for a frame the remote transport may combine with others
 // in one write, when it can; frames to ranks on this host go at once.
 func (m *Mux) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
-	q, ok := m.remote.(interface {
-		Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error
-	})
+	q := m.remoteQ
 	rt := m.routes.Load()
-	if !ok || rt == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] >= 0 {
+	if q == nil || rt == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] >= 0 {
 		return m.Send(ctx, peer, h, payload)
 	}
 	return q.Queue(ctx, peer, h, payload)

@@ -67,8 +67,7 @@ type offerKey struct {
 
 // pullable reports whether peer can pull from this rank.
 func (w *World) pullable(peer int) bool {
-	p, ok := w.t.(Puller)
-	return ok && peer != w.cfg.Rank && p.PullableBy(peer)
+	return w.puller != nil && peer != w.cfg.Rank && w.puller.PullableBy(peer)
 }
 
 // rts builds the announcement of rendezvous send r: an offer of its
@@ -109,8 +108,8 @@ func (w *World) takePull(r *Request, m *msg) bool {
 		return true
 	}
 	w.offers.Delete(offerKey{src, seq})
-	p, ok := w.t.(Puller)
-	if !ok {
+	p := w.puller
+	if p == nil {
 		return false
 	}
 	st := Status{Source: src, Tag: m.tag, Len: m.len}

@@ -152,8 +152,8 @@ const spinPerByte = time.Nanosecond
 // with nothing else to run some hundreds), and whatever the loop is doing
 // when the message lands delays it.
 func (r *Request) spin() bool {
-	p, ok := r.w.t.(Poller)
-	if !ok || r.w.sleepers.Load() > maxSpinSleepers || !r.w.spinning.CompareAndSwap(false, true) {
+	p := r.w.poll
+	if p == nil || r.w.sleepers.Load() > maxSpinSleepers || !r.w.spinning.CompareAndSwap(false, true) {
 		return false
 	}
 	defer r.w.stopSpinning()

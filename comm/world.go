@@ -32,8 +32,13 @@ const commWorld = 0
 type World struct {
 	cfg Config
 	t   Transport
-	// sig is t as a Signaller, or nil: looked up once (linksignal.go).
-	sig Signaller
+	// sig, poll, queue and puller are t as a Signaller, Poller, Queuer
+	// and Puller, or nil: looked up once, as an interface assertion per
+	// message costs more than an empty poll.
+	sig    Signaller
+	poll   Poller
+	queue  Queuer
+	puller Puller
 	// isOpen is set, and opened closed, once t is (deliverOpened).
 	isOpen atomic.Bool
 	opened chan struct{}
@@ -99,6 +104,9 @@ func New(cfg Config, open Opener) (*World, error) {
 	}
 	w.t = t
 	w.sig, _ = t.(Signaller)
+	w.poll, _ = t.(Poller)
+	w.queue, _ = t.(Queuer)
+	w.puller, _ = t.(Puller)
 	w.isOpen.Store(true)
 	close(w.opened)
 	return w, nil
@@ -235,8 +243,8 @@ func (w *World) route(ctx context.Context, peer int, h frame.Header, payload []b
 // routeQueued is route for a frame that may share a write with the frames
 // sent around it, when the transport can queue.
 func (w *World) routeQueued(ctx context.Context, peer int, h frame.Header, payload []byte) error {
-	q, ok := w.t.(Queuer)
-	if !ok || peer == w.cfg.Rank {
+	q := w.queue
+	if q == nil || peer == w.cfg.Rank {
 		return w.route(ctx, peer, h, payload)
 	}
 	h.Source = int32(w.cfg.Rank)
