@@ -21,30 +21,48 @@ const stateFreed uint32 = 3
 // ErrInFlight is Free's error for a request that has not finished.
 var ErrInFlight = errors.New("comm: Free of a request still in flight")
 
+// freeBatch is how many freed requests Free hands to a world at once.
+const freeBatch = 64
+
 // Free hands finished requests back to their world for reuse; nil
 // entries are skipped. It frees every finished one and returns
 // ErrInFlight if some were not finished (those stay the caller's).
 func Free(reqs ...*Request) error {
-	var err error
+	var (
+		err   error
+		batch [freeBatch]*Request
+		n     int
+		w     *World
+	)
 	for _, r := range reqs {
 		switch {
 		case r == nil || r.shared:
+			continue
 		case !r.finished():
 			err = ErrInFlight
-		default:
-			r.free()
+			continue
 		}
+		if n == len(batch) || n > 0 && r.w != w {
+			w.slabs.put(batch[:n])
+			n = 0
+		}
+		w = r.w
+		r.reset()
+		batch[n] = r
+		n++
+	}
+	if n > 0 {
+		w.slabs.put(batch[:n])
 	}
 	return err
 }
 
-// free resets r, so that it holds on to no buffer or error, marks it
-// freed and gives it to its world's free list.
-func (r *Request) free() {
-	w, done := r.w, r.done
+// reset clears r, so that it holds on to no buffer or error, and marks it
+// freed.
+func (r *Request) reset() {
+	done := r.done
 	*r = Request{done: done}
 	r.state.Store(stateFreed)
-	w.slabs.free.Put(r)
 }
 
 // checkLive panics if r was freed: its caller broke Free's contract.

@@ -12,9 +12,22 @@ import (
 // out of slabs of slabRequests: one allocation per slab. A slab lives as
 // long as any of its requests is referenced, which bounds the memory a
 // kept request can hold on to at one slab (about 16 KiB).
+//
+// Freed requests (free.go) are reused first. They go to a stack of at
+// most stackRequests under a mutex that is only ever tried, never waited
+// for: Free pushes a whole batch under one lock and alloc pops one, two
+// uncontended locked instructions, where a sync.Pool Get or Put costs
+// about twice that (BenchmarkReceivePath). When the stack is busy (another
+// goroutine holds it) or full, requests go to and come from a sync.Pool,
+// which scales with many goroutines; so no goroutine ever waits here.
 
-// slabRequests is the number of requests per slab.
-const slabRequests = 64
+const (
+	// slabRequests is the number of requests per slab.
+	slabRequests = 64
+	// stackRequests bounds the freed requests kept on the stack; beyond
+	// it they go to the sync.Pool, which the collector may empty.
+	stackRequests = 4096
+)
 
 // reqSlab is a block of requests handed out in order; next counts those
 // handed out (it may overshoot slabRequests: the slab is then spent).
@@ -23,16 +36,25 @@ type reqSlab struct {
 	reqs [slabRequests]Request
 }
 
-// slabs hands out requests, freed ones (free.go) first; any goroutine may
-// call alloc.
+// slabs hands out requests, freed ones first; any goroutine may call
+// alloc and put.
+//
+// Concurrency contract: stack is touched only by a goroutine that holds
+// mu, which is taken with TryLock only.
 type slabs struct {
-	cur  atomic.Pointer[reqSlab]
-	free sync.Pool // of *Request in stateFreed
+	cur   atomic.Pointer[reqSlab]
+	mu    sync.Mutex
+	stack []*Request // freed requests, in stateFreed
+	pool  sync.Pool  // of *Request in stateFreed, when stack was busy or full
 }
 
 // alloc returns a zeroed request.
 func (s *slabs) alloc() *Request {
-	if r, _ := s.free.Get().(*Request); r != nil {
+	if r := s.pop(); r != nil {
+		r.state.Store(statePending)
+		return r
+	}
+	if r, _ := s.pool.Get().(*Request); r != nil {
 		r.state.Store(statePending)
 		return r
 	}
@@ -48,5 +70,34 @@ func (s *slabs) alloc() *Request {
 		if s.cur.CompareAndSwap(cur, fresh) {
 			return &fresh.reqs[0]
 		}
+	}
+}
+
+// pop takes a freed request off the stack, or returns nil if the stack
+// is empty or busy.
+func (s *slabs) pop() *Request {
+	if !s.mu.TryLock() {
+		return nil
+	}
+	var r *Request
+	if n := len(s.stack); n > 0 {
+		r, s.stack[n-1] = s.stack[n-1], nil
+		s.stack = s.stack[:n-1]
+	}
+	s.mu.Unlock()
+	return r
+}
+
+// put keeps freed requests for reuse: as many as fit on the stack, if it
+// is free, and the rest in the pool.
+func (s *slabs) put(reqs []*Request) {
+	if s.mu.TryLock() {
+		n := min(len(reqs), stackRequests-len(s.stack))
+		s.stack = append(s.stack, reqs[:n]...)
+		s.mu.Unlock()
+		reqs = reqs[n:]
+	}
+	for _, r := range reqs {
+		s.pool.Put(r)
 	}
 }
