@@ -130,6 +130,9 @@ func TestCorruptControlWord(t *testing.T) {
 	for name, ctl := range cases {
 		r := NewHeap(8)
 		*r.ctl(0) = ctl
+		if msg, st := r.Peek(); st != Other {
+			t.Errorf("%s: Peek = %x, %d, want Other (left to TryRecv)", name, msg, st)
+		}
 		if _, ok, err := r.TryRecv(make([]byte, 512)); ok || !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: TryRecv = %v, %v, want ErrCorrupt", name, ok, err)
 		}

@@ -12,6 +12,7 @@ import (
 type op struct {
 	send bool
 	size int
+	peek bool // a receive by Peek and Skip, falling back to TryRecv
 }
 
 // runTwin drives a Ring and its reference twin with ops and returns a
@@ -28,6 +29,12 @@ func runTwin(slots int, ops []op) string {
 			ok2, err2 := ref.TrySend(msg)
 			if ok1 != ok2 || !sameErr(err1, err2) {
 				return fmt.Sprintf("op %d send %d: ring (%v, %v), twin (%v, %v)", i, o.size, ok1, err1, ok2, err2)
+			}
+			continue
+		}
+		if o.peek {
+			if d := peekTwin(r, ref, i, want); d != "" {
+				return d
 			}
 			continue
 		}
@@ -56,7 +63,7 @@ func randomOps(rng *rand.Rand, count int) []op {
 	sendBias := rng.Float64()*0.6 + 0.2 // mixes from recv-heavy to send-heavy
 	ops := make([]op, count)
 	for i := range ops {
-		ops[i] = op{send: rng.Float64() < sendBias, size: rng.IntN(3*SlotPayload + 1)}
+		ops[i] = op{send: rng.Float64() < sendBias, size: rng.IntN(3*SlotPayload + 1), peek: rng.IntN(2) == 0}
 	}
 	return ops
 }
@@ -95,4 +102,30 @@ func FuzzTwin(f *testing.F) {
 			t.Fatalf("%d slots: %s", slots, d)
 		}
 	})
+}
+
+// peekTwin receives with Peek (and Skip, or TryRecv when Peek says Other)
+// and compares the outcome with the twin's TryRecv into a buffer that
+// fits anything.
+func peekTwin(r *Ring, ref *refRing, i int, want []byte) string {
+	msg, st := r.Peek()
+	n2, ok2, err2 := ref.TryRecv(want)
+	switch st {
+	case Empty:
+		if ok2 || err2 != nil {
+			return fmt.Sprintf("op %d peek: ring empty, twin (%d, %v, %v)", i, n2, ok2, err2)
+		}
+	case InPlace:
+		if !ok2 || err2 != nil || !bytes.Equal(msg, want[:n2]) {
+			return fmt.Sprintf("op %d peek: ring %x in place, twin (%x, %v, %v)", i, msg, want[:n2], ok2, err2)
+		}
+		r.Skip()
+	case Other:
+		got := make([]byte, len(want))
+		n1, ok1, err1 := r.TryRecv(got)
+		if n1 <= SlotPayload && err1 == nil || n1 != n2 || ok1 != ok2 || !sameErr(err1, err2) || !bytes.Equal(got[:n1], want[:n2]) {
+			return fmt.Sprintf("op %d peek: Other, then ring (%d, %v, %v), twin (%d, %v, %v)", i, n1, ok1, err1, n2, ok2, err2)
+		}
+	}
+	return ""
 }

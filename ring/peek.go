@@ -1,0 +1,49 @@
+package ring
+
+import "sync/atomic"
+
+// PeekState says what Peek found at the receiver's position.
+type PeekState uint8
+
+const (
+	// Empty: no message is waiting.
+	Empty PeekState = iota
+	// InPlace: a message of one slot is waiting; Peek returned it.
+	InPlace
+	// Other: a message of several slots, or a control word that is not
+	// valid; TryRecv takes (or reports) it.
+	Other
+)
+
+// Peek returns the next message in place, without copying it, if it fits
+// one slot (at most SlotPayload bytes). msg points into the ring: it
+// stays valid, and the sender cannot overwrite it, until Skip consumes
+// it; the receiver must call Skip before the next Peek or TryRecv. A
+// longer message, or a control word that is not valid, gives Other and
+// leaves it to TryRecv; an empty ring gives Empty. On a ring shared with
+// another process msg is shared memory: its bytes are the sender's to
+// get right, but its length comes from the control word read once, so
+// the slice is always within the slot. It must only be called by the
+// receiver, one goroutine at a time.
+func (r *Ring) Peek() (msg []byte, state PeekState) {
+	t := r.rcv.tail
+	c := atomic.LoadUint64(r.ctl(t))
+	switch {
+	case c&seqMask != (t+1)&seqMask:
+		if r.checkStale(t, c) != nil {
+			return nil, Other // TryRecv reports the corruption
+		}
+		return nil, Empty
+	case c&contFlag != 0:
+		return nil, Other
+	}
+	l := c >> lenShift & lenMask
+	if l > SlotPayload {
+		return nil, Other
+	}
+	return r.payload(t)[:l], InPlace
+}
+
+// Skip consumes the message the last Peek returned in place. It must only
+// be called by the receiver, after a Peek that returned InPlace.
+func (r *Ring) Skip() { r.advance(r.rcv.tail + 1) }
