@@ -76,6 +76,8 @@ type routes struct {
 	// pollers of remote and local, or nil: looked up once, as an
 	// interface assertion per Poll costs more than an empty poll.
 	remoteP, localP Poller
+	// localU is local as an UntilPoller, or nil.
+	localU UntilPoller
 	// localS is local as a Signaller, or nil.
 	localS Signaller
 }
@@ -165,6 +167,7 @@ func (m *Mux) publish(rt *routes) error {
 	m.local = rt.local
 	rt.remoteP, _ = m.remote.(Poller)
 	rt.localP, _ = rt.local.(Poller)
+	rt.localU, _ = rt.local.(UntilPoller)
 	rt.localS, _ = rt.local.(Signaller)
 	m.routes.Store(rt)
 	close(m.ready)
@@ -258,6 +261,19 @@ func (m *Mux) Poll(peer int) bool {
 		}
 	}
 	return got
+}
+
+// PollUntil is Poll with PollUntil's early return, where the transport
+// that reaches peer can do it.
+func (m *Mux) PollUntil(peer int, done interface{ Done() bool }) bool {
+	rt := m.routes.Load()
+	if rt == nil || peer < 0 || peer >= len(rt.index) {
+		return m.Poll(peer)
+	}
+	if i := rt.index[peer]; i >= 0 && rt.localU != nil {
+		return rt.localU.PollUntil(i, done)
+	}
+	return m.Poll(peer)
 }
 
 // PollDone passes PollDone to the transports Poll polled.

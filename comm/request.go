@@ -160,7 +160,7 @@ func (r *Request) spin() bool {
 	var start time.Time // read at the first check: most waits end before it
 	budget := spinFor + time.Duration(len(r.buf))*spinPerByte
 	for empty := 0; !r.finished(); {
-		got := p.Poll(r.peer)
+		got := r.poll(p)
 		if r.w.acts.pending() {
 			r.w.drain() // what the frames asked for: a grant, a push (deferred.go)
 		}
@@ -184,6 +184,21 @@ func (r *Request) spin() bool {
 	}
 	return true
 }
+
+// poll polls p for r's peer, returning as soon as r has finished if the
+// transport can (UntilPoller).
+func (r *Request) poll(p Poller) bool {
+	if u := r.w.until; u != nil {
+		return u.PollUntil(r.peer, (*finishedReq)(r))
+	}
+	return p.Poll(r.peer)
+}
+
+// finishedReq is a Request as the done argument of PollUntil.
+type finishedReq Request
+
+// Done reports whether the request has finished.
+func (f *finishedReq) Done() bool { return (*Request)(f).finished() }
 
 // giveCPU yields the thread's CPU on a crowded host, perhaps to the rank
 // this one waits for; a polling wait calls it when polls find nothing
@@ -232,9 +247,16 @@ func WaitallInto(ctx context.Context, sts []Status, reqs ...*Request) error {
 	if sts != nil && len(sts) != len(reqs) {
 		return fmt.Errorf("comm: WaitallInto: %d statuses for %d requests", len(sts), len(reqs))
 	}
+	// The last request is waited for first: a poller that stops as soon
+	// as the request it waits for is done (UntilPoller) then takes in the
+	// frames of all the others on its way, rather than returning after
+	// each; the others are mostly done by then.
+	for i := len(reqs) - 1; i >= 0; i-- {
+		reqs[i].Wait(ctx)
+	}
 	var errs []error
 	for i, r := range reqs {
-		st, err := r.Wait(ctx)
+		st, err := r.Wait(ctx) // finished: no wait
 		if sts != nil {
 			sts[i] = st
 		}

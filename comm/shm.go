@@ -26,6 +26,7 @@ func SHM(cfg shm.Config) Opener {
 var _ interface {
 	Transport
 	Poller
+	UntilPoller
 	Signaller
 	Puller
 } = shmSignaller{}

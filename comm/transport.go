@@ -36,6 +36,16 @@ type Poller interface {
 	PollDone(peer int)
 }
 
+// UntilPoller is a Poller that can stop as soon as what its caller waits
+// for has come: PollUntil is Poll, except that it returns right after a
+// delivery that makes done.Done() true (done may be nil), leaving other
+// arrived frames to the next call. A waiter then goes back to its caller
+// without first looking for more, which over shared memory means reading
+// the cache line the sender is about to write.
+type UntilPoller interface {
+	PollUntil(peer int, done interface{ Done() bool }) bool
+}
+
 // Puller is a Transport through which a peer can read this rank's memory
 // directly, and this rank a peer's (one copy, by the kernel, with no
 // pointer dereferenced across processes). A rendezvous send offers its

@@ -37,6 +37,7 @@ type World struct {
 	// message costs more than an empty poll.
 	sig    Signaller
 	poll   Poller
+	until  UntilPoller
 	queue  Queuer
 	puller Puller
 	// isOpen is set, and opened closed, once t is (deliverOpened).
@@ -105,6 +106,7 @@ func New(cfg Config, open Opener) (*World, error) {
 	w.t = t
 	w.sig, _ = t.(Signaller)
 	w.poll, _ = t.(Poller)
+	w.until, _ = t.(UntilPoller)
 	w.queue, _ = t.(Queuer)
 	w.puller, _ = t.(Puller)
 	w.isOpen.Store(true)

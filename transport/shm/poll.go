@@ -27,12 +27,19 @@ const standAside = 500 * time.Microsecond
 // Poll reads no clock: it counts itself in polls, and the receive
 // goroutine, which wakes every standAside while it stands aside, compares
 // the count to see whether polling stopped.
-func (e *Endpoint) Poll(peer int) bool {
+func (e *Endpoint) Poll(peer int) bool { return e.PollUntil(peer, nil) }
+
+// PollUntil is Poll, except that it returns as soon as a frame it
+// delivered made done.Done() report true (done may be nil: Poll), and
+// leaves whatever else has arrived to the next call. A waiter whose frame
+// has come thus goes back to its caller at once, without first looking at
+// the ring's next slot, whose cache line the sender is about to write.
+func (e *Endpoint) PollUntil(peer int, done interface{ Done() bool }) bool {
 	if !e.polling.Load() {
 		e.polling.Store(true)
 	}
 	e.polls.Add(1)
-	return e.poll()
+	return e.pollUntil(done)
 }
 
 // PollDone says the caller stops polling; the receive goroutine takes the

@@ -102,3 +102,40 @@ func TestPollAfterClose(t *testing.T) {
 		t.Error("Poll after Close delivered a frame")
 	}
 }
+
+// doneAfter is a done for PollUntil that reports true once n frames were
+// delivered.
+type doneAfter struct {
+	delivered *atomic.Int64
+	n         int64
+}
+
+func (d doneAfter) Done() bool { return d.delivered.Load() >= d.n }
+
+// TestPollUntilStops: a sweep for a waiter stops right after the delivery
+// that makes the waiter done, and leaves the rest for the next sweep.
+// The test holds the receive lock itself, so the receive goroutine takes
+// nothing meanwhile.
+func TestPollUntilStops(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	var delivered atomic.Int64
+	hook := func(int, Header, []byte) { delivered.Add(1) }
+	sinks[1].hook.Store(&hook)
+	e := eps[1]
+	e.rx.Lock()
+	defer e.rx.Unlock()
+	for i := range 5 {
+		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Seq: uint64(i)}, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !e.sweep(doneAfter{&delivered, 2}) || delivered.Load() != 2 {
+		t.Fatalf("sweep until 2 delivered %d frames, want 2", delivered.Load())
+	}
+	if !e.sweep(nil) || delivered.Load() != 5 {
+		t.Fatalf("a full sweep after it left %d of 5 frames delivered, want all", delivered.Load())
+	}
+	if e.sweep(doneAfter{&delivered, 0}) {
+		t.Error("a sweep of empty rings reported progress")
+	}
+}

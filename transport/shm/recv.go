@@ -67,7 +67,10 @@ func (e *Endpoint) receive() {
 // poll sweeps the rings and reports lost peers, unless another goroutine
 // is receiving or the Endpoint is closing; it reports whether it made
 // progress.
-func (e *Endpoint) poll() bool {
+func (e *Endpoint) poll() bool { return e.pollUntil(nil) }
+
+// pollUntil is poll, stopping early once done (if not nil) is done.
+func (e *Endpoint) pollUntil(done interface{ Done() bool }) bool {
 	if !e.rx.TryLock() {
 		return false
 	}
@@ -75,7 +78,7 @@ func (e *Endpoint) poll() bool {
 	if e.closing.Load() {
 		return false // Close may be about to unmap the rings
 	}
-	progress := e.sweep()
+	progress := e.sweep(done)
 	if e.lostPending.Load() > 0 {
 		e.reportLost()
 		progress = true
@@ -101,8 +104,9 @@ func (e *Endpoint) sleep() bool {
 }
 
 // sweep takes up to batch messages from every incoming ring and reports
-// whether it took any. The caller holds e.rx.
-func (e *Endpoint) sweep() bool {
+// whether it took any; it stops after a message that made done (if not
+// nil) done. The caller holds e.rx.
+func (e *Endpoint) sweep(done interface{ Done() bool }) bool {
 	progress := false
 	for p := range e.in {
 		in := &e.in[p]
@@ -114,6 +118,9 @@ func (e *Endpoint) sweep() bool {
 				break
 			}
 			progress = true
+			if done != nil && done.Done() {
+				return true
+			}
 		}
 	}
 	return progress
