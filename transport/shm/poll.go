@@ -31,7 +31,10 @@ func (e *Endpoint) Poll(peer int) bool { return e.PollUntil(peer, nil) }
 
 // PollUntil is Poll, except that it returns as soon as a frame it
 // delivered made done.Done() report true (done may be nil: Poll), and
-// leaves whatever else has arrived to the next call. A waiter whose frame
+// leaves whatever else has arrived to the next call; and that, with a
+// done, it sweeps the rings a few times (untilSweeps) before it reports
+// that nothing came, so a waiter polling in a loop looks at the rings
+// more often than it takes and releases the receive lock. A waiter whose frame
 // has come thus goes back to its caller at once, without first looking at
 // the ring's next slot, whose cache line the sender is about to write.
 func (e *Endpoint) PollUntil(peer int, done interface{ Done() bool }) bool {
