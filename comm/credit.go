@@ -47,6 +47,24 @@ func (w *World) owe(peer int, n int64) {
 	}
 }
 
+// oweDelivered is owe for the delivery path (onEager), whose calls for
+// one peer are serial by the transport's contract, so that it needs no
+// atomic instruction per message: it gathers in owedHere, which only the
+// delivery path touches, and passes the sum on to owe once it reaches an
+// eighth of a batch. So at most batch/8 more bytes wait to be returned
+// than with owe alone.
+func (w *World) oweDelivered(peer int, n int64) {
+	if n == 0 {
+		return
+	}
+	p := &w.peers[peer]
+	p.owedHere += n
+	if p.owedHere >= max(1, w.batch/8) {
+		w.owe(peer, p.owedHere)
+		p.owedHere = 0
+	}
+}
+
 // returnCredit sends a Credit frame. If it cannot be sent the peer is
 // lost, and its credit no longer matters.
 func (w *World) returnCredit(peer int, n int64) {

@@ -81,7 +81,8 @@ func (w *World) onEager(peer int, h frame.Header, payload []byte) {
 	}
 	k := match.Key{Comm: commWorld, Source: int32(peer), Tag: h.Tag}
 	if r, ok, err := w.table.Take(k); err == nil && ok {
-		w.fill(r, peer, int(h.Tag), payload, cost)
+		w.oweDelivered(peer, cost)
+		w.fill(r, peer, int(h.Tag), payload)
 		return
 	}
 	m := &msg{kind: frame.Eager, src: peer, tag: int(h.Tag), len: len(payload), cost: cost}

@@ -94,16 +94,15 @@ func (w *World) take(r *Request, m *msg, async bool) {
 
 // takeEager copies an eager message into r and returns its credit.
 func (w *World) takeEager(r *Request, m *msg) {
-	w.fill(r, m.src, m.tag, m.data(), m.cost)
+	w.owe(m.src, m.cost)
+	w.fill(r, m.src, m.tag, m.data())
 	m.free()
 }
 
-// fill completes receive r with the eager message data from src with tag,
-// and gives back the cost it was charged to src's credit.
-func (w *World) fill(r *Request, src, tag int, data []byte, cost int64) {
+// fill completes receive r with the eager message data from src with tag.
+func (w *World) fill(r *Request, src, tag int, data []byte) {
 	copy(r.buf, data)
 	st := Status{Source: src, Tag: tag, Len: len(data)}
-	w.owe(src, cost)
 	r.finish(st, truncated(st, r.buf))
 }
 

@@ -80,7 +80,8 @@ type World struct {
 // matched rendezvous receives waiting for data, both keyed by the sender's
 // transfer id and guarded by mu; once lost is set no entry is added.
 // credit (what this rank may still send eagerly to the peer) and owed
-// (what this rank will return to the peer) are atomic.
+// (what this rank will return to the peer) are atomic; owedHere belongs
+// to the delivery path.
 type peer struct {
 	mu     sync.Mutex
 	sends  map[uint64]*Request
@@ -89,6 +90,10 @@ type peer struct {
 	dead   atomic.Bool
 	credit atomic.Int64
 	owed   atomic.Int64
+	// owedHere gathers what the delivery path owes before it is added
+	// to owed (oweDelivered); only the delivery path, serial per peer,
+	// touches it.
+	owedHere int64
 }
 
 // New returns a world for cfg on the transport that open creates.
