@@ -47,6 +47,19 @@ func (r *Request) finish(st Status, err error) bool {
 	return true
 }
 
+// finishTaken completes r for a caller that is its only possible
+// finisher: it took r out of the matching table for an eager message, and
+// a withdrawing owner then only flags r (withdrawRecv). One swap then
+// publishes status and err and reads the sleeper bit, where finish needs
+// a compare-and-swap and a store: the owner's sleep CAS either comes
+// first (the swap sees the bit and sends the token) or fails on done.
+func (r *Request) finishTaken(st Status, err error) {
+	r.status, r.err = st, err
+	if r.state.Swap(stateDone)&stateSleeper != 0 {
+		r.done <- struct{}{}
+	}
+}
+
 // fail completes r with err and an empty status.
 func (r *Request) fail(err error) bool {
 	return r.finish(Status{Source: r.peer, Tag: r.tag}, err)

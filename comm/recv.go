@@ -99,11 +99,12 @@ func (w *World) takeEager(r *Request, m *msg) {
 	m.free()
 }
 
-// fill completes receive r with the eager message data from src with tag.
+// fill completes receive r, which the caller took from the table, with
+// the eager message data from src with tag.
 func (w *World) fill(r *Request, src, tag int, data []byte) {
 	copy(r.buf, data)
 	st := Status{Source: src, Tag: tag, Len: len(data)}
-	r.finish(st, truncated(st, r.buf))
+	r.finishTaken(st, truncated(st, r.buf))
 }
 
 // truncated returns ErrTruncated when a message of st does not fit buf.
