@@ -160,3 +160,26 @@ func windowSide(ctx context.Context, w *World, peer, win, rounds int) error {
 	}
 	return nil
 }
+
+// BenchmarkOneCore sends an 8-byte message and receives it on one
+// goroutine: comm's and the transport's software cost per message, both
+// ends, with no cache line crossing cores.
+func BenchmarkOneCore(b *testing.B) {
+	for _, tr := range benchTransports() {
+		b.Run("transport="+tr, func(b *testing.B) {
+			ws := makers[tr](b, 2, Config{}).ws
+			ctx := context.Background()
+			buf := make([]byte, 8)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if err := ws[0].Send(ctx, 1, 1, buf); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -166,3 +166,30 @@ func BenchmarkPull(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOneCore sends a frame and receives it by polling, on one
+// goroutine: the software cost of a frame through the transport, both
+// ends, with no cache line crossing cores (what a ping-pong adds to it is
+// the hardware's). One caveat: the receiver reads the header right after
+// the sender's stores of it, which may still sit in the store buffer, so
+// its loads can stall on store forwarding in a way a receiver on another
+// core does not.
+func BenchmarkOneCore(b *testing.B) {
+	var got atomic.Int64
+	eps, _ := openN(b, shmDir(b), 2, func(c *Config) {
+		if c.Rank == 1 {
+			c.Deliver = func(int, Header, []byte) { got.Add(1) }
+		}
+	})
+	msg := make([]byte, 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range int64(b.N) {
+		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, msg); err != nil {
+			b.Fatal(err)
+		}
+		for got.Load() <= i {
+			eps[1].Poll(0)
+		}
+	}
+}
