@@ -1,6 +1,7 @@
 package shm
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/ring"
 )
 
 func count(full int) int {
@@ -64,6 +67,34 @@ func TestLargeFrames(t *testing.T) {
 	err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, make([]byte, 1<<20+1))
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("Send beyond MaxPayload = %v, want ErrTooLarge", err)
+	}
+}
+
+// TestShortHeaderFrames sends frames with the short header (Seq 0, Aux
+// the length, as eager messages have) across the one-slot and chunk
+// boundaries of that form, and checks that they arrive whole, in order,
+// with Aux and Source restored.
+func TestShortHeaderFrames(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, func(c *Config) { c.Slots = 64 })
+	maxMsg := eps[0].maxMessage()
+	one := ring.SlotPayload - shortSize
+	sizes := []int{0, 1, one, one + 1, maxMsg - shortSize, maxMsg - shortSize + 1, 3*maxMsg + 5}
+	go func() {
+		for i, n := range sizes {
+			h := Header{Kind: Eager, Tag: int32(i), Aux: uint64(n)}
+			if err := eps[0].Send(context.Background(), 1, h, payloadFor(i, 0, n)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	got := sinks[1].wait(t, len(sizes), 10*time.Second)
+	for i, f := range got {
+		n := sizes[i]
+		if int(f.h.Tag) != i || f.h.Aux != uint64(n) || f.h.Seq != 0 || f.h.Source != 0 || !bytes.Equal(f.payload, payloadFor(i, 0, n)) {
+			t.Errorf("frame %d: tag %d aux %d seq %d source %d, %d bytes; want tag %d aux %d, %d bytes intact",
+				i, f.h.Tag, f.h.Aux, f.h.Seq, f.h.Source, len(f.payload), i, n, n)
+		}
 	}
 }
 

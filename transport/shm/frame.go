@@ -25,18 +25,56 @@ const (
 // and the receiver checks it against the ring the frame came on.
 type Header = frame.Header
 
-// A frame is one ring message of headerSize bytes and the payload's first
-// bytes, then as many ring messages as the rest needs, each of exactly
+// A frame is one ring message of a header and the payload's first bytes,
+// then as many ring messages as the rest needs, each of exactly
 // min(ring MaxMessage, bytes left) payload bytes with no header: the ring
 // is a byte pipe between one sender and one receiver, and the sender holds
 // the ring's lock for the whole frame.
+//
+// The header comes in two forms (docs/shm-format.md). The full one, of
+// headerSize bytes, carries every field. The short one, of shortSize
+// bytes, is for the frames whose Seq is 0 and whose Aux is the payload's
+// length, as an eager message's are: it leaves out Seq, Aux and Source
+// (the ring's sender), so that 40 payload bytes, not 20, fit one slot.
 const (
 	frameMark  = 0xA7
+	shortMark  = 0xA8
 	headerSize = 36
+	shortSize  = 16
 )
 
-// putHeader writes h and the payload length n into b[:headerSize].
-func putHeader(b []byte, h Header, n int) {
+// headerLen returns the size of the header putHeader writes for h and a
+// payload of n bytes.
+func headerLen(h Header, n int) int {
+	if h.Seq == 0 && h.Aux == uint64(n) {
+		return shortSize
+	}
+	return headerSize
+}
+
+// putHeader writes h and the payload length n into b[:headerLen(h, n)]
+// and returns that length.
+func putHeader(b []byte, h Header, n int) int {
+	if headerLen(h, n) == shortSize {
+		putShort(b, h, n)
+		return shortSize
+	}
+	putFull(b, h, n)
+	return headerSize
+}
+
+// putShort writes the short header of h and the payload length n.
+func putShort(b []byte, h Header, n int) {
+	b = b[:shortSize]
+	b[0], b[1], b[2], b[3] = shortMark, byte(h.Kind), h.Flags, 0
+	binary.LittleEndian.PutUint32(b[4:], h.Comm)
+	binary.LittleEndian.PutUint32(b[8:], uint32(h.Tag))
+	binary.LittleEndian.PutUint32(b[12:], uint32(n))
+}
+
+// putFull writes the full header of h and the payload length n.
+func putFull(b []byte, h Header, n int) {
+	b = b[:headerSize]
 	b[0], b[1], b[2], b[3] = frameMark, byte(h.Kind), h.Flags, 0
 	binary.LittleEndian.PutUint32(b[4:], h.Comm)
 	binary.LittleEndian.PutUint32(b[8:], uint32(h.Source))
@@ -47,23 +85,37 @@ func putHeader(b []byte, h Header, n int) {
 }
 
 // parseHeader reads the header at the start of a frame's first ring
-// message and returns it with the payload length it announces.
-func parseHeader(b []byte) (Header, int, error) {
-	if len(b) < headerSize || b[0] != frameMark {
-		return Header{}, 0, fmt.Errorf("shm: malformed frame: %d-byte first message, mark %#x", len(b), first(b))
-	}
-	h := Header{
-		Kind: Kind(b[1]), Flags: b[2],
-		Comm:   binary.LittleEndian.Uint32(b[4:]),
-		Source: int32(binary.LittleEndian.Uint32(b[8:])),
-		Tag:    int32(binary.LittleEndian.Uint32(b[12:])),
-		Seq:    binary.LittleEndian.Uint64(b[16:]),
-		Aux:    binary.LittleEndian.Uint64(b[24:]),
+// message, which came on the ring from src, and returns it with the
+// payload length it announces and its own length.
+func parseHeader(b []byte, src int) (h Header, total, size int, err error) {
+	switch {
+	case len(b) >= shortSize && b[0] == shortMark:
+		total = int(binary.LittleEndian.Uint32(b[12:]))
+		h = Header{
+			Kind: Kind(b[1]), Flags: b[2],
+			Comm:   binary.LittleEndian.Uint32(b[4:]),
+			Source: int32(src),
+			Tag:    int32(binary.LittleEndian.Uint32(b[8:])),
+			Aux:    uint64(total),
+		}
+		size = shortSize
+	case len(b) >= headerSize && b[0] == frameMark:
+		h = Header{
+			Kind: Kind(b[1]), Flags: b[2],
+			Comm:   binary.LittleEndian.Uint32(b[4:]),
+			Source: int32(binary.LittleEndian.Uint32(b[8:])),
+			Tag:    int32(binary.LittleEndian.Uint32(b[12:])),
+			Seq:    binary.LittleEndian.Uint64(b[16:]),
+			Aux:    binary.LittleEndian.Uint64(b[24:]),
+		}
+		total, size = int(binary.LittleEndian.Uint32(b[32:])), headerSize
+	default:
+		return Header{}, 0, 0, fmt.Errorf("shm: malformed frame: %d-byte first message, mark %#x", len(b), first(b))
 	}
 	if !h.Kind.User() {
-		return Header{}, 0, fmt.Errorf("shm: malformed frame: unknown kind %d", b[1])
+		return Header{}, 0, 0, fmt.Errorf("shm: malformed frame: unknown kind %d", b[1])
 	}
-	return h, int(binary.LittleEndian.Uint32(b[32:])), nil
+	return h, total, size, nil
 }
 
 func first(b []byte) byte {

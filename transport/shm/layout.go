@@ -49,7 +49,7 @@ import (
 
 const (
 	magic   = 0x3130534d4858504c // "PLXHMS01", little-endian
-	version = 3
+	version = 4
 
 	line     = 64
 	pageSize = 4096

@@ -153,8 +153,8 @@ func (e *Endpoint) attach(p int, in *inbox) bool {
 }
 
 // recvOne takes one ring message from p and reports whether there was one.
-// A message of one slot (every frame of up to ring.SlotPayload-headerSize
-// payload bytes) is parsed and delivered where it lies in the ring.
+// A message of one slot (a frame of up to ring.SlotPayload bytes with its
+// header) is parsed and delivered where it lies in the ring.
 func (e *Endpoint) recvOne(p int, in *inbox) bool {
 	if in.inFrame {
 		return e.recvChunk(p, in)
@@ -188,7 +188,7 @@ func (e *Endpoint) recvOne(p int, in *inbox) bool {
 // startFrame delivers a frame that fits one ring message, or starts
 // reassembling a longer one.
 func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
-	h, total, err := parseHeader(msg)
+	h, total, hl, err := parseHeader(msg, p)
 	switch {
 	case err != nil:
 		return err
@@ -196,10 +196,10 @@ func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
 		return fmt.Errorf("%w: frame of %d bytes, limit %d", ErrTooLarge, total, e.cfg.MaxPayload)
 	case int(h.Source) != p:
 		return fmt.Errorf("shm: malformed frame: source %d on the ring from rank %d", h.Source, p)
-	case len(msg)-headerSize > total:
-		return fmt.Errorf("shm: malformed frame: %d payload bytes in a %d-byte frame", len(msg)-headerSize, total)
+	case len(msg)-hl > total:
+		return fmt.Errorf("shm: malformed frame: %d payload bytes in a %d-byte frame", len(msg)-hl, total)
 	}
-	body := msg[headerSize:]
+	body := msg[hl:]
 	if len(body) == total {
 		e.cfg.Deliver(p, h, body)
 		return nil

@@ -53,12 +53,13 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 // and the queue has room. The frame is encoded into a fresh buffer, so it
 // needs no lock but the queue's.
 func (e *Endpoint) leave(o *outbox, h Header, payload []byte) bool {
-	if n := headerSize + len(payload); n > maxLeft || n > e.maxMessage() {
+	hl := headerLen(h, len(payload))
+	if n := hl + len(payload); n > maxLeft || n > e.maxMessage() {
 		return false
 	}
-	msg := make([]byte, headerSize+len(payload))
+	msg := make([]byte, hl+len(payload))
 	putHeader(msg, h, len(payload))
-	copy(msg[headerSize:], payload)
+	copy(msg[hl:], payload)
 	return o.leaveOwned(msg)
 }
 
@@ -150,10 +151,15 @@ func (e *Endpoint) openRing(peer int, o *outbox) error {
 // message and the rest in ring-sized chunks. The caller holds o.mu.
 func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header, payload []byte) error {
 	limit := len(o.scratch)
-	n := min(len(payload), limit-headerSize)
-	msg := o.scratch[:headerSize+n]
-	putHeader(msg, h, len(payload))
-	copy(msg[headerSize:], payload[:n])
+	hl := headerLen(h, len(payload))
+	n := min(len(payload), limit-hl)
+	msg := o.scratch[:hl+n]
+	if hl == shortSize { // putHeader, inlined
+		putShort(msg, h, len(payload))
+	} else {
+		putFull(msg, h, len(payload))
+	}
+	copy(msg[hl:], payload[:n])
 	if err := e.put(ctx, peer, o.r, msg); err != nil {
 		return err
 	}
