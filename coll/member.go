@@ -24,7 +24,8 @@ type Member struct {
 	team  *Team
 	cpu   int
 	root  bool
-	spins int // spin budget of this member's waits
+	pair  bool // the team is two members (Allreduce exchanges)
+	spins int  // spin budget of this member's waits
 
 	bparent end   // broadcast tree parent; unset at the root
 	bkids   []end // broadcast tree children, in send order
@@ -44,6 +45,7 @@ type Member struct {
 func newMember(t *Team, cpu int) *Member {
 	return &Member{
 		team: t, cpu: cpu, root: cpu == t.cfg.Bcast.Root,
+		pair:  len(t.cfg.Bcast.Children) == 2, // both trees: one edge, the same root
 		spins: spinBudget(len(t.cfg.Bcast.Children), t.cfg.Pin),
 		acc:   make([]byte, t.cfg.MaxMessage), rx: make([]byte, t.cfg.MaxMessage),
 	}

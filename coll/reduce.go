@@ -84,9 +84,13 @@ func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int
 
 // Allreduce is Reduce followed by a broadcast of the result: every member
 // ends with the result in out, which must hold len(in) bytes everywhere.
+// A team of two exchanges instead (exchange): one hop, not two.
 func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
 	if len(out) < len(in) {
 		return m.fail(errShortOut(len(out), len(in)))
+	}
+	if m.pair {
+		return m.exchange(ctx, in, out[:len(in)], op)
 	}
 	if err := m.Reduce(ctx, in, out, op); err != nil {
 		return err
@@ -99,4 +103,45 @@ func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in 
 		err = m.fail(fmt.Errorf("%w: allreduce result of %d bytes, input %d", ErrMismatch, n, len(in)))
 	}
 	return err
+}
+
+// exchange is Allreduce for a team of two: each member sends its in to
+// the other on the link it would use anyway (the root down its broadcast
+// link, the other member up its reduction link), and both fold the two
+// in the same order, the root's value as the accumulator, so that they
+// end with the same bytes even for floating point. The two messages
+// cross, so the whole takes one hop where Reduce and a broadcast take
+// two. out is len(in) bytes and may be in itself.
+func (m *Member) exchange(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
+	if len(in) > len(m.acc) {
+		return m.fail(fmt.Errorf("%w: reduction of %d bytes, team limit %d", ErrTooLarge, len(in), len(m.acc)))
+	}
+	to, from := m.rparent, m.bparent
+	if m.root {
+		to, from = m.bkids[0], m.rkids[0]
+	}
+	if err := m.send(ctx, to, in); err != nil {
+		return err
+	}
+	n, err := m.recv(ctx, from, m.rx)
+	if err != nil {
+		return err
+	}
+	if n != len(in) {
+		return m.fail(fmt.Errorf("%w: allreduce input of %d bytes from the other member, %d here", ErrMismatch, n, len(in)))
+	}
+	if m.root {
+		copy(out, in)
+		if op != nil {
+			op(out, m.rx[:n])
+		}
+		return nil
+	}
+	mine := m.acc[:len(in)]
+	copy(mine, in) // out may be in
+	copy(out, m.rx[:n])
+	if op != nil {
+		op(out, mine)
+	}
+	return nil
 }

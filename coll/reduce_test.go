@@ -130,3 +130,35 @@ func TestValueEncoding(t *testing.T) {
 	put(b[:], celsius(-40.5))
 	check(get[celsius](b[:]) == -40.5, "named float")
 }
+
+// TestAllreducePair: a team of two exchanges its values, and both members
+// fold them in the same order, the root's first, so even an operation
+// that is not commutative gives both the same bytes; out may be in.
+func TestAllreducePair(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			team := newTeam(t, Config{Bcast: buildTree(t, 2, topologies[0]), Transport: tr.make()})
+			var root, other int
+			for _, m := range team.Members() {
+				if m.IsRoot() {
+					root = m.CPU()
+				} else {
+					other = m.CPU()
+				}
+			}
+			notCommutative := func(acc, in []byte) { acc[0] = acc[0]*3 + in[0] }
+			run(t, team, func(ctx context.Context, m *Member) error {
+				for r := range rounds(200) {
+					buf := []byte{byte(m.CPU() + r)}
+					if err := m.Allreduce(ctx, buf, buf, notCommutative); err != nil {
+						return err
+					}
+					if want := byte(root+r)*3 + byte(other+r); buf[0] != want {
+						return fmt.Errorf("member %d round %d: %d, want %d (root's value first)", m.CPU(), r, buf[0], want)
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
