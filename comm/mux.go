@@ -54,8 +54,10 @@ type Mux struct {
 	cfg    MuxConfig
 	ev     Events
 	remote Transport
-	// remoteQ is remote as a Queuer, or nil: looked up once in Open.
+	// remoteQ and remoteP are remote as a Queuer and a Poller, or nil:
+	// looked up once in Open.
 	remoteQ Queuer
+	remoteP Poller
 	routes  atomic.Pointer[routes] // nil until Route
 	ready   chan struct{}          // closed by Route or Close
 	lost    []atomic.Bool
@@ -102,6 +104,7 @@ func (m *Mux) Open(ev Events) (Transport, error) {
 	}
 	m.remote = t
 	m.remoteQ, _ = t.(Queuer)
+	m.remoteP, _ = t.(Poller)
 	return m, nil
 }
 
@@ -254,11 +257,10 @@ func (m *Mux) Poll(peer int) bool {
 	if peer >= 0 {
 		return ok && p.Poll(local)
 	}
-	got := false
-	for _, t := range m.transports() {
-		if p, ok := t.(Poller); ok && p.Poll(-1) {
-			got = true
-		}
+	rp, lp := m.pollers()
+	got := rp != nil && rp.Poll(-1)
+	if lp != nil && lp.Poll(-1) {
+		got = true
 	}
 	return got
 }
@@ -282,11 +284,23 @@ func (m *Mux) PollDone(peer int) {
 		p.PollDone(local)
 		return
 	}
-	for _, t := range m.transports() {
-		if p, ok := t.(Poller); ok {
-			p.PollDone(-1)
-		}
+	rp, lp := m.pollers()
+	if rp != nil {
+		rp.PollDone(-1)
 	}
+	if lp != nil {
+		lp.PollDone(-1)
+	}
+}
+
+// pollers returns the remote and the local transport as Pollers, each nil
+// if it is not one (or, for local, not open yet); looked up once, not per
+// poll.
+func (m *Mux) pollers() (remote, local Poller) {
+	if rt := m.routes.Load(); rt != nil {
+		return rt.remoteP, rt.localP
+	}
+	return m.remoteP, nil
 }
 
 // poller returns the transport that reaches peer, if it can be polled, and
@@ -332,14 +346,6 @@ func (m *Mux) puller(peer int) (Puller, int, bool) {
 	}
 	p, ok := t.(Puller)
 	return p, n, ok
-}
-
-// transports returns the Mux's open transports.
-func (m *Mux) transports() []Transport {
-	if rt := m.routes.Load(); rt != nil && rt.local != nil {
-		return []Transport{m.remote, rt.local}
-	}
-	return []Transport{m.remote}
 }
 
 // signaller returns the Signaller that reaches peer and peer's number on
