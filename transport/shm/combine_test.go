@@ -2,6 +2,7 @@ package shm
 
 import (
 	"bytes"
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,4 +62,61 @@ func TestSendersLeaveFrames(t *testing.T) {
 		t.Fatalf("%d frames arrived, want %d", len(frames), senders*each)
 	}
 	checkStreams(t, frames, size)
+}
+
+// TestQueuedFramesBundled: frames left in the queue while a sender holds
+// the ring go out together, as one ring message of whole frames, in the
+// order they were left. The test holds the receiver's lock and reads the
+// ring itself.
+func TestQueuedFramesBundled(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 2, nil)
+	rx, tx := eps[1], eps[0]
+	rx.rx.Lock()
+	defer rx.rx.Unlock()
+	ctx := context.Background()
+	if err := tx.Send(ctx, 1, Header{Kind: Eager}, []byte("opens the ring")); err != nil {
+		t.Fatal(err)
+	}
+	const n = 10
+	o := &tx.out[1]
+	o.mu.Lock() // as a sender in the middle of a frame: the next ones are left
+	for i := range n {
+		if err := tx.Send(ctx, 1, Header{Kind: Eager, Tag: int32(i), Aux: 3}, []byte{byte(i), 1, 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if q := o.queued.Load(); q != n {
+		t.Fatalf("%d frames queued, want %d", q, n)
+	}
+	tx.release(1, o) // writes the queue and unlocks
+	in := &rx.in[0]
+	if !rx.attach(0, in) {
+		t.Fatal("ring from rank 0 not attached")
+	}
+	buf := make([]byte, in.r.MaxMessage())
+	var msgs [][]byte
+	for {
+		m, ok, err := in.r.TryRecv(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		msgs = append(msgs, bytes.Clone(buf[:m]))
+	}
+	if len(msgs) != 2 {
+		t.Fatalf("%d ring messages, want 2: the first frame and one bundle of %d", len(msgs), n)
+	}
+	rest := msgs[1]
+	for i := range n {
+		h, total, hl, err := parseHeader(rest, 0)
+		if err != nil || int(h.Tag) != i || total != 3 || rest[hl] != byte(i) {
+			t.Fatalf("frame %d of the bundle: %+v, %d bytes, %v", i, h, total, err)
+		}
+		rest = rest[hl+total:]
+	}
+	if len(rest) != 0 {
+		t.Errorf("%d bytes after the last frame of the bundle", len(rest))
+	}
 }

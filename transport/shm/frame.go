@@ -29,7 +29,10 @@ type Header = frame.Header
 // then as many ring messages as the rest needs, each of exactly
 // min(ring MaxMessage, bytes left) payload bytes with no header: the ring
 // is a byte pipe between one sender and one receiver, and the sender holds
-// the ring's lock for the whole frame.
+// the ring's lock for the whole frame. A ring message may also carry
+// several whole frames back to back (a bundle), the last of which may be
+// the start of a frame that continues as above: the receiver reads
+// frames from a ring message until it ends.
 //
 // The header comes in two forms (docs/shm-format.md). The full one, of
 // headerSize bytes, carries every field. The short one, of shortSize

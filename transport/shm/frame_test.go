@@ -61,3 +61,39 @@ func TestFrameTruncatedHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestStartFrameBundle: a ring message of whole frames back to back
+// delivers each; when the last does not end in it, its reassembly starts;
+// bytes after the last whole frame that are not a frame are malformed.
+func TestStartFrameBundle(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	e := eps[1]
+	var got []Header
+	hook := func(_ int, h Header, p []byte) { got = append(got, h) }
+	sinks[1].hook.Store(&hook)
+	frame := func(tag int32, n, carried int) []byte {
+		b := make([]byte, headerSize+carried)
+		hl := putHeader(b, Header{Kind: Eager, Tag: tag, Aux: uint64(n)}, n)
+		return b[:hl+carried]
+	}
+	e.rx.Lock()
+	defer e.rx.Unlock()
+	var in inbox
+	msg := append(append(frame(1, 3, 3), frame(2, 0, 0)...), frame(3, 100, 40)...)
+	if err := e.startFrame(0, &in, msg); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Tag != 1 || got[1].Tag != 2 {
+		t.Fatalf("delivered %+v, want tags 1 and 2", got)
+	}
+	if !in.inFrame || in.h.Tag != 3 || in.want != 100 || in.have != 40 {
+		t.Fatalf("reassembly %+v, want tag 3 with 40 of 100 bytes", in)
+	}
+	var in2 inbox
+	if err := e.startFrame(0, &in2, append(frame(4, 3, 3), 0xA8, 1, 0)); err == nil {
+		t.Error("three stray bytes after a frame were accepted")
+	}
+	if err := e.startFrame(0, &in2, nil); err == nil {
+		t.Error("an empty ring message was accepted")
+	}
+}

@@ -185,29 +185,34 @@ func (e *Endpoint) recvOne(p int, in *inbox) bool {
 	return true
 }
 
-// startFrame delivers a frame that fits one ring message, or starts
-// reassembling a longer one.
+// startFrame delivers the frames of one ring message — one or more whole
+// frames back to back (frame.go) — or, when the last one does not end in
+// it, starts reassembling that one from the ring messages that follow.
 func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
-	h, total, hl, err := parseHeader(msg, p)
-	switch {
-	case err != nil:
-		return err
-	case total > e.cfg.MaxPayload:
-		return fmt.Errorf("%w: frame of %d bytes, limit %d", ErrTooLarge, total, e.cfg.MaxPayload)
-	case int(h.Source) != p:
-		return fmt.Errorf("shm: malformed frame: source %d on the ring from rank %d", h.Source, p)
-	case len(msg)-hl > total:
-		return fmt.Errorf("shm: malformed frame: %d payload bytes in a %d-byte frame", len(msg)-hl, total)
+	if len(msg) == 0 {
+		return fmt.Errorf("shm: malformed frame: an empty ring message")
 	}
-	body := msg[hl:]
-	if len(body) == total {
-		e.cfg.Deliver(p, h, body)
-		return nil
+	for len(msg) > 0 {
+		h, total, hl, err := parseHeader(msg, p)
+		switch {
+		case err != nil:
+			return err
+		case total > e.cfg.MaxPayload:
+			return fmt.Errorf("%w: frame of %d bytes, limit %d", ErrTooLarge, total, e.cfg.MaxPayload)
+		case int(h.Source) != p:
+			return fmt.Errorf("shm: malformed frame: source %d on the ring from rank %d", h.Source, p)
+		}
+		body := msg[hl:]
+		if len(body) < total {
+			if cap(in.asm) < total {
+				in.asm = make([]byte, total)
+			}
+			in.h, in.want, in.have, in.inFrame = h, total, copy(in.asm[:total], body), true
+			return nil
+		}
+		e.cfg.Deliver(p, h, body[:total])
+		msg = body[total:]
 	}
-	if cap(in.asm) < total {
-		in.asm = make([]byte, total)
-	}
-	in.h, in.want, in.have, in.inFrame = h, total, copy(in.asm[:total], body), true
 	return nil
 }
 
