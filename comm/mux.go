@@ -78,8 +78,9 @@ type routes struct {
 	// pollers of remote and local, or nil: looked up once, as an
 	// interface assertion per Poll costs more than an empty poll.
 	remoteP, localP Poller
-	// localU is local as an UntilPoller, or nil.
+	// localU and localQ are local as an UntilPoller and a Queuer, or nil.
 	localU UntilPoller
+	localQ Queuer
 	// localS is local as a Signaller, or nil.
 	localS Signaller
 }
@@ -171,6 +172,7 @@ func (m *Mux) publish(rt *routes) error {
 	rt.remoteP, _ = m.remote.(Poller)
 	rt.localP, _ = rt.local.(Poller)
 	rt.localU, _ = rt.local.(UntilPoller)
+	rt.localQ, _ = rt.local.(Queuer)
 	rt.localS, _ = rt.local.(Signaller)
 	m.routes.Store(rt)
 	close(m.ready)
@@ -239,15 +241,23 @@ func (m *Mux) Close() error {
 	return errors.Join(err, m.remote.Close())
 }
 
-// Queue is Send for a frame the remote transport may combine with others
-// in one write, when it can; frames to ranks on this host go at once.
+// Queue is Send for a frame the transport that reaches peer may combine
+// with others in one write, when it can (Queuer).
 func (m *Mux) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
-	q := m.remoteQ
 	rt := m.routes.Load()
-	if q == nil || rt == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] >= 0 {
+	if rt == nil || peer < 0 || peer >= len(rt.index) {
 		return m.Send(ctx, peer, h, payload)
 	}
-	return q.Queue(ctx, peer, h, payload)
+	if i := rt.index[peer]; i >= 0 {
+		if rt.localQ != nil {
+			return rt.localQ.Queue(ctx, i, h, payload)
+		}
+		return rt.local.Send(ctx, i, h, payload)
+	}
+	if m.remoteQ != nil {
+		return m.remoteQ.Queue(ctx, peer, h, payload)
+	}
+	return m.remote.Send(ctx, peer, h, payload)
 }
 
 // Poll polls the transport that reaches peer, or both if peer is negative,

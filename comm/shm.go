@@ -27,6 +27,7 @@ var _ interface {
 	Transport
 	Poller
 	UntilPoller
+	Queuer
 	Signaller
 	Puller
 } = shmSignaller{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/plexus-hpc/plexus/ring"
 )
@@ -28,6 +29,7 @@ type Endpoint struct {
 	polls   atomic.Uint64 // Polls so far, for standAside to see them stop
 	resume  chan struct{} // PollDone or a loss ends standing aside
 
+	pendingN    atomic.Int32 // outboxes with frames pending (queue.go)
 	closing     atomic.Bool
 	lostPending atomic.Int32
 	once        sync.Once
@@ -54,6 +56,9 @@ type outbox struct {
 	scratch []byte     // the frame's first ring message
 	spare   [][]byte   // the queue's next array (mu)
 	combiner
+	pending    []byte      // frames Queue holds back, encoded (queue.go; mu)
+	hasPending atomic.Bool // pending is not empty
+	timer      *time.Timer // flushes pending after flushAfter (mu)
 }
 
 // peer is what this rank knows of another rank's liveness.
@@ -131,7 +136,15 @@ func (e *Endpoint) Stats() Stats { return Stats{Sleeps: e.sleeps.Load(), Wakes: 
 // closed or dead) removes the file.
 func (e *Endpoint) Close() error {
 	e.once.Do(func() {
+		e.flushAll(true) // Queue returned for these: they are sent
 		e.closing.Store(true)
+		for i := range e.out {
+			e.out[i].mu.Lock()
+			if t := e.out[i].timer; t != nil {
+				t.Stop()
+			}
+			e.out[i].mu.Unlock()
+		}
 		close(e.stop)
 		wakeWord(e.seg.wait(e.cfg.Rank))
 		e.wg.Wait()

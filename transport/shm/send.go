@@ -43,6 +43,9 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 	if err := e.openRing(peer, o); err != nil {
 		return err
 	}
+	if err := e.flushLocked(peer, o); err != nil {
+		return err
+	}
 	if err := e.writeQueued(peer, o); err != nil {
 		return err
 	}
@@ -78,6 +81,7 @@ func (e *Endpoint) release(peer int, o *outbox) {
 		switch {
 		case o.queued.Load() == 0:
 		case e.sendable(peer) == nil && e.openRing(peer, o) == nil:
+			e.flushLocked(peer, o) // pending goes before the queue
 			e.writeQueued(peer, o)
 		default:
 			q := o.take(o.spare) // the peer is gone: drop them

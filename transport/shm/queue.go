@@ -1,0 +1,167 @@
+package shm
+
+import (
+	"context"
+	"time"
+)
+
+// Queued frames. Isend's eager messages (comm's Queuer) need not reach
+// the ring the moment they are sent, only soon, and in order: Queue
+// appends a small frame to its peer's pending bundle, in the outbox, and
+// the bundle goes to the ring as one ring message of whole frames
+// (frame.go) when it is full, before any other frame to that peer, when a
+// goroutine of this rank polls (it is about to wait, perhaps for an answer
+// to them), after flushAfter at the latest (a timer), and at Close. A
+// window of small messages then costs the ring a few writes and the cache
+// a few lines, where it cost one of each per message; each message costs
+// the sender a copy into the bundle.
+//
+// Invariants: pending is written only under the outbox's mu; an outbox's
+// outgoing frames are, in order, pending, then the combining queue, then
+// whatever the holder of mu writes itself; so whoever writes under mu
+// writes pending first (flushLocked), and Queue moves the combining queue
+// into pending before appending (frames left there came earlier).
+// pendingN counts the outboxes whose pending is not empty; hasPending is
+// set while it is.
+
+const (
+	// bundleMax is the pending bytes at which Queue writes the bundle:
+	// about ten ring slots.
+	bundleMax = 512
+	// flushAfter bounds how long a frame may stay pending when nothing
+	// else flushes it.
+	flushAfter = 50 * time.Microsecond
+)
+
+// Queue sends a frame like Send, except that a small one (at most
+// bundleMax bytes with its header) may reach the ring a little later,
+// together with the frames queued after it (see above); payload may be
+// reused at once. Frames one goroutine queues or sends to one peer arrive
+// in order. Like the combining queue's, queued frames are dropped if the
+// peer is lost first.
+func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
+	if err := e.checkSend(peer, h, payload); err != nil {
+		return err
+	}
+	hl := headerLen(h, len(payload))
+	if hl+len(payload) > bundleMax {
+		return e.Send(ctx, peer, h, payload)
+	}
+	if err := e.sendable(peer); err != nil {
+		return err
+	}
+	o := &e.out[peer]
+	if !o.mu.TryLock() {
+		return e.Send(ctx, peer, h, payload) // leaves it, behind the holder
+	}
+	h.Source = int32(e.cfg.Rank)
+	if o.queued.Load() > 0 {
+		for _, msg := range o.take(o.spare) {
+			o.pending = append(o.pending, msg...)
+		}
+	}
+	n := len(o.pending)
+	o.pending = append(o.pending, make([]byte, hl+len(payload))...)
+	if hl == shortSize {
+		putShort(o.pending[n:], h, len(payload))
+	} else {
+		putFull(o.pending[n:], h, len(payload))
+	}
+	copy(o.pending[n+hl:], payload)
+	var err error
+	switch {
+	case len(o.pending) >= bundleMax:
+		err = e.flushLocked(peer, o)
+	case !o.hasPending.Load():
+		e.markPending(peer, o)
+	}
+	e.release(peer, o)
+	return err
+}
+
+// markPending notes that o's pending is no longer empty and arms its
+// timer. The caller holds o.mu.
+func (e *Endpoint) markPending(peer int, o *outbox) {
+	o.hasPending.Store(true)
+	e.pendingN.Add(1)
+	if o.timer == nil {
+		o.timer = time.AfterFunc(flushAfter, func() { e.flushPeer(peer) })
+		return
+	}
+	o.timer.Reset(flushAfter)
+}
+
+// flushLocked writes o's pending bundle, if any, to the ring. The caller
+// holds o.mu. On an error (the peer lost, the Endpoint closing) the
+// bundle is dropped.
+func (e *Endpoint) flushLocked(peer int, o *outbox) error {
+	if len(o.pending) == 0 {
+		return nil
+	}
+	err := e.sendable(peer)
+	if err == nil {
+		err = e.openRing(peer, o)
+	}
+	for off := 0; err == nil && off < len(o.pending); {
+		n := e.bundleCut(o, off)
+		if n == 0 {
+			break // cannot happen: every pending frame fits a ring message
+		}
+		err = e.put(nil, peer, o.r, o.pending[off:off+n])
+		off += n
+	}
+	o.pending = o.pending[:0]
+	if o.hasPending.Load() {
+		o.hasPending.Store(false)
+		e.pendingN.Add(-1)
+	}
+	return err
+}
+
+// bundleCut returns how many bytes of o.pending from off go in one ring
+// message: whole frames, at most a ring message's worth.
+func (e *Endpoint) bundleCut(o *outbox, off int) int {
+	limit := min(len(o.scratch), len(o.pending)-off)
+	n := 0
+	for n < limit {
+		_, total, hl, err := parseHeader(o.pending[off+n:], e.cfg.Rank)
+		if err != nil || n+hl+total > limit {
+			break
+		}
+		n += hl + total
+	}
+	return n
+}
+
+// flushPeer writes peer's pending bundle; the timer calls it.
+func (e *Endpoint) flushPeer(peer int) {
+	o := &e.out[peer]
+	if !o.hasPending.Load() {
+		return
+	}
+	o.mu.Lock()
+	e.flushLocked(peer, o)
+	e.release(peer, o)
+}
+
+// flushAll writes every pending bundle. wait says whether to wait for an
+// outbox another goroutine holds (Close) or skip it (a poll: the holder
+// writes the bundle before its own frame anyway).
+func (e *Endpoint) flushAll(wait bool) {
+	if e.pendingN.Load() == 0 {
+		return
+	}
+	for p := range e.out {
+		o := &e.out[p]
+		if !o.hasPending.Load() {
+			continue
+		}
+		if wait {
+			o.mu.Lock()
+		} else if !o.mu.TryLock() {
+			continue
+		}
+		e.flushLocked(p, o)
+		e.release(p, o)
+	}
+}
