@@ -1,0 +1,114 @@
+package shm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// queueStream sends count frames on stream tag, queueing those with
+// queue(seq) true and sending the others, in order.
+func queueStream(ep *Endpoint, peer, tag, count int, size func(uint64) int, queue func(uint64) bool) error {
+	for seq := range uint64(count) {
+		h := Header{Kind: Eager, Tag: int32(tag), Seq: seq}
+		send := ep.Send
+		if queue(seq) {
+			send = ep.Queue
+		}
+		if err := send(context.Background(), peer, h, payloadFor(tag, seq, size(seq))); err != nil {
+			return fmt.Errorf("stream %d frame %d: %w", tag, seq, err)
+		}
+	}
+	return nil
+}
+
+// TestQueueOrder: goroutines mixing queued and sent frames of all sizes
+// to one peer, several at once, get every frame there once and each
+// goroutine's in order.
+func TestQueueOrder(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, func(c *Config) { c.Slots = 64 })
+	const senders = 8
+	n := count(2000)
+	size := func(seq uint64) int { return int(seq*37) % 700 } // bundled and not
+	queue := func(seq uint64) bool { return seq%5 != 0 }
+	var wg sync.WaitGroup
+	for tag := range senders {
+		wg.Go(func() {
+			if err := queueStream(eps[0], 1, tag, n, size, queue); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	checkStreams(t, sinks[1].wait(t, senders*n, 30*time.Second), size)
+}
+
+// TestQueueFlushedByTimer: a queued frame reaches the peer with nobody
+// polling or sending after it.
+func TestQueueFlushedByTimer(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	start := time.Now()
+	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Tag: 5}, []byte("alone")); err != nil {
+		t.Fatal(err)
+	}
+	if eps[0].pendingN.Load() != 1 {
+		t.Fatalf("%d outboxes pending after one Queue, want 1 (the frame was not held back)", eps[0].pendingN.Load())
+	}
+	got := sinks[1].wait(t, 1, 5*time.Second)
+	if string(got[0].payload) != "alone" {
+		t.Fatalf("got %q", got[0].payload)
+	}
+	t.Logf("arrived after %v", time.Since(start))
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a lone queued frame took %v to arrive", d)
+	}
+	if eps[0].pendingN.Load() != 0 {
+		t.Errorf("%d outboxes still pending after the flush", eps[0].pendingN.Load())
+	}
+}
+
+// TestQueueFlushedByPoll: a goroutine of the sending rank that polls
+// writes what is pending first, long before the timer would.
+func TestQueueFlushedByPoll(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 2, nil)
+	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager}, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	eps[0].Poll(1)
+	if n := eps[0].pendingN.Load(); n != 0 {
+		t.Errorf("%d outboxes pending after a Poll, want 0", n)
+	}
+}
+
+// TestQueueFlushedByClose: frames queued just before Close still arrive,
+// before the peer reports the closed rank lost.
+func TestQueueFlushedByClose(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	const n = 7
+	for i := range n {
+		if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Seq: uint64(i)}, []byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eps[0].Close()
+	got := sinks[1].wait(t, n, 5*time.Second)
+	for i, f := range got {
+		if f.h.Seq != uint64(i) || f.payload[0] != byte(i) {
+			t.Fatalf("frame %d: seq %d payload %v", i, f.h.Seq, f.payload)
+		}
+	}
+	select {
+	case err := <-sinks[1].lost:
+		if !errors.Is(err, ErrPeerLost) {
+			t.Errorf("lost with %v, want ErrPeerLost", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the closed rank was never reported lost")
+	}
+	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager}, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("Queue after Close = %v, want ErrClosed", err)
+	}
+}
