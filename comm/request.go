@@ -186,9 +186,14 @@ func (r *Request) spin() bool {
 }
 
 // poll polls p for r's peer, returning as soon as r has finished if the
-// transport can (UntilPoller).
+// transport can (UntilPoller) and no other goroutine of the world sleeps
+// waiting: the frames for those are better delivered by this poll, on its
+// way, than left for the transport's receive goroutine, which stands aside
+// while anyone polls (100 ping-pong pairs at once: 821 µs one-way with
+// the early return regardless, 291 without it among sleepers, 354 before
+// either; medians of 10 alternating runs).
 func (r *Request) poll(p Poller) bool {
-	if u := r.w.until; u != nil {
+	if u := r.w.until; u != nil && r.w.sleepers.Load() == 0 {
 		return u.PollUntil(r.peer, (*finishedReq)(r))
 	}
 	return p.Poll(r.peer)
