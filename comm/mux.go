@@ -147,11 +147,17 @@ func sameHost(hosts []string, rank int) *routes {
 }
 
 // localEvents translates the local transport's numbering to the world's.
+// The local transport is opened by Route, after the world's transport is
+// set, so its frames go to the world's Opened when there is one.
 func (m *Mux) localEvents(ranks []int) Events {
+	deliver := m.ev.Deliver
+	if m.ev.Opened != nil {
+		deliver = m.ev.Opened
+	}
 	return Events{
 		Deliver: func(peer int, h frame.Header, payload []byte) {
 			h.Source = int32(ranks[peer])
-			m.ev.Deliver(ranks[peer], h, payload)
+			deliver(ranks[peer], h, payload)
 		},
 		Lost: func(peer int, err error) { m.peerLost(ranks[peer], err) },
 		Idle: m.ev.Idle,

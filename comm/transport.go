@@ -84,6 +84,11 @@ type Events struct {
 	// Idle, called by a Signaller's receiver before it sleeps, rings the
 	// links' bells (linksignal.go). It may be nil and must not block.
 	Idle func()
+	// Opened, if set, is Deliver for a transport opened after the world's
+	// own transport has been set (a Mux's local transport, opened by
+	// Route): such frames need not wait for the world to open, so this
+	// skips the check Deliver makes. It may be nil.
+	Opened func(peer int, h frame.Header, payload []byte)
 }
 
 // Opener creates a transport wired to a world's events.

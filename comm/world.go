@@ -102,7 +102,7 @@ func New(cfg Config, open Opener) (*World, error) {
 		return nil, err
 	}
 	w := newWorld(cfg.withDefaults())
-	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells})
+	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells, Opened: w.deliver})
 	if err != nil {
 		w.cancel()
 		close(w.opened)
