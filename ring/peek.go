@@ -47,3 +47,25 @@ func (r *Ring) Peek() (msg []byte, state PeekState) {
 // Skip consumes the message the last Peek returned in place. It must only
 // be called by the receiver, after a Peek that returned InPlace.
 func (r *Ring) Skip() { r.advance(r.rcv.tail + 1) }
+
+// Claim returns the payload of the next slot to write, SlotPayload bytes,
+// if the ring has room for a one-slot message: the sender writes the
+// message there and publishes it with Commit, with no copy in between.
+// Nothing is published until Commit; a Claim without a Commit is simply
+// overwritten by the next send. It must only be called by the sender.
+func (r *Ring) Claim() ([]byte, bool) {
+	if !r.room(1) {
+		return nil, false
+	}
+	return r.payload(r.snd.head), true
+}
+
+// Commit publishes the first n bytes (at most SlotPayload) of the slot the
+// last Claim returned as a message. It must only be called by the sender,
+// after a Claim that returned true.
+func (r *Ring) Commit(n int) {
+	h := r.snd.head
+	atomic.StoreUint64(r.ctl(h), uint64(n)<<lenShift|(h+1)&seqMask)
+	r.snd.head = h + 1
+	r.warm()
+}

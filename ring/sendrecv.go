@@ -24,11 +24,8 @@ func (r *Ring) TrySend(p []byte) (bool, error) {
 // room has found free: payload first, control word last. Only the sender
 // calls it.
 func (r *Ring) put(p []byte) {
-	h := r.snd.head
-	copySmall(r.payload(h), p)
-	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
-	r.snd.head = h + 1
-	r.warm()
+	copySmall(r.payload(r.snd.head), p)
+	r.Commit(len(p))
 }
 
 // warm stores zero into the last payload word of the slot at head if that

@@ -12,7 +12,7 @@ import (
 type op struct {
 	send bool
 	size int
-	peek bool // a receive by Peek and Skip, falling back to TryRecv
+	peek bool // a receive by Peek and Skip (falling back to TryRecv); a send by Claim and Commit
 }
 
 // runTwin drives a Ring and its reference twin with ops and returns a
@@ -25,7 +25,7 @@ func runTwin(slots int, ops []op) string {
 		if o.send {
 			msg := pattern(o.size, seq)
 			seq++
-			ok1, err1 := r.TrySend(msg)
+			ok1, err1 := trySend(r, msg, o.peek)
 			ok2, err2 := ref.TrySend(msg)
 			if ok1 != ok2 || !sameErr(err1, err2) {
 				return fmt.Sprintf("op %d send %d: ring (%v, %v), twin (%v, %v)", i, o.size, ok1, err1, ok2, err2)
@@ -128,4 +128,17 @@ func peekTwin(r *Ring, ref *refRing, i int, want []byte) string {
 		}
 	}
 	return ""
+}
+
+// trySend is TrySend, or for a one-slot message with claim set, Claim,
+// a copy into the slot and Commit.
+func trySend(r *Ring, msg []byte, claim bool) (bool, error) {
+	if !claim || len(msg) > SlotPayload {
+		return r.TrySend(msg)
+	}
+	slot, ok := r.Claim()
+	if ok {
+		r.Commit(copy(slot, msg))
+	}
+	return ok, nil
 }

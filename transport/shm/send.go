@@ -164,6 +164,9 @@ func (e *Endpoint) openRing(peer int, o *outbox) error {
 // sendFrame puts the header and the payload's first bytes in one ring
 // message and the rest in ring-sized chunks. The caller holds o.mu.
 func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header, payload []byte) error {
+	if hl := headerLen(h, len(payload)); hl+len(payload) <= ring.SlotPayload {
+		return e.putInPlace(ctx, peer, o.r, h, hl, payload)
+	}
 	limit := len(o.scratch)
 	hl := headerLen(h, len(payload))
 	n := min(len(payload), limit-hl)
@@ -195,6 +198,33 @@ func (e *Endpoint) put(ctx context.Context, peer int, r *ring.Ring, msg []byte) 
 			return fmt.Errorf("shm: ring %d→%d: %w", e.cfg.Rank, peer, err)
 		}
 		if ok {
+			e.wake(peer)
+			return nil
+		}
+		if b.Wait() {
+			if err := e.waitErr(ctx, peer); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// putInPlace sends a frame of one slot, with a header of hl bytes,
+// writing it straight into the ring's slot (Claim, Commit), waiting for
+// room as put does. Built in a buffer first and then copied, the header's
+// narrow stores were read back by the copy's wide loads before they had
+// left the store buffer, which stalls the load.
+func (e *Endpoint) putInPlace(ctx context.Context, peer int, r *ring.Ring, h Header, hl int, payload []byte) error {
+	var b ring.Backoff
+	for {
+		if slot, ok := r.Claim(); ok {
+			if hl == shortSize {
+				putShort(slot, h, len(payload))
+			} else {
+				putFull(slot, h, len(payload))
+			}
+			copy(slot[hl:], payload)
+			r.Commit(hl + len(payload))
 			e.wake(peer)
 			return nil
 		}
