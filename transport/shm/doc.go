@@ -29,10 +29,16 @@
 // to 1 KiB) that finds the mutex taken is left, copied, in the outbox's
 // bounded queue, which the holder writes before it lets go (combine.go):
 // thousands of senders then return at once instead of each waiting for
-// room in the ring. A frame longer
-// than a ring message (half the ring) is pipelined through the ring in
-// chunks the receiver copies straight into its reassembly buffer.
-// Rendezvous stays in comm above.
+// room in the ring; the holder writes them packed, many whole frames to
+// a ring message (a bundle). Queue is Send for a frame that may go a
+// little later: a small one (up to 512 bytes) waits in its peer's
+// pending bundle until that is full, another frame goes to the peer, a
+// goroutine of the rank polls, 50 µs pass or the Endpoint closes
+// (queue.go); comm's Isend queues its eager messages so. A frame of one
+// slot is written straight into its slot, and read where it lies. A
+// frame longer than a ring message (half the ring) is pipelined through
+// the ring in chunks the receiver copies straight into its reassembly
+// buffer. Rendezvous stays in comm above.
 //
 // # Single-copy pulls
 //
@@ -66,7 +72,9 @@
 //
 // A goroutine that waits for a frame may instead Poll: it then sweeps the
 // rings and runs Deliver itself, which saves the hand-off from the receive
-// goroutine and both goroutines' wake-ups (poll.go). While Polls keep
+// goroutine and both goroutines' wake-ups (poll.go). PollUntil returns as
+// soon as a delivery made the waiter done, and sweeps a few times before
+// it reports nothing. While Polls keep
 // coming the receive goroutine stands aside, blocked, for at most
 // standAside (500 µs) after the last one or until PollDone.
 //
