@@ -32,3 +32,38 @@ func Example() {
 	fmt.Println(<-got)
 	// Output: from 0 tag 7: hello
 }
+
+// Queued frames go out together: here the three wait in rank 0's bundle
+// for rank 1 until rank 0 polls (a goroutine about to wait would), then
+// arrive in order in one ring message.
+func ExampleEndpoint_Queue() {
+	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-example-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	got := make(chan string, 3)
+	open := func(rank int) *shm.Endpoint {
+		ep, err := shm.Open(shm.Config{Rank: rank, Size: 2, JobID: "example", Dir: dir,
+			Deliver: func(peer int, h shm.Header, p []byte) { got <- fmt.Sprintf("tag %d: %s", h.Tag, p) }})
+		if err != nil {
+			panic(err)
+		}
+		return ep
+	}
+	a, b := open(0), open(1)
+	defer b.Close()
+	defer a.Close()
+	for i, word := range []string{"one", "two", "three"} {
+		a.Queue(context.Background(), 1, shm.Header{Kind: shm.Eager, Tag: int32(i)}, []byte(word))
+	}
+	a.Poll(1)
+	for range 3 {
+		fmt.Println(<-got)
+	}
+	// Output:
+	// tag 0: one
+	// tag 1: two
+	// tag 2: three
+}
