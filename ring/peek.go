@@ -48,24 +48,31 @@ func (r *Ring) Peek() (msg []byte, state PeekState) {
 // be called by the receiver, after a Peek that returned InPlace.
 func (r *Ring) Skip() { r.advance(r.rcv.tail + 1) }
 
-// Claim returns the payload of the next slot to write, SlotPayload bytes,
-// if the ring has room for a one-slot message: the sender writes the
-// message there and publishes it with Commit, with no copy in between.
-// Nothing is published until Commit; a Claim without a Commit is simply
-// overwritten by the next send. It must only be called by the sender.
-func (r *Ring) Claim() ([]byte, bool) {
-	if !r.room(1) {
-		return nil, false
-	}
-	return r.payload(r.snd.head), true
+// Claim reports whether the ring has room for a message of n bytes (at
+// most MaxMessage) and reserves it, for the sender to write in place: the
+// message's bytes [i*SlotPayload, (i+1)*SlotPayload) go into Part(i), and
+// Commit(n) publishes them, with no copy in between. Nothing is published
+// until Commit; a Claim without a Commit is simply overwritten by the
+// next send. Claim, Part and Commit must only be called by the sender.
+func (r *Ring) Claim(n int) bool {
+	return n <= r.MaxMessage() && r.room(slotsFor(n))
 }
 
-// Commit publishes the first n bytes (at most SlotPayload) of the slot the
-// last Claim returned as a message. It must only be called by the sender,
-// after a Claim that returned true.
+// Part returns the payload of the i-th slot of the message being written
+// in place, SlotPayload bytes.
+func (r *Ring) Part(i int) []byte { return r.payload(r.snd.head + uint64(i)) }
+
+// Commit publishes the n bytes written into the parts of the slots the
+// last Claim(n) reserved: the continuations' control words first, plain
+// stores, then the first slot's with an atomic store that publishes them
+// all (see the invariants in ring.go).
 func (r *Ring) Commit(n int) {
-	h := r.snd.head
+	h, k := r.snd.head, slotsFor(n)
+	for i := uint64(1); i < k; i++ {
+		l := min(uint64(n)-i*SlotPayload, SlotPayload)
+		*r.ctl(h + i) = contFlag | l<<lenShift | (h+i+1)&seqMask
+	}
 	atomic.StoreUint64(r.ctl(h), uint64(n)<<lenShift|(h+1)&seqMask)
-	r.snd.head = h + 1
+	r.snd.head = h + k
 	r.warm()
 }

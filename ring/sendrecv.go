@@ -24,7 +24,7 @@ func (r *Ring) TrySend(p []byte) (bool, error) {
 // room has found free: payload first, control word last. Only the sender
 // calls it.
 func (r *Ring) put(p []byte) {
-	copySmall(r.payload(r.snd.head), p)
+	copySmall(r.Part(0), p)
 	r.Commit(len(p))
 }
 
@@ -53,19 +53,10 @@ func (r *Ring) trySendLong(p []byte) (bool, error) {
 	if !r.room(k) {
 		return false, nil
 	}
-	h := r.snd.head
-	for i := uint64(1); i < k; i++ {
-		chunk := p[i*SlotPayload : min(uint64(len(p)), (i+1)*SlotPayload)]
-		copy(r.payload(h+i), chunk)
-		// A plain store, like the payload's: the atomic store of slot h
-		// below publishes both (an atomic store per slot, an XCHG on
-		// amd64, costs a full fence each).
-		*r.ctl(h + i) = contFlag | uint64(len(chunk))<<lenShift | (h+i+1)&seqMask
+	for i := range int(k) {
+		copy(r.Part(i), p[i*SlotPayload:min(len(p), (i+1)*SlotPayload)])
 	}
-	copy(r.payload(h), p[:SlotPayload])
-	atomic.StoreUint64(r.ctl(h), uint64(len(p))<<lenShift|(h+1)&seqMask)
-	r.snd.head = h + k
-	r.warm()
+	r.Commit(len(p))
 	return true, nil
 }
 

@@ -130,15 +130,18 @@ func peekTwin(r *Ring, ref *refRing, i int, want []byte) string {
 	return ""
 }
 
-// trySend is TrySend, or for a one-slot message with claim set, Claim,
-// a copy into the slot and Commit.
+// trySend is TrySend, or with claim set, Claim, a copy into the parts
+// and Commit.
 func trySend(r *Ring, msg []byte, claim bool) (bool, error) {
-	if !claim || len(msg) > SlotPayload {
+	if !claim || len(msg) > r.MaxMessage() {
 		return r.TrySend(msg)
 	}
-	slot, ok := r.Claim()
-	if ok {
-		r.Commit(copy(slot, msg))
+	if !r.Claim(len(msg)) {
+		return false, nil
 	}
-	return ok, nil
+	for i := 0; i*SlotPayload < len(msg); i++ {
+		copy(r.Part(i), msg[i*SlotPayload:min(len(msg), (i+1)*SlotPayload)])
+	}
+	r.Commit(len(msg))
+	return true, nil
 }

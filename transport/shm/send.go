@@ -209,22 +209,26 @@ func (e *Endpoint) put(ctx context.Context, peer int, r *ring.Ring, msg []byte) 
 	}
 }
 
-// putInPlace sends a frame of one slot, with a header of hl bytes,
-// writing it straight into the ring's slot (Claim, Commit), waiting for
-// room as put does. Built in a buffer first and then copied, the header's
+// putInPlace sends a frame of one slot, with a header of hl bytes, writing
+// it straight into the ring's slot (Claim, Part, Commit), waiting for room
+// as put does. Built in a buffer first and then copied, the header's
 // narrow stores were read back by the copy's wide loads before they had
-// left the store buffer, which stalls the load.
+// left the store buffer, which stalls the load. (Frames of several slots
+// written in place, the first slot last, measured no faster than through
+// the buffer: 64 and 512 bytes, 12 alternating runs.)
 func (e *Endpoint) putInPlace(ctx context.Context, peer int, r *ring.Ring, h Header, hl int, payload []byte) error {
 	var b ring.Backoff
+	n := hl + len(payload)
 	for {
-		if slot, ok := r.Claim(); ok {
+		if r.Claim(n) {
+			slot := r.Part(0)
 			if hl == shortSize {
 				putShort(slot, h, len(payload))
 			} else {
 				putFull(slot, h, len(payload))
 			}
 			copy(slot[hl:], payload)
-			r.Commit(hl + len(payload))
+			r.Commit(n)
 			e.wake(peer)
 			return nil
 		}
