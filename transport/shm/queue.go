@@ -56,9 +56,12 @@ func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte
 	}
 	h.Source = int32(e.cfg.Rank)
 	if o.queued.Load() > 0 {
-		for _, msg := range o.take(o.spare) {
+		q := o.take(o.spare)
+		for _, msg := range q {
 			o.pending = append(o.pending, msg...)
 		}
+		clear(q)
+		o.spare = q[:0] // the queue's array now: spare must be the other one
 	}
 	n := len(o.pending)
 	o.pending = append(o.pending, make([]byte, hl+len(payload))...)
