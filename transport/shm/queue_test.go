@@ -25,25 +25,42 @@ func queueStream(ep *Endpoint, peer, tag, count int, size func(uint64) int, queu
 	return nil
 }
 
-// TestQueueOrder: goroutines mixing queued and sent frames of all sizes
-// to one peer, several at once, get every frame there once and each
+// TestQueueOrder: goroutines of two ranks mixing queued and sent frames
+// of all sizes to a third, several at once, while another goroutine of
+// each sender polls (and so flushes), get every frame there once and each
 // goroutine's in order.
 func TestQueueOrder(t *testing.T) {
-	eps, sinks := openN(t, shmDir(t), 2, func(c *Config) { c.Slots = 64 })
-	const senders = 8
+	eps, sinks := openN(t, shmDir(t), 3, func(c *Config) { c.Slots = 64 })
+	const senders = 4
 	n := count(2000)
 	size := func(seq uint64) int { return int(seq*37) % 700 } // bundled and not
 	queue := func(seq uint64) bool { return seq%5 != 0 }
-	var wg sync.WaitGroup
-	for tag := range senders {
-		wg.Go(func() {
-			if err := queueStream(eps[0], 1, tag, n, size, queue); err != nil {
-				t.Error(err)
+	stop := make(chan struct{})
+	var pollers, wg sync.WaitGroup
+	for _, from := range []int{0, 2} {
+		pollers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					eps[from].PollDone(1)
+					return
+				default:
+					eps[from].Poll(1)
+				}
 			}
 		})
+		for tag := range senders {
+			wg.Go(func() {
+				if err := queueStream(eps[from], 1, tag, n, size, queue); err != nil {
+					t.Error(err)
+				}
+			})
+		}
 	}
 	wg.Wait()
-	checkStreams(t, sinks[1].wait(t, senders*n, 30*time.Second), size)
+	close(stop)
+	pollers.Wait()
+	checkStreams(t, sinks[1].wait(t, 2*senders*n, 30*time.Second), size)
 }
 
 // TestQueueFlushedByTimer: a queued frame reaches the peer with nobody
