@@ -38,7 +38,10 @@ const (
 // together with the frames queued after it (see above); payload may be
 // reused at once. Frames one goroutine queues or sends to one peer arrive
 // in order. Like the combining queue's, queued frames are dropped if the
-// peer is lost first.
+// peer is lost first. A Queue that fills the bundle writes it, waiting
+// for room in the ring beyond ctx (the frames before it were sent as far
+// as their callers know), until the peer is lost or the Endpoint closes;
+// ctx is only looked at by the Send a frame too big to queue becomes.
 func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
 	if err := e.checkSend(peer, h, payload); err != nil {
 		return err
