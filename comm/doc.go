@@ -33,13 +33,19 @@
 // Blocking calls simply block their goroutine: goroutines are cheap and
 // the Go scheduler is the user-level thread scheduler MPIV had to write.
 // Each waiting operation is a small pooled request (MPIV's ThreadWait and
-// ThreadSignal): its completion is one compare-and-swap and a store, and a
-// channel token only for an owner that announced it sleeps (complete.go).
+// ThreadSignal): its completion is one compare-and-swap and a store (one
+// swap for a receive taken from the matching table, which nobody else can
+// finish), and a channel token only for an owner that announced it sleeps
+// (complete.go).
 // Over a transport that can be polled (TCP, shared memory), one waiting
 // goroutine per world first reads the transport itself for up to 100 µs
 // (spinFor), as MPI libraries spin, since waking a sleeping goroutine
 // costs tens of microseconds on a small machine; after that it sleeps, so
-// an idle rank burns no CPU. A sleeping goroutine waits on its request's
+// an idle rank burns no CPU. While no other goroutine sleeps waiting, its
+// poll returns as soon as its own message is in (UntilPoller), and
+// Waitall waits for the last request first, so that one poll takes in
+// the whole window. Eager Isends are queued with the transport (Queuer),
+// which may send a window of them together. A sleeping goroutine waits on its request's
 // channel alone, with its request listed under its context in the world
 // (watch.go), so that a million of them keep the smallest stacks; while
 // more than 1024 sleep, nobody polls (the transport's receive goroutine
