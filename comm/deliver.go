@@ -91,6 +91,36 @@ func (w *World) onEager(peer int, h frame.Header, payload []byte) {
 	w.arrive(m)
 }
 
+// deliverRun is the transport's DeliverRun: eager frames from peer that
+// came together, with h's header but for their lengths. The run's posted
+// receives are taken from the table with one TakeN, as the same number of
+// Takes one after the other would take them; frames beyond them go one by
+// one (onEager), so a receive posted meanwhile still meets them in order.
+func (w *World) deliverRun(peer int, h frame.Header, payloads [][]byte) {
+	if peer < 0 || peer >= w.cfg.Size {
+		return
+	}
+	n := 0
+	if h.Kind == frame.Eager && h.Comm == commWorld && peer != w.cfg.Rank {
+		p := &w.peers[peer]
+		if cap(p.run) < len(payloads) {
+			p.run = make([]*Request, len(payloads))
+		}
+		reqs := p.run[:len(payloads)]
+		k := match.Key{Comm: commWorld, Source: int32(peer), Tag: h.Tag}
+		n, _ = w.table.TakeN(k, reqs)
+		for i, r := range reqs[:n] {
+			w.oweDelivered(peer, int64(len(payloads[i]))+msgOverhead)
+			w.fill(r, peer, int(h.Tag), payloads[i])
+		}
+		clear(reqs[:n])
+	}
+	for _, pl := range payloads[n:] {
+		h.Aux = uint64(len(pl))
+		w.deliver(peer, h, pl)
+	}
+}
+
 // onRTS stores or matches a rendezvous announcement.
 func (w *World) onRTS(peer int, h frame.Header, payload []byte) {
 	m := &msg{kind: frame.RTS, src: peer, tag: int(h.Tag), len: int(h.Aux), seq: h.Seq}

@@ -159,8 +159,21 @@ func (m *Mux) localEvents(ranks []int) Events {
 			h.Source = int32(ranks[peer])
 			deliver(ranks[peer], h, payload)
 		},
-		Lost: func(peer int, err error) { m.peerLost(ranks[peer], err) },
-		Idle: m.ev.Idle,
+		DeliverRun: m.localRun(ranks),
+		Lost:       func(peer int, err error) { m.peerLost(ranks[peer], err) },
+		Idle:       m.ev.Idle,
+	}
+}
+
+// localRun is localEvents's DeliverRun, nil if the world has none.
+func (m *Mux) localRun(ranks []int) func(int, frame.Header, [][]byte) {
+	run := m.ev.DeliverRun
+	if run == nil {
+		return nil
+	}
+	return func(peer int, h frame.Header, payloads [][]byte) {
+		h.Source = int32(ranks[peer])
+		run(ranks[peer], h, payloads)
 	}
 }
 

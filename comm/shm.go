@@ -10,7 +10,7 @@ import (
 // whose Deliver and Lost are the world's. All ranks must run on this host.
 func SHM(cfg shm.Config) Opener {
 	return func(ev Events) (Transport, error) {
-		cfg.Deliver, cfg.Lost, cfg.Idle = ev.Deliver, ev.Lost, ev.Idle
+		cfg.Deliver, cfg.DeliverRun, cfg.Lost, cfg.Idle = ev.Deliver, ev.DeliverRun, ev.Lost, ev.Idle
 		ep, err := shm.Open(cfg)
 		if err != nil {
 			return nil, err

@@ -89,6 +89,12 @@ type Events struct {
 	// Route): such frames need not wait for the world to open, so this
 	// skips the check Deliver makes. It may be nil.
 	Opened func(peer int, h frame.Header, payload []byte)
+	// DeliverRun, which a transport may call instead of Deliver for two
+	// or more eager frames from one peer that arrived together with the
+	// same header but for their lengths (h is the first's; each frame's
+	// Aux is its length), delivers them as Deliver would, one after the
+	// other, in fewer steps. It may be nil; the rules are Deliver's.
+	DeliverRun func(peer int, h frame.Header, payloads [][]byte)
 }
 
 // Opener creates a transport wired to a world's events.

@@ -94,6 +94,9 @@ type peer struct {
 	// to owed (oweDelivered); only the delivery path, serial per peer,
 	// touches it.
 	owedHere int64
+	// run holds the receives deliverRun took; only the delivery path
+	// touches it.
+	run []*Request
 }
 
 // New returns a world for cfg on the transport that open creates.
@@ -102,7 +105,8 @@ func New(cfg Config, open Opener) (*World, error) {
 		return nil, err
 	}
 	w := newWorld(cfg.withDefaults())
-	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells, Opened: w.deliver})
+	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells,
+		Opened: w.deliver, DeliverRun: w.deliverRunOpened})
 	if err != nil {
 		w.cancel()
 		close(w.opened)
@@ -125,6 +129,12 @@ func New(cfg Config, open Opener) (*World, error) {
 func (w *World) deliverOpened(peer int, h frame.Header, payload []byte) {
 	w.awaitOpen()
 	w.deliver(peer, h, payload)
+}
+
+// deliverRunOpened is deliverRun once w.t is set, as deliverOpened.
+func (w *World) deliverRunOpened(peer int, h frame.Header, payloads [][]byte) {
+	w.awaitOpen()
+	w.deliverRun(peer, h, payloads)
 }
 
 // lostOpened is lost once w.t is set, as deliverOpened.

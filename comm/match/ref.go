@@ -52,6 +52,29 @@ func (t *Ref[M, R]) Take(k Key) (r R, matched bool, err error) {
 	return r, matched, nil
 }
 
+// TakeN is Table.TakeN: nothing while a wildcard receive is posted, else
+// the earliest posted receives accepting k, up to len(out).
+func (t *Ref[M, R]) TakeN(k Key, out []R) (int, error) {
+	if err := checkArrival(k); err != nil {
+		return 0, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if slices.ContainsFunc(t.posted, func(e refEntry[R]) bool { return e.key.Wild() }) {
+		return 0, nil
+	}
+	n := 0
+	for n < len(out) {
+		r, ok := t.take(k)
+		if !ok {
+			break
+		}
+		out[n] = r
+		n++
+	}
+	return n, nil
+}
+
 // take removes the earliest posted receive accepting k, if any. The
 // caller holds t.mu.
 func (t *Ref[M, R]) take(k Key) (r R, ok bool) {

@@ -171,6 +171,33 @@ func (t *Table[M, R]) Take(k Key) (r R, ok bool, err error) {
 	return r, ok, nil
 }
 
+// TakeN removes, into out, the receives that len(out) Arrives with key k,
+// one after the other, would match now, as far as there are any, and
+// returns how many it took: the first of k's exact posted receives, in
+// posting order, under one lock. While any wildcard receive is posted it
+// takes nothing (the caller goes one by one, with Take). A caller that
+// delivers a run of messages with one key calls TakeN first and Arrive for
+// those it did not cover, keeping Take's rule. Any goroutine may call it.
+func (t *Table[M, R]) TakeN(k Key, out []R) (int, error) {
+	if err := checkArrival(k); err != nil {
+		return 0, err
+	}
+	h := k.hash()
+	s := t.shard(h)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for n < len(out) && t.nwild.Load() == 0 {
+		sl := s.keys.find(k, h)
+		if sl == nil || sl.posted.head == nil {
+			break
+		}
+		out[n] = s.popPosted(sl, h)
+		n++
+	}
+	return n, nil
+}
+
 // takeWild removes the first wildcard receive that accepts k if it was
 // posted before exact (nil: no exact receive); I3 says how to compare.
 func (t *Table[M, R]) takeWild(k Key, exact *node[R]) (r R, ok bool) {

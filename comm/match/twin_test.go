@@ -12,6 +12,7 @@ import (
 type matcher interface {
 	Arrive(k Key, m int) (int, bool, error)
 	Take(k Key) (int, bool, error)
+	TakeN(k Key, out []int) (int, error)
 	Post(k Key, r int) (int, bool, error)
 	Probe(k Key) (int, Key, bool)
 	Cancel(k Key, match func(int) bool) bool
@@ -28,6 +29,7 @@ const (
 	opRemove
 	opBadArrive
 	opTake
+	opTakeN
 )
 
 // op is one step of a twin run.
@@ -50,6 +52,9 @@ func decodeOps(data []byte) []op {
 			o.kind = opArrive
 			if c == 5 {
 				o.kind = opTake
+			}
+			if c == 4 && b1&1 == 1 {
+				o.kind = opTakeN
 			}
 			o.key.Source, o.key.Tag = max(o.key.Source, 0), max(o.key.Tag, 0)
 		case c < 12:
@@ -96,6 +101,10 @@ func apply(t matcher, o op, id int) string {
 	case opTake:
 		r, ok, err := t.Take(o.key)
 		return fmt.Sprint(r, ok, err)
+	case opTakeN:
+		out := make([]int, 1+o.arg%4)
+		n, err := t.TakeN(o.key, out)
+		return fmt.Sprint(out[:n], err)
 	case opPost:
 		m, ok, err := t.Post(o.key, id)
 		return fmt.Sprint(m, ok, err)

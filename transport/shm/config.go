@@ -61,6 +61,12 @@ type Config struct {
 	// during the call. While it runs nothing else is received, so it
 	// should hand work off rather than block.
 	Deliver func(peer int, h Header, payload []byte)
+	// DeliverRun, if set, receives in one call a run of two or more eager
+	// frames that came back to back in one ring message (a bundle) with the
+	// same header but for their lengths: h is the first's, payloads[i] the
+	// i-th's payload (each frame's Aux is its length). The same rules as
+	// Deliver's apply; frames of a run are not also passed to Deliver.
+	DeliverRun func(peer int, h Header, payloads [][]byte)
 	// Lost, if set, is called once for each peer that is lost (it closed,
 	// died, stopped beating or broke the protocol), after its last
 	// Deliver, with an error wrapping ErrPeerLost.

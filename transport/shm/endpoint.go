@@ -25,6 +25,7 @@ type Endpoint struct {
 	rx      sync.Mutex
 	in      []inbox
 	rbuf    []byte
+	runP    [][]byte      // the payloads of a run for DeliverRun (recv.go)
 	polling atomic.Bool   // a goroutine Polls (poll.go)
 	polls   atomic.Uint64 // Polls so far, for standAside to see them stop
 	resume  chan struct{} // PollDone or a loss ends standing aside

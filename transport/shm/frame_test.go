@@ -2,6 +2,7 @@ package shm
 
 import (
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,41 @@ func TestStartFrameBundle(t *testing.T) {
 	}
 	if err := e.startFrame(0, &in2, nil); err == nil {
 		t.Error("an empty ring message was accepted")
+	}
+}
+
+// TestStartFrameRuns: a bundle's eager frames with one header but for
+// their lengths go to DeliverRun together; a frame of another tag or kind,
+// or a lone one, goes to Deliver, in order.
+func TestStartFrameRuns(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 2, nil)
+	e := eps[1]
+	var got []string
+	e.cfg.Deliver = func(_ int, h Header, p []byte) { got = append(got, fmt.Sprintf("one %d:%s", h.Tag, p)) }
+	e.cfg.DeliverRun = func(_ int, h Header, ps [][]byte) {
+		got = append(got, fmt.Sprintf("run %d:%q", h.Tag, ps))
+	}
+	eager := func(tag int32, p string) []byte {
+		b := make([]byte, headerSize+len(p))
+		hl := putHeader(b, Header{Kind: Eager, Tag: tag, Aux: uint64(len(p))}, len(p))
+		return append(b[:hl], p...)
+	}
+	rts := func(tag int32) []byte {
+		b := make([]byte, headerSize)
+		return b[:putHeader(b, Header{Kind: RTS, Tag: tag, Seq: 9, Aux: 100}, 0)]
+	}
+	var msg []byte
+	for _, f := range [][]byte{eager(1, "a"), eager(1, "bb"), eager(1, ""), eager(2, "c"), rts(2), eager(2, "d"), eager(2, "e"), eager(3, "f")} {
+		msg = append(msg, f...)
+	}
+	e.rx.Lock()
+	defer e.rx.Unlock()
+	var in inbox
+	if err := e.startFrame(0, &in, msg); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`run 1:["a" "bb" ""]`, "one 2:c", "one 2:", `run 2:["d" "e"]`, "one 3:f"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("delivered\n %q\nwant\n %q", got, want)
 	}
 }

@@ -192,28 +192,78 @@ func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
 	if len(msg) == 0 {
 		return fmt.Errorf("shm: malformed frame: an empty ring message")
 	}
+	var run runOf
 	for len(msg) > 0 {
 		h, total, hl, err := parseHeader(msg, p)
 		switch {
-		case err != nil:
+		case err == nil && total > e.cfg.MaxPayload:
+			err = fmt.Errorf("%w: frame of %d bytes, limit %d", ErrTooLarge, total, e.cfg.MaxPayload)
+		case err == nil && int(h.Source) != p:
+			err = fmt.Errorf("shm: malformed frame: source %d on the ring from rank %d", h.Source, p)
+		}
+		if err != nil {
+			e.endRun(p, &run) // the frames before it are good
 			return err
-		case total > e.cfg.MaxPayload:
-			return fmt.Errorf("%w: frame of %d bytes, limit %d", ErrTooLarge, total, e.cfg.MaxPayload)
-		case int(h.Source) != p:
-			return fmt.Errorf("shm: malformed frame: source %d on the ring from rank %d", h.Source, p)
 		}
 		body := msg[hl:]
-		if len(body) < total {
+		switch {
+		case len(body) == total && run.n == 0:
+			e.cfg.Deliver(p, h, body) // the last frame, or the only one
+			return nil
+		case len(body) < total:
+			e.endRun(p, &run)
 			if cap(in.asm) < total {
 				in.asm = make([]byte, total)
 			}
 			in.h, in.want, in.have, in.inFrame = h, total, copy(in.asm[:total], body), true
 			return nil
 		}
-		e.cfg.Deliver(p, h, body[:total])
+		e.addToRun(p, &run, h, body[:total])
 		msg = body[total:]
 	}
+	e.endRun(p, &run)
 	return nil
+}
+
+// runOf is a run of eager frames of one ring message being gathered for
+// DeliverRun: same header but for Aux, each frame's length.
+type runOf struct {
+	h Header
+	n int // frames in e.runP
+}
+
+// addToRun adds a frame to the run, or delivers the run so far and starts
+// again. The caller holds e.rx.
+func (e *Endpoint) addToRun(p int, run *runOf, h Header, body []byte) {
+	if e.cfg.DeliverRun == nil || h.Kind != Eager || h.Seq != 0 || h.Aux != uint64(len(body)) {
+		e.endRun(p, run)
+		e.cfg.Deliver(p, h, body)
+		return
+	}
+	if run.n > 0 && (h.Comm != run.h.Comm || h.Tag != run.h.Tag || h.Flags != run.h.Flags) {
+		e.endRun(p, run)
+	}
+	if run.n == 0 {
+		run.h = h
+		e.runP = e.runP[:0]
+	}
+	e.runP = append(e.runP, body)
+	run.n++
+}
+
+// endRun delivers the frames gathered, one by one if there is only one.
+// The caller holds e.rx.
+func (e *Endpoint) endRun(p int, run *runOf) {
+	switch run.n {
+	case 0:
+		return
+	case 1:
+		e.cfg.Deliver(p, run.h, e.runP[0])
+	default:
+		e.cfg.DeliverRun(p, run.h, e.runP)
+	}
+	clear(e.runP)
+	run.n = 0
 }
 
 // recvChunk receives the next chunk of the frame in progress straight into
