@@ -245,9 +245,12 @@ func (w *World) peerErr(peer int) error {
 }
 
 // route sends a frame to peer; frames to this rank go straight to deliver.
+// The transport sets h.Source (comm goes by the peer a frame came from):
+// setting it here too, just before h is copied on to the transport, made
+// the copy wait for the store (store forwarding fails).
 func (w *World) route(ctx context.Context, peer int, h frame.Header, payload []byte) error {
-	h.Source = int32(w.cfg.Rank)
 	if peer == w.cfg.Rank {
+		h.Source = int32(w.cfg.Rank)
 		w.deliver(peer, h, payload)
 		return nil
 	}
@@ -264,7 +267,6 @@ func (w *World) routeQueued(ctx context.Context, peer int, h frame.Header, paylo
 	if q == nil || peer == w.cfg.Rank {
 		return w.route(ctx, peer, h, payload)
 	}
-	h.Source = int32(w.cfg.Rank)
 	if err := q.Queue(ctx, peer, h, payload); err != nil {
 		return w.sendErr(ctx, peer, err)
 	}

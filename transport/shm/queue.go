@@ -108,6 +108,10 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 	if err == nil {
 		err = e.openRing(peer, o)
 	}
+	if err == nil && len(o.pending) <= len(o.scratch) {
+		err = e.put(nil, peer, o.r, o.pending) // the usual case: one ring message
+		o.pending = o.pending[:0]
+	}
 	for off := 0; err == nil && off < len(o.pending); {
 		n := e.bundleCut(o, off)
 		if n == 0 {
