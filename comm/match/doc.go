@@ -36,7 +36,10 @@
 // (AnySource, AnyTag) takes the earliest arrived message it accepts, and a
 // message goes to the earliest posted receive that accepts it, exact or
 // wildcard. Probe, Cancel and RemoveSource (for a lost peer) complete the
-// set. Ref is a one-mutex twin with the same rules, kept for tests.
+// set. Take is Arrive for a caller that can deliver straight into a
+// receive and stores the message itself only if none matched; TakeN takes
+// the receives a run of messages with one key would match, under one lock.
+// Ref is a one-mutex twin with the same rules, kept for tests.
 //
 // # Performance
 //
