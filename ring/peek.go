@@ -7,7 +7,7 @@ type PeekState uint8
 
 const (
 	// Empty: no message is waiting.
-	Empty PeekState = iota
+	Empty PeekState = 1 + iota
 	// InPlace: a message of one slot is waiting; Peek returned it.
 	InPlace
 	// Other: a message of several slots, or a control word that is not

@@ -225,47 +225,6 @@ func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
 	return nil
 }
 
-// runOf is a run of eager frames of one ring message being gathered for
-// DeliverRun: same header but for Aux, each frame's length.
-type runOf struct {
-	h Header
-	n int // frames in e.runP
-}
-
-// addToRun adds a frame to the run, or delivers the run so far and starts
-// again. The caller holds e.rx.
-func (e *Endpoint) addToRun(p int, run *runOf, h Header, body []byte) {
-	if e.cfg.DeliverRun == nil || h.Kind != Eager || h.Seq != 0 || h.Aux != uint64(len(body)) {
-		e.endRun(p, run)
-		e.cfg.Deliver(p, h, body)
-		return
-	}
-	if run.n > 0 && (h.Comm != run.h.Comm || h.Tag != run.h.Tag || h.Flags != run.h.Flags) {
-		e.endRun(p, run)
-	}
-	if run.n == 0 {
-		run.h = h
-		e.runP = e.runP[:0]
-	}
-	e.runP = append(e.runP, body)
-	run.n++
-}
-
-// endRun delivers the frames gathered, one by one if there is only one.
-// The caller holds e.rx.
-func (e *Endpoint) endRun(p int, run *runOf) {
-	switch run.n {
-	case 0:
-		return
-	case 1:
-		e.cfg.Deliver(p, run.h, e.runP[0])
-	default:
-		e.cfg.DeliverRun(p, run.h, e.runP)
-	}
-	clear(e.runP)
-	run.n = 0
-}
-
 // recvChunk receives the next chunk of the frame in progress straight into
 // the reassembly buffer, and delivers the frame when it is complete.
 func (e *Endpoint) recvChunk(p int, in *inbox) bool {

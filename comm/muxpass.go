@@ -1,0 +1,154 @@
+package comm
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// What a Mux passes on to the transport that reaches a peer: polling,
+// single-copy pulls and signal counters, each to the local transport for
+// ranks on this host and to the remote one otherwise, looked up in the
+// routes Route published.
+
+// Poll polls the transport that reaches peer, or both if peer is negative,
+// when it is a Poller (see Poller).
+func (m *Mux) Poll(peer int) bool {
+	p, local, ok := m.poller(peer)
+	if peer >= 0 {
+		return ok && p.Poll(local)
+	}
+	rp, lp := m.pollers()
+	got := rp != nil && rp.Poll(-1)
+	if lp != nil && lp.Poll(-1) {
+		got = true
+	}
+	return got
+}
+
+// PollUntil is Poll with PollUntil's early return, where the transport
+// that reaches peer can do it.
+func (m *Mux) PollUntil(peer int, done interface{ Done() bool }) bool {
+	rt := m.routes.Load()
+	if rt == nil || peer < 0 || peer >= len(rt.index) {
+		return m.Poll(peer)
+	}
+	if i := rt.index[peer]; i >= 0 && rt.localU != nil {
+		return rt.localU.PollUntil(i, done)
+	}
+	return m.Poll(peer)
+}
+
+// PollDone passes PollDone to the transports Poll polled.
+func (m *Mux) PollDone(peer int) {
+	if p, local, ok := m.poller(peer); ok && peer >= 0 {
+		p.PollDone(local)
+		return
+	}
+	rp, lp := m.pollers()
+	if rp != nil {
+		rp.PollDone(-1)
+	}
+	if lp != nil {
+		lp.PollDone(-1)
+	}
+}
+
+// pollers returns the remote and the local transport as Pollers, each nil
+// if it is not one (or, for local, not open yet); looked up once, not per
+// poll.
+func (m *Mux) pollers() (remote, local Poller) {
+	if rt := m.routes.Load(); rt != nil {
+		return rt.remoteP, rt.localP
+	}
+	return m.remoteP, nil
+}
+
+// poller returns the transport that reaches peer, if it can be polled, and
+// peer's number on it.
+func (m *Mux) poller(peer int) (Poller, int, bool) {
+	rt := m.routes.Load()
+	if rt == nil || peer < 0 || peer >= len(rt.index) {
+		return nil, 0, false
+	}
+	if i := rt.index[peer]; i >= 0 {
+		return rt.localP, i, rt.localP != nil
+	}
+	return rt.remoteP, peer, rt.remoteP != nil
+}
+
+// PullableBy reports whether peer can pull from this rank over the
+// transport that reaches it (see Puller).
+func (m *Mux) PullableBy(peer int) bool {
+	p, n, ok := m.puller(peer)
+	return ok && p.PullableBy(n)
+}
+
+// Pull pulls from peer over the transport that reaches it, if that
+// transport is a Puller (see Puller).
+func (m *Mux) Pull(peer int, addr uint64, dst []byte) error {
+	p, n, ok := m.puller(peer)
+	if !ok {
+		return fmt.Errorf("comm: mux: rank %d cannot be pulled from", peer)
+	}
+	return p.Pull(n, addr, dst)
+}
+
+// puller returns the transport that reaches peer, if it is a Puller, and
+// peer's number on it.
+func (m *Mux) puller(peer int) (Puller, int, bool) {
+	rt := m.routes.Load()
+	if rt == nil || peer < 0 || peer >= len(rt.index) {
+		return nil, 0, false
+	}
+	t, n := m.remote, peer
+	if i := rt.index[peer]; i >= 0 {
+		t, n = rt.local, i
+	}
+	p, ok := t.(Puller)
+	return p, n, ok
+}
+
+// signaller returns the Signaller that reaches peer and peer's number on
+// it, if peer is on this host and the local transport keeps counters.
+func (m *Mux) signaller(peer int) (Signaller, int, bool) {
+	rt := m.routes.Load()
+	if rt == nil || rt.localS == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] < 0 {
+		return nil, 0, false
+	}
+	return rt.localS, rt.index[peer], true
+}
+
+// SignalSlots is Signaller's: the local transport's for ranks on this
+// host, none for the others.
+func (m *Mux) SignalSlots(peer int) int {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.SignalSlots(i)
+	}
+	return 0
+}
+
+// Signals is Signaller's, for a rank on this host.
+func (m *Mux) Signals(peer, slot int) (uint64, error) {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.Signals(i, slot)
+	}
+	return 0, fmt.Errorf("comm: mux: rank %d keeps no signal counters with this rank", peer)
+}
+
+// SignalWord is Signaller's: the local transport's word for a rank on
+// this host, nil for the others.
+func (m *Mux) SignalWord(peer, slot int) *atomic.Uint64 {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.SignalWord(i, slot)
+	}
+	return nil
+}
+
+// SignalTx is Signaller's: the local transport's words for a rank on this
+// host, nils for the others.
+func (m *Mux) SignalTx(peer, slot int) (*atomic.Uint64, *atomic.Uint32) {
+	if s, i, ok := m.signaller(peer); ok {
+		return s.SignalTx(i, slot)
+	}
+	return nil, nil
+}
