@@ -31,7 +31,7 @@ var peerProgs = []peerProg{
 	{name: "msgrate", base: 1000, quick: 20},
 	{name: "coll", base: 10000, quick: 20},
 	{name: "latency_mt", base: 1000, quick: 20, mt: true},
-	{name: "msgrate_mt", base: 200, quick: 20, mt: true},
+	{name: "msgrate_mt", base: 2000, quick: 20, mt: true},
 }
 
 func progNames() []string {

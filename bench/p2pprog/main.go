@@ -76,7 +76,7 @@ func parseFlags(args []string) (options, error) {
 
 // defaultBase matches the defaults of the C programs; the multi-goroutine
 // cases share theirs out among the pairs (bench.MTIters).
-var defaultBase = map[string]int{"latency": 10000, "bw": 100, "msgrate": 1000, "coll": 10000, "latency_mt": 1000, "msgrate_mt": 200}
+var defaultBase = map[string]int{"latency": 10000, "bw": 100, "msgrate": 1000, "coll": 10000, "latency_mt": 1000, "msgrate_mt": 2000}
 
 func parseGoroutines(s string) ([]int, error) {
 	var gs []int

@@ -7,7 +7,7 @@ import (
 
 func TestParseFlagsGoroutines(t *testing.T) {
 	o, err := parseFlags([]string{"-bench", "msgrate_mt", "-g", "1,10,100000"})
-	if err != nil || !reflect.DeepEqual(o.goroutines, []int{1, 10, 100000}) || o.base != 200 {
+	if err != nil || !reflect.DeepEqual(o.goroutines, []int{1, 10, 100000}) || o.base != 2000 {
 		t.Errorf("%+v, %v", o, err)
 	}
 	if o, err := parseFlags([]string{"-bench", "latency_mt"}); err != nil || !reflect.DeepEqual(o.goroutines, []int{1}) || o.base != 1000 {

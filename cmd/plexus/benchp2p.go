@@ -38,7 +38,7 @@ also, Plexus only, for each count G (as OSU's osu_latency_mt):
               trips of one pair (the base of 1000 shared out, at least 2)
   msgrate_mt  G senders stream windows of 8 B sends to their partners, each
               window acknowledged; messages/s of the rank (window 64, cut so
-              that G × window ≤ 65536; 200 windows shared out, at least 2)
+              that G × window ≤ 65536; 2000 windows shared out, at least 2)
 --cases restricts the run to some of latency, bw, msgrate, coll, latency_mt,
 msgrate_mt (e.g. --cases latency_mt,msgrate_mt for the goroutine sweep alone).
 Point-to-point cases run with the fewest ranks, collectives with each count.
