@@ -143,3 +143,24 @@ func TestKilledMidStream(t *testing.T) {
 		t.Errorf("Send to the killed peer = %v, want ErrPeerLost", err)
 	}
 }
+
+// TestQueueToKilledPeer: frames queued for a process that was killed end
+// in ErrPeerLost once their bundles find its ring full, never a hang.
+func TestQueueToKilledPeer(t *testing.T) {
+	ep, s, cmd := startChild(t, "echo")
+	if err := ep.Queue(context.Background(), 1, Header{Kind: Eager, Tag: 1}, []byte("before")); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(t, 1, 10*time.Second) // echoed: the child is up and drains its ring
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	var err error
+	for err == nil && time.Now().Before(deadline) {
+		err = ep.Queue(context.Background(), 1, Header{Kind: Eager}, make([]byte, 100))
+	}
+	if !errors.Is(err, ErrPeerLost) {
+		t.Errorf("Queue to the killed peer = %v, want ErrPeerLost", err)
+	}
+}
