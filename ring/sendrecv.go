@@ -53,9 +53,12 @@ func (r *Ring) trySendLong(p []byte) (bool, error) {
 	if !r.room(k) {
 		return false, nil
 	}
-	for i := range int(k) {
+	// The first slot last: the receiver polls its line, and writing it
+	// first would hand the line back and forth while the rest is filled.
+	for i := 1; i < int(k); i++ {
 		copy(r.Part(i), p[i*SlotPayload:min(len(p), (i+1)*SlotPayload)])
 	}
+	copy(r.Part(0), p[:SlotPayload])
 	r.Commit(len(p))
 	return true, nil
 }
