@@ -55,6 +55,18 @@ func (c *combiner) leaveOwned(msg []byte) bool {
 	return true
 }
 
+// takeQueue removes and returns the queued frames, in an array the queue
+// had before (spare); hand them to recycle when done. The caller holds mu.
+func (o *outbox) takeQueue() [][]byte { return o.take(o.spare) }
+
+// recycle makes q's array, which takeQueue returned, the spare again: the
+// queue uses the other one now, so reusing q's for it would let frames
+// left meanwhile overwrite those being written. The caller holds mu.
+func (o *outbox) recycle(q [][]byte) {
+	clear(q)
+	o.spare = q[:0]
+}
+
 // take removes and returns the queued messages, reusing spare's array.
 func (c *combiner) take(spare [][]byte) [][]byte {
 	c.qmu.Lock()

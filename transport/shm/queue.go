@@ -59,16 +59,15 @@ func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte
 	}
 	h.Source = int32(e.cfg.Rank)
 	if o.queued.Load() > 0 {
-		q := o.take(o.spare)
+		q := o.takeQueue()
 		for _, msg := range q {
 			o.pending = append(o.pending, msg...)
 		}
-		clear(q)
-		o.spare = q[:0] // the queue's array now: spare must be the other one
+		o.recycle(q)
 	}
 	n := len(o.pending)
 	o.pending = append(o.pending, make([]byte, hl+len(payload))...)
-	if hl == shortSize {
+	if hl == shortSize { // putHeader's two forms, inlined (putHeader is not)
 		putShort(o.pending[n:], h, len(payload))
 	} else {
 		putFull(o.pending[n:], h, len(payload))
@@ -108,10 +107,6 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 	if err == nil {
 		err = e.openRing(peer, o)
 	}
-	if err == nil && len(o.pending) <= len(o.scratch) {
-		err = e.put(nil, peer, o.r, o.pending) // the usual case: one ring message
-		o.pending = o.pending[:0]
-	}
 	for off := 0; err == nil && off < len(o.pending); {
 		n := e.bundleCut(o, off)
 		if n == 0 {
@@ -129,9 +124,14 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 }
 
 // bundleCut returns how many bytes of o.pending from off go in one ring
-// message: whole frames, at most a ring message's worth.
+// message: all of them if they fit (the usual case), else as many whole
+// frames as fit a ring message.
 func (e *Endpoint) bundleCut(o *outbox, off int) int {
-	limit := min(len(o.scratch), len(o.pending)-off)
+	limit := len(o.pending) - off
+	if limit <= len(o.scratch) {
+		return limit
+	}
+	limit = len(o.scratch)
 	n := 0
 	for n < limit {
 		_, total, hl, err := parseHeader(o.pending[off+n:], e.cfg.Rank)

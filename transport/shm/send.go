@@ -84,9 +84,7 @@ func (e *Endpoint) release(peer int, o *outbox) {
 			e.flushLocked(peer, o) // pending goes before the queue
 			e.writeQueued(peer, o)
 		default:
-			q := o.take(o.spare) // the peer is gone: drop them
-			clear(q)
-			o.spare = q[:0]
+			o.recycle(o.takeQueue()) // the peer is gone: drop them
 		}
 		o.mu.Unlock()
 		if o.queued.Load() == 0 || !o.mu.TryLock() {
@@ -103,8 +101,8 @@ func (e *Endpoint) writeQueued(peer int, o *outbox) error {
 	if o.queued.Load() == 0 {
 		return nil
 	}
-	q := o.take(o.spare)
-	defer func() { clear(q); o.spare = q[:0] }()
+	q := o.takeQueue()
+	defer o.recycle(q)
 	bundle := o.scratch[:0]
 	for _, msg := range q {
 		if len(bundle)+len(msg) > len(o.scratch) {
@@ -171,7 +169,7 @@ func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header,
 	hl := headerLen(h, len(payload))
 	n := min(len(payload), limit-hl)
 	msg := o.scratch[:hl+n]
-	if hl == shortSize { // putHeader, inlined
+	if hl == shortSize { // putHeader's two forms, inlined (putHeader is not)
 		putShort(msg, h, len(payload))
 	} else {
 		putFull(msg, h, len(payload))
@@ -222,7 +220,7 @@ func (e *Endpoint) putInPlace(ctx context.Context, peer int, r *ring.Ring, h Hea
 	for {
 		if r.Claim(n) {
 			slot := r.Part(0)
-			if hl == shortSize {
+			if hl == shortSize { // putHeader's two forms, inlined (putHeader is not)
 				putShort(slot, h, len(payload))
 			} else {
 				putFull(slot, h, len(payload))
