@@ -73,9 +73,7 @@ func TestStartFrameBundle(t *testing.T) {
 	hook := func(_ int, h Header, p []byte) { got = append(got, h) }
 	sinks[1].hook.Store(&hook)
 	frame := func(tag int32, n, carried int) []byte {
-		b := make([]byte, headerSize+carried)
-		hl := putHeader(b, Header{Kind: Eager, Tag: tag, Aux: uint64(n)}, n)
-		return b[:hl+carried]
+		return firstMessage(Header{Kind: Eager, Tag: tag, Aux: uint64(n)}, n, make([]byte, carried))
 	}
 	e.rx.Lock()
 	defer e.rx.Unlock()
@@ -111,14 +109,9 @@ func TestStartFrameRuns(t *testing.T) {
 		got = append(got, fmt.Sprintf("run %d:%q", h.Tag, ps))
 	}
 	eager := func(tag int32, p string) []byte {
-		b := make([]byte, headerSize+len(p))
-		hl := putHeader(b, Header{Kind: Eager, Tag: tag, Aux: uint64(len(p))}, len(p))
-		return append(b[:hl], p...)
+		return firstMessage(Header{Kind: Eager, Tag: tag, Aux: uint64(len(p))}, len(p), []byte(p))
 	}
-	rts := func(tag int32) []byte {
-		b := make([]byte, headerSize)
-		return b[:putHeader(b, Header{Kind: RTS, Tag: tag, Seq: 9, Aux: 100}, 0)]
-	}
+	rts := func(tag int32) []byte { return firstMessage(Header{Kind: RTS, Tag: tag, Seq: 9, Aux: 100}, 0, nil) }
 	var msg []byte
 	for _, f := range [][]byte{eager(1, "a"), eager(1, "bb"), eager(1, ""), eager(2, "c"), rts(2), eager(2, "d"), eager(2, "e"), eager(3, "f")} {
 		msg = append(msg, f...)
@@ -133,4 +126,11 @@ func TestStartFrameRuns(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("delivered\n %q\nwant\n %q", got, want)
 	}
+}
+
+// firstMessage encodes a frame's first ring message: h for a payload of
+// total bytes, then the first of them, carried.
+func firstMessage(h Header, total int, carried []byte) []byte {
+	b := make([]byte, headerSize)
+	return append(b[:putHeader(b, h, total)], carried...)
 }
