@@ -15,9 +15,6 @@ import "errors"
 // mistake cannot be detected. Shared completed sends (sent.go) are left
 // alone, so freeing them is harmless.
 
-// stateFreed is the phase of a freed request waiting for reuse.
-const stateFreed uint32 = 3
-
 // ErrInFlight is Free's error for a request that has not finished.
 var ErrInFlight = errors.New("comm: Free of a request still in flight")
 
@@ -58,16 +55,16 @@ func Free(reqs ...*Request) error {
 }
 
 // reset clears r, so that it holds on to no buffer or error, and marks it
-// freed.
+// freed. Its state is then pending, as alloc hands it out: no atomic store
+// on either side (only the owner touches a freed request).
 func (r *Request) reset() {
 	done := r.done
-	*r = Request{done: done}
-	r.state.Store(stateFreed)
+	*r = Request{done: done, freed: true}
 }
 
 // checkLive panics if r was freed: its caller broke Free's contract.
 func (r *Request) checkLive() {
-	if r.state.Load() == stateFreed {
+	if r.freed {
 		panic("comm: use of a Request after Free")
 	}
 }

@@ -54,9 +54,10 @@ type Mux struct {
 	cfg    MuxConfig
 	ev     Events
 	remote Transport
-	// remoteQ and remoteP are remote as a Queuer and a Poller, or nil:
-	// looked up once in Open.
+	// remoteQ, remoteF and remoteP are remote as a Queuer, a Flusher and
+	// a Poller, or nil: looked up once in Open.
 	remoteQ Queuer
+	remoteF Flusher
 	remoteP Poller
 	routes  atomic.Pointer[routes] // nil until Route
 	ready   chan struct{}          // closed by Route or Close
@@ -78,9 +79,11 @@ type routes struct {
 	// pollers of remote and local, or nil: looked up once, as an
 	// interface assertion per Poll costs more than an empty poll.
 	remoteP, localP Poller
-	// localU and localQ are local as an UntilPoller and a Queuer, or nil.
+	// localU, localQ and localF are local as an UntilPoller, a Queuer and
+	// a Flusher, or nil.
 	localU UntilPoller
 	localQ Queuer
+	localF Flusher
 	// localS is local as a Signaller, or nil.
 	localS Signaller
 }
@@ -105,6 +108,7 @@ func (m *Mux) Open(ev Events) (Transport, error) {
 	}
 	m.remote = t
 	m.remoteQ, _ = t.(Queuer)
+	m.remoteF, _ = t.(Flusher)
 	m.remoteP, _ = t.(Poller)
 	return m, nil
 }
@@ -192,6 +196,7 @@ func (m *Mux) publish(rt *routes) error {
 	rt.localP, _ = rt.local.(Poller)
 	rt.localU, _ = rt.local.(UntilPoller)
 	rt.localQ, _ = rt.local.(Queuer)
+	rt.localF, _ = rt.local.(Flusher)
 	rt.localS, _ = rt.local.(Signaller)
 	m.routes.Store(rt)
 	close(m.ready)
@@ -258,6 +263,17 @@ func (m *Mux) Close() error {
 		err = local.Close()
 	}
 	return errors.Join(err, m.remote.Close())
+}
+
+// Flush writes the frames the transports hold back, where they do
+// (Flusher).
+func (m *Mux) Flush() {
+	if rt := m.routes.Load(); rt != nil && rt.localF != nil {
+		rt.localF.Flush()
+	}
+	if m.remoteF != nil {
+		m.remoteF.Flush()
+	}
 }
 
 // Queue is Send for a frame the transport that reaches peer may combine

@@ -57,6 +57,7 @@ type Request struct {
 	err         error
 	pooled      bool
 	shared      bool // a completed send handed to many Isends (sent.go)
+	freed       bool // freed and not handed out again (free.go)
 	watchFields      // while the owner sleeps (watch.go)
 	offered     bool // rendezvous send: its RTS offered buf to be pulled (pull.go)
 }
@@ -252,12 +253,16 @@ func WaitallInto(ctx context.Context, sts []Status, reqs ...*Request) error {
 	if sts != nil && len(sts) != len(reqs) {
 		return fmt.Errorf("comm: WaitallInto: %d statuses for %d requests", len(sts), len(reqs))
 	}
+	if n := len(reqs); n > 0 && reqs[n-1].w != nil {
+		reqs[n-1].w.flushQueued() // before looking: the rank is about to wait
+	}
 	// The last request is waited for first: a poller that stops as soon
 	// as the request it waits for is done (UntilPoller) then takes in the
 	// frames of all the others on its way, rather than returning after
-	// each; the others are mostly done by then.
-	for i := len(reqs) - 1; i >= 0; i-- {
-		reqs[i].Wait(ctx)
+	// each; the others are mostly done by then, and the pass below waits
+	// for any that are not.
+	if n := len(reqs); n > 0 {
+		reqs[n-1].Wait(ctx)
 	}
 	var errs []error
 	for i, r := range reqs {

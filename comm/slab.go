@@ -44,18 +44,18 @@ type reqSlab struct {
 type slabs struct {
 	cur   atomic.Pointer[reqSlab]
 	mu    sync.Mutex
-	stack []*Request // freed requests, in stateFreed
-	pool  sync.Pool  // of *Request in stateFreed, when stack was busy or full
+	stack []*Request // freed requests (reset)
+	pool  sync.Pool  // of freed requests, when stack was busy or full
 }
 
 // alloc returns a zeroed request.
 func (s *slabs) alloc() *Request {
 	if r := s.pop(); r != nil {
-		r.state.Store(statePending)
+		r.freed = false
 		return r
 	}
 	if r, _ := s.pool.Get().(*Request); r != nil {
-		r.state.Store(statePending)
+		r.freed = false
 		return r
 	}
 	for {

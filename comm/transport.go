@@ -70,6 +70,14 @@ type Queuer interface {
 	Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error
 }
 
+// Flusher is a Queuer whose queued frames may wait for this rank to poll
+// (shared memory bundles them). Flush writes them now; Waitall calls it
+// before it looks at its requests, since a rank about to wait may be
+// waiting for an answer to them.
+type Flusher interface {
+	Flush()
+}
+
 // Events is what a transport reports upwards. The world supplies it when
 // the transport is opened, so the transport never sees a half-built world.
 //

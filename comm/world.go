@@ -39,6 +39,7 @@ type World struct {
 	poll   Poller
 	until  UntilPoller
 	queue  Queuer
+	flush  Flusher
 	puller Puller
 	// isOpen is set, and opened closed, once t is (deliverOpened).
 	isOpen atomic.Bool
@@ -117,6 +118,7 @@ func New(cfg Config, open Opener) (*World, error) {
 	w.poll, _ = t.(Poller)
 	w.until, _ = t.(UntilPoller)
 	w.queue, _ = t.(Queuer)
+	w.flush, _ = t.(Flusher)
 	w.puller, _ = t.(Puller)
 	w.isOpen.Store(true)
 	close(w.opened)
@@ -271,6 +273,13 @@ func (w *World) routeQueued(ctx context.Context, peer int, h frame.Header, paylo
 		return w.sendErr(ctx, peer, err)
 	}
 	return nil
+}
+
+// flushQueued writes the frames the transport holds back (Flusher).
+func (w *World) flushQueued() {
+	if w.flush != nil {
+		w.flush.Flush()
+	}
 }
 
 // sendErr classifies a transport failure.

@@ -84,6 +84,12 @@ func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte
 	return err
 }
 
+// Flush writes every pending bundle now, but for those of outboxes another
+// goroutine holds (which write their bundle before their own frame). A
+// rank about to wait for an answer to frames it queued calls it (comm's
+// Waitall does); a poll does it too. Any goroutine may call it.
+func (e *Endpoint) Flush() { e.flushAll(false) }
+
 // markPending notes that o's pending is no longer empty and arms its
 // timer. The caller holds o.mu.
 func (e *Endpoint) markPending(peer int, o *outbox) {

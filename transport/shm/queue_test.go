@@ -105,6 +105,22 @@ func TestQueueFlushedByPoll(t *testing.T) {
 	}
 }
 
+// TestQueueFlushedByFlush: Flush writes the pending bundle at once; the
+// frame arrives without a poll by the sender.
+func TestQueueFlushedByFlush(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Seq: 9}, []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	eps[0].Flush()
+	if n := eps[0].pendingN.Load(); n != 0 {
+		t.Errorf("%d outboxes pending after Flush, want 0", n)
+	}
+	if got := sinks[1].wait(t, 1, 5*time.Second); got[0].h.Seq != 9 || string(got[0].payload) != "y" {
+		t.Errorf("got seq %d payload %q, want 9 and \"y\"", got[0].h.Seq, got[0].payload)
+	}
+}
+
 // TestQueueFlushedByClose: frames queued just before Close still arrive,
 // before the peer reports the closed rank lost.
 func TestQueueFlushedByClose(t *testing.T) {

@@ -1,0 +1,85 @@
+package comm
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
+)
+
+// flushCounting is a transport that counts the Flush calls it gets.
+type flushCounting struct {
+	Transport
+	n *atomic.Int32
+}
+
+func (f flushCounting) Flush() { f.n.Add(1) }
+
+// countingOpener opens rank's transport on tw, wrapped in flushCounting.
+func countingOpener(tw *Twin, rank int, n *atomic.Int32) func(Events) (Transport, error) {
+	return func(ev Events) (Transport, error) {
+		t, err := tw.Opener(rank)(ev)
+		return flushCounting{t, n}, err
+	}
+}
+
+// TestWaitallFlushes: Waitall asks a transport that holds frames back to
+// write them before it waits, even when every request is already done
+// (Isend's eager requests are), so a window's last frames are not left
+// until the next poll.
+func TestWaitallFlushes(t *testing.T) {
+	tw := NewTwin(2)
+	var flushes atomic.Int32
+	w0, err := New(Config{Rank: 0, Size: 2}, countingOpener(tw, 0, &flushes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w0.Close()
+	w1, err := New(Config{Rank: 1, Size: 2}, tw.Opener(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w1.Close()
+	ctx := testCtx(t)
+	r, err := w0.Isend(1, 5, []byte("abc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := flushes.Load(); n != 0 {
+		t.Fatalf("%d flushes before Waitall, want 0", n)
+	}
+	if err := WaitallInto(ctx, nil, r); err != nil {
+		t.Fatal(err)
+	}
+	if n := flushes.Load(); n != 1 {
+		t.Errorf("%d flushes after one Waitall, want 1", n)
+	}
+	buf := make([]byte, 3)
+	if _, err := w1.Recv(ctx, 0, 5, buf); err != nil || string(buf) != "abc" {
+		t.Errorf("Recv = %q, %v", buf, err)
+	}
+}
+
+// TestMuxFlush: a Mux passes Flush on to the transports under it that
+// hold frames back, the local one once it is routed.
+func TestMuxFlush(t *testing.T) {
+	tw, local := NewTwin(2), NewTwin(2)
+	var nRemote, nLocal atomic.Int32
+	m := NewMux(MuxConfig{Rank: 0, Size: 2, Remote: countingOpener(tw, 0, &nRemote),
+		Local: func(rank, size int) Opener { return countingOpener(local, rank, &nLocal) }})
+	if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	m.Flush()
+	if r, l := nRemote.Load(), nLocal.Load(); r != 1 || l != 0 {
+		t.Errorf("before Route: remote flushed %d times, local %d, want 1 and 0", r, l)
+	}
+	if err := m.Route([]string{"a", "a"}); err != nil {
+		t.Fatal(err)
+	}
+	m.Flush()
+	if r, l := nRemote.Load(), nLocal.Load(); r != 2 || l != 1 {
+		t.Errorf("after Route: remote flushed %d times, local %d, want 2 and 1", r, l)
+	}
+}
