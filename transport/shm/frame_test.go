@@ -128,6 +128,57 @@ func TestStartFrameRuns(t *testing.T) {
 	}
 }
 
+// TestStartFrameRunHeaders: the headers handed up for short eager frames
+// — a run's, a lone frame's, and each frame's when there is no DeliverRun
+// — carry the frames' kind, flags, communicator and tag, the ring's
+// source, and the (first) frame's length.
+func TestStartFrameRunHeaders(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 3, nil)
+	e := eps[1]
+	var got []Header
+	e.cfg.Deliver = func(_ int, h Header, p []byte) { got = append(got, h) }
+	e.cfg.DeliverRun = func(_ int, h Header, ps [][]byte) { got = append(got, h) }
+	eager := func(p string) []byte {
+		return firstMessage(Header{Kind: Eager, Flags: 2, Comm: 7, Tag: 5, Aux: uint64(len(p))}, len(p), []byte(p))
+	}
+	want := Header{Kind: Eager, Flags: 2, Comm: 7, Source: 2, Tag: 5, Aux: 3}
+	e.rx.Lock()
+	defer e.rx.Unlock()
+	for _, c := range []struct {
+		name   string
+		frames []string
+		noRun  bool
+		auxes  []uint64
+	}{
+		{"run", []string{"abc", "de"}, false, []uint64{3}},
+		{"lone", []string{"abc"}, false, []uint64{3}},
+		{"no DeliverRun", []string{"abc", "de"}, true, []uint64{3, 2}},
+	} {
+		got = nil
+		if c.noRun {
+			e.cfg.DeliverRun = nil
+		}
+		var msg []byte
+		for _, f := range c.frames {
+			msg = append(msg, eager(f)...)
+		}
+		var in inbox
+		if err := e.startFrame(2, &in, msg); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(got) != len(c.auxes) {
+			t.Fatalf("%s: %d deliveries, want %d", c.name, len(got), len(c.auxes))
+		}
+		for i, h := range got {
+			w := want
+			w.Aux = c.auxes[i]
+			if h != w {
+				t.Errorf("%s: header %d = %+v, want %+v", c.name, i, h, w)
+			}
+		}
+	}
+}
+
 // firstMessage encodes a frame's first ring message: h for a payload of
 // total bytes, then the first of them, carried.
 func firstMessage(h Header, total int, carried []byte) []byte {
