@@ -79,10 +79,11 @@ type routes struct {
 	// pollers of remote and local, or nil: looked up once, as an
 	// interface assertion per Poll costs more than an empty poll.
 	remoteP, localP Poller
-	// localU, localQ and localF are local as an UntilPoller, a Queuer and
-	// a Flusher, or nil.
+	// localU, localQ, localE and localF are local as an UntilPoller, a
+	// Queuer, an EagerQueuer and a Flusher, or nil.
 	localU UntilPoller
 	localQ Queuer
+	localE EagerQueuer
 	localF Flusher
 	// localS is local as a Signaller, or nil.
 	localS Signaller
@@ -197,6 +198,7 @@ func (m *Mux) publish(rt *routes) error {
 	rt.localU, _ = rt.local.(UntilPoller)
 	rt.localQ, _ = rt.local.(Queuer)
 	rt.localF, _ = rt.local.(Flusher)
+	rt.localE, _ = rt.local.(EagerQueuer)
 	rt.localS, _ = rt.local.(Signaller)
 	m.routes.Store(rt)
 	close(m.ready)
@@ -263,6 +265,16 @@ func (m *Mux) Close() error {
 		err = local.Close()
 	}
 	return errors.Join(err, m.remote.Close())
+}
+
+// QueueEager is Queue for an eager frame (EagerQueuer), passed on as such
+// where the transport that reaches peer takes it.
+func (m *Mux) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
+	rt := m.routes.Load()
+	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
+		return rt.localE.QueueEager(ctx, rt.index[peer], comm, tag, payload)
+	}
+	return m.Queue(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
 }
 
 // Flush writes the frames the transports hold back, where they do

@@ -101,6 +101,12 @@ func (w *World) queueEager(peer, tag int, buf []byte) error {
 	if err := w.peerErr(peer); err != nil {
 		return err
 	}
+	if q := w.eagerQ; q != nil && peer != w.cfg.Rank {
+		if err := q.QueueEager(w.ctx, peer, commWorld, int32(tag), buf); err != nil {
+			return w.sendErr(w.ctx, peer, err)
+		}
+		return nil
+	}
 	h := frame.Header{Kind: frame.Eager, Tag: int32(tag), Aux: uint64(len(buf))}
 	return w.routeQueued(w.ctx, peer, h, buf)
 }

@@ -28,6 +28,8 @@ var _ interface {
 	Poller
 	UntilPoller
 	Queuer
+	EagerQueuer
+	Flusher
 	Signaller
 	Puller
 } = shmSignaller{}

@@ -70,6 +70,16 @@ type Queuer interface {
 	Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error
 }
 
+// EagerQueuer is a Queuer with a call for the commonest frame, an eager
+// message: Queue(ctx, peer, Header{Kind: Eager, Comm: comm, Tag: tag,
+// Aux: len(payload)}, payload), without a Header passed down. A Header
+// built field by field and then copied whole through the layers makes
+// each copy wait for the stores (store forwarding fails); Isend's eager
+// path takes this way where the transport offers it.
+type EagerQueuer interface {
+	QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error
+}
+
 // Flusher is a Queuer whose queued frames may wait for this rank to poll
 // (shared memory bundles them). Flush writes them now; Waitall calls it
 // before it looks at its requests, since a rank about to wait may be

@@ -2,6 +2,7 @@ package shm
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -192,6 +193,58 @@ func TestQueueRacesClose(t *testing.T) {
 	for i := range 5 {
 		if got[i].h.Tag != 0 || got[i].h.Seq != uint64(i) {
 			t.Fatalf("frame %d: tag %d seq %d, want the queued frame %d first", i, got[i].h.Tag, got[i].h.Seq, i)
+		}
+	}
+}
+
+// TestQueueEager: eager frames queued with QueueEager — small ones
+// bundled, big ones sent — arrive in order among frames queued with
+// Queue and sent with Send, with the header Queue would have given them;
+// a bad peer is refused.
+func TestQueueEager(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	ctx := context.Background()
+	const n = 300
+	size := func(i int) int { return 8 + i*7%900 } // some over bundleMax
+	for i := range n {
+		p := make([]byte, size(i))
+		binary.LittleEndian.PutUint64(p, uint64(i))
+		var err error
+		switch i % 3 {
+		case 0, 1:
+			err = eps[0].QueueEager(ctx, 1, 4, int32(i), p)
+		case 2:
+			err = eps[0].Queue(ctx, 1, Header{Kind: Eager, Comm: 4, Tag: int32(i), Aux: uint64(len(p))}, p)
+		}
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if i%50 == 0 {
+			h := Header{Kind: Eager, Comm: 4, Tag: -1, Aux: 8}
+			if err := eps[0].Send(ctx, 1, h, make([]byte, 8)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	eps[0].Flush()
+	got := sinks[1].wait(t, n+n/50, 10*time.Second)
+	i := 0
+	for _, f := range got {
+		if f.h.Tag == -1 {
+			continue
+		}
+		want := Header{Kind: Eager, Comm: 4, Source: 0, Tag: int32(i), Aux: uint64(size(i))}
+		if f.h != want || binary.LittleEndian.Uint64(f.payload) != uint64(i) {
+			t.Fatalf("frame %d: header %+v payload %d, want %+v", i, f.h, binary.LittleEndian.Uint64(f.payload), want)
+		}
+		i++
+	}
+	if i != n {
+		t.Errorf("%d frames, want %d", i, n)
+	}
+	for _, peer := range []int{-1, 0, 2} {
+		if err := eps[0].QueueEager(ctx, peer, 0, 1, nil); err == nil {
+			t.Errorf("QueueEager to rank %d of 2 from rank 0 was accepted", peer)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package comm
 
 import (
+	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -81,5 +83,63 @@ func TestMuxFlush(t *testing.T) {
 	m.Flush()
 	if r, l := nRemote.Load(), nLocal.Load(); r != 2 || l != 1 {
 		t.Errorf("after Route: remote flushed %d times, local %d, want 2 and 1", r, l)
+	}
+}
+
+// eagerRecording is a transport that records the QueueEager calls it
+// gets (and drops their frames).
+type eagerRecording struct {
+	Transport
+	calls *[]string
+}
+
+func (e eagerRecording) QueueEager(_ context.Context, peer int, comm uint32, tag int32, p []byte) error {
+	*e.calls = append(*e.calls, fmt.Sprintf("%d/%d/%d/%s", peer, comm, tag, p))
+	return nil
+}
+
+// TestMuxQueueEager: a Mux passes QueueEager to the local transport that
+// takes it, with the peer's local number, and turns it into a Queue (here
+// a Send) of the same eager frame for a peer over the remote transport.
+func TestMuxQueueEager(t *testing.T) {
+	tw, local := NewTwin(3), NewTwin(2)
+	var calls []string
+	got := make(chan frame.Header, 1)
+	m := NewMux(MuxConfig{Rank: 0, Size: 3, Remote: tw.Opener(0),
+		Local: func(rank, size int) Opener {
+			return func(ev Events) (Transport, error) {
+				t, err := local.Opener(rank)(ev)
+				return eagerRecording{t, &calls}, err
+			}
+		}})
+	if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	remote, err := tw.Opener(1)(Events{Deliver: func(_ int, h frame.Header, _ []byte) { got <- h }, Lost: func(int, error) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer remote.Close()
+	if err := m.Route([]string{"a", "b", "a"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t)
+	if err := m.QueueEager(ctx, 2, 3, 9, []byte("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"1/3/9/hi"}; fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("local QueueEager calls %q, want %q", calls, want)
+	}
+	if err := m.QueueEager(ctx, 1, 3, 9, []byte("yo")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case h := <-got:
+		if want := (frame.Header{Kind: frame.Eager, Comm: 3, Source: 0, Tag: 9, Aux: 2}); h != want {
+			t.Errorf("remote peer got %+v, want %+v", h, want)
+		}
+	case <-ctx.Done():
+		t.Fatal("the remote peer got nothing")
 	}
 }
