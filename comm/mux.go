@@ -80,10 +80,10 @@ type routes struct {
 	// interface assertion per Poll costs more than an empty poll.
 	remoteP, localP Poller
 	// localU, localQ, localE and localF are local as an UntilPoller, a
-	// Queuer, an EagerQueuer and a Flusher, or nil.
+	// Queuer, an EagerSender and a Flusher, or nil.
 	localU UntilPoller
 	localQ Queuer
-	localE EagerQueuer
+	localE EagerSender
 	localF Flusher
 	// localS is local as a Signaller, or nil.
 	localS Signaller
@@ -198,7 +198,7 @@ func (m *Mux) publish(rt *routes) error {
 	rt.localU, _ = rt.local.(UntilPoller)
 	rt.localQ, _ = rt.local.(Queuer)
 	rt.localF, _ = rt.local.(Flusher)
-	rt.localE, _ = rt.local.(EagerQueuer)
+	rt.localE, _ = rt.local.(EagerSender)
 	rt.localS, _ = rt.local.(Signaller)
 	m.routes.Store(rt)
 	close(m.ready)
@@ -267,7 +267,17 @@ func (m *Mux) Close() error {
 	return errors.Join(err, m.remote.Close())
 }
 
-// QueueEager is Queue for an eager frame (EagerQueuer), passed on as such
+// SendEager is Send for an eager frame (EagerSender), passed on as such
+// where the transport that reaches peer takes it.
+func (m *Mux) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
+	rt := m.routes.Load()
+	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
+		return rt.localE.SendEager(ctx, rt.index[peer], comm, tag, payload)
+	}
+	return m.Send(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
+}
+
+// QueueEager is Queue for an eager frame (EagerSender), passed on as such
 // where the transport that reaches peer takes it.
 func (m *Mux) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
 	rt := m.routes.Load()

@@ -2,6 +2,7 @@ package comm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -86,22 +87,28 @@ func TestMuxFlush(t *testing.T) {
 	}
 }
 
-// eagerRecording is a transport that records the QueueEager calls it
-// gets (and drops their frames).
+// eagerRecording is a transport that records the SendEager and
+// QueueEager calls it gets (and drops their frames).
 type eagerRecording struct {
 	Transport
 	calls *[]string
 }
 
-func (e eagerRecording) QueueEager(_ context.Context, peer int, comm uint32, tag int32, p []byte) error {
-	*e.calls = append(*e.calls, fmt.Sprintf("%d/%d/%d/%s", peer, comm, tag, p))
+func (e eagerRecording) SendEager(_ context.Context, peer int, comm uint32, tag int32, p []byte) error {
+	*e.calls = append(*e.calls, fmt.Sprintf("send %d/%d/%d/%s", peer, comm, tag, p))
 	return nil
 }
 
-// TestMuxQueueEager: a Mux passes QueueEager to the local transport that
-// takes it, with the peer's local number, and turns it into a Queue (here
-// a Send) of the same eager frame for a peer over the remote transport.
-func TestMuxQueueEager(t *testing.T) {
+func (e eagerRecording) QueueEager(_ context.Context, peer int, comm uint32, tag int32, p []byte) error {
+	*e.calls = append(*e.calls, fmt.Sprintf("queue %d/%d/%d/%s", peer, comm, tag, p))
+	return nil
+}
+
+// TestMuxEager: a Mux passes SendEager and QueueEager to the local
+// transport that takes them, with the peer's local number, and turns them
+// into a Send or Queue (here both a Send) of the same eager frame for a
+// peer over the remote transport.
+func TestMuxEager(t *testing.T) {
 	tw, local := NewTwin(3), NewTwin(2)
 	var calls []string
 	got := make(chan frame.Header, 1)
@@ -125,21 +132,23 @@ func TestMuxQueueEager(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := testCtx(t)
-	if err := m.QueueEager(ctx, 2, 3, 9, []byte("hi")); err != nil {
+	if err := errors.Join(m.QueueEager(ctx, 2, 3, 9, []byte("hi")), m.SendEager(ctx, 2, 4, 8, []byte("ho"))); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"1/3/9/hi"}; fmt.Sprint(calls) != fmt.Sprint(want) {
-		t.Errorf("local QueueEager calls %q, want %q", calls, want)
+	if want := []string{"queue 1/3/9/hi", "send 1/4/8/ho"}; fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("local calls %q, want %q", calls, want)
 	}
-	if err := m.QueueEager(ctx, 1, 3, 9, []byte("yo")); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case h := <-got:
-		if want := (frame.Header{Kind: frame.Eager, Comm: 3, Source: 0, Tag: 9, Aux: 2}); h != want {
-			t.Errorf("remote peer got %+v, want %+v", h, want)
+	for i, f := range []func(context.Context, int, uint32, int32, []byte) error{m.QueueEager, m.SendEager} {
+		if err := f(ctx, 1, 3, int32(i), []byte("yo")); err != nil {
+			t.Fatal(err)
 		}
-	case <-ctx.Done():
-		t.Fatal("the remote peer got nothing")
+		select {
+		case h := <-got:
+			if want := (frame.Header{Kind: frame.Eager, Comm: 3, Source: 0, Tag: int32(i), Aux: 2}); h != want {
+				t.Errorf("remote peer got %+v, want %+v", h, want)
+			}
+		case <-ctx.Done():
+			t.Fatal("the remote peer got nothing")
+		}
 	}
 }

@@ -91,6 +91,12 @@ func (w *World) sendEager(ctx context.Context, peer, tag int, buf []byte) error 
 	if err := w.peerErr(peer); err != nil {
 		return err
 	}
+	if t := w.eagerT; t != nil && peer != w.cfg.Rank {
+		if err := t.SendEager(ctx, peer, commWorld, int32(tag), buf); err != nil {
+			return w.sendErr(ctx, peer, err)
+		}
+		return nil
+	}
 	h := frame.Header{Kind: frame.Eager, Tag: int32(tag), Aux: uint64(len(buf))}
 	return w.route(ctx, peer, h, buf)
 }
@@ -101,7 +107,7 @@ func (w *World) queueEager(peer, tag int, buf []byte) error {
 	if err := w.peerErr(peer); err != nil {
 		return err
 	}
-	if q := w.eagerQ; q != nil && peer != w.cfg.Rank {
+	if q := w.eagerT; q != nil && peer != w.cfg.Rank {
 		if err := q.QueueEager(w.ctx, peer, commWorld, int32(tag), buf); err != nil {
 			return w.sendErr(w.ctx, peer, err)
 		}

@@ -28,7 +28,7 @@ var _ interface {
 	Poller
 	UntilPoller
 	Queuer
-	EagerQueuer
+	EagerSender
 	Flusher
 	Signaller
 	Puller

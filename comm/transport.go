@@ -70,13 +70,15 @@ type Queuer interface {
 	Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error
 }
 
-// EagerQueuer is a Queuer with a call for the commonest frame, an eager
-// message: Queue(ctx, peer, Header{Kind: Eager, Comm: comm, Tag: tag,
-// Aux: len(payload)}, payload), without a Header passed down. A Header
-// built field by field and then copied whole through the layers makes
-// each copy wait for the stores (store forwarding fails); Isend's eager
-// path takes this way where the transport offers it.
-type EagerQueuer interface {
+// EagerSender is a Queuer with calls for the commonest frame, an eager
+// message: SendEager and QueueEager are Send and Queue of
+// Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, without a
+// Header passed down. A Header built field by field and then copied whole
+// through the layers makes each copy wait for the stores (store
+// forwarding fails); the eager send paths take this way where the
+// transport offers it.
+type EagerSender interface {
+	SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error
 	QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error
 }
 

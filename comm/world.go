@@ -32,15 +32,15 @@ const commWorld = 0
 type World struct {
 	cfg Config
 	t   Transport
-	// sig, poll, until, queue, eagerQ, flush and puller are t as a
-	// Signaller, Poller, UntilPoller, Queuer, EagerQueuer, Flusher and
+	// sig, poll, until, queue, eagerT, flush and puller are t as a
+	// Signaller, Poller, UntilPoller, Queuer, EagerSender, Flusher and
 	// Puller, or nil: looked up once, as an interface assertion per
 	// message costs more than an empty poll.
 	sig    Signaller
 	poll   Poller
 	until  UntilPoller
 	queue  Queuer
-	eagerQ EagerQueuer
+	eagerT EagerSender
 	flush  Flusher
 	puller Puller
 	// isOpen is set, and opened closed, once t is (deliverOpened).
@@ -121,7 +121,7 @@ func New(cfg Config, open Opener) (*World, error) {
 	w.until, _ = t.(UntilPoller)
 	w.queue, _ = t.(Queuer)
 	w.flush, _ = t.(Flusher)
-	w.eagerQ, _ = t.(EagerQueuer)
+	w.eagerT, _ = t.(EagerSender)
 	w.puller, _ = t.(Puller)
 	w.isOpen.Store(true)
 	close(w.opened)

@@ -77,6 +77,21 @@ func putShort(b []byte, h Header, n int) {
 	binary.LittleEndian.PutUint32(b[12:], uint32(n))
 }
 
+// putEagerShort writes the short header of an eager frame of communicator
+// comm with tag and a payload of n bytes: putShort's, from the fields.
+func putEagerShort(b []byte, comm uint32, tag int32, n int) {
+	b = b[:shortSize]
+	b[0], b[1], b[2], b[3] = shortMark, byte(Eager), 0, 0
+	binary.LittleEndian.PutUint32(b[4:], comm)
+	binary.LittleEndian.PutUint32(b[8:], uint32(tag))
+	binary.LittleEndian.PutUint32(b[12:], uint32(n))
+}
+
+// eagerHeader is the Header SendEager and QueueEager stand for.
+func eagerHeader(comm uint32, tag int32, n int) Header {
+	return Header{Kind: Eager, Comm: comm, Tag: tag, Aux: uint64(n)}
+}
+
 // putFull writes the full header of h and the payload length n.
 func putFull(b []byte, h Header, n int) {
 	b = b[:headerSize]

@@ -2,7 +2,6 @@ package shm
 
 import (
 	"context"
-	"encoding/binary"
 	"time"
 )
 
@@ -77,20 +76,17 @@ func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte
 // time in a message-rate run, at each layer it passes.
 func (e *Endpoint) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
 	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || shortSize+len(payload) > bundleMax {
-		return e.Queue(ctx, peer, Header{Kind: Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
+		return e.Queue(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
 	if err := e.sendable(peer); err != nil {
 		return err
 	}
 	o := &e.out[peer]
 	if !o.mu.TryLock() {
-		return e.Send(ctx, peer, Header{Kind: Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
+		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
 	b := o.grow(shortSize + len(payload))
-	b[0], b[1], b[2], b[3] = shortMark, byte(Eager), 0, 0
-	binary.LittleEndian.PutUint32(b[4:], comm)
-	binary.LittleEndian.PutUint32(b[8:], uint32(tag))
-	binary.LittleEndian.PutUint32(b[12:], uint32(len(payload)))
+	putEagerShort(b, comm, tag, len(payload))
 	copy(b[shortSize:], payload)
 	return e.queued(peer, o)
 }

@@ -198,9 +198,10 @@ func TestQueueRacesClose(t *testing.T) {
 }
 
 // TestQueueEager: eager frames queued with QueueEager — small ones
-// bundled, big ones sent — arrive in order among frames queued with
-// Queue and sent with Send, with the header Queue would have given them;
-// a bad peer is refused.
+// bundled, big ones sent — and sent with SendEager — small ones in place,
+// big ones as Send does — arrive in order among frames queued with Queue
+// and sent with Send, with the header Queue would have given them; a bad
+// peer is refused.
 func TestQueueEager(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	ctx := context.Background()
@@ -210,9 +211,11 @@ func TestQueueEager(t *testing.T) {
 		p := make([]byte, size(i))
 		binary.LittleEndian.PutUint64(p, uint64(i))
 		var err error
-		switch i % 3 {
+		switch i % 4 {
 		case 0, 1:
 			err = eps[0].QueueEager(ctx, 1, 4, int32(i), p)
+		case 3:
+			err = eps[0].SendEager(ctx, 1, 4, int32(i), p)
 		case 2:
 			err = eps[0].Queue(ctx, 1, Header{Kind: Eager, Comm: 4, Tag: int32(i), Aux: uint64(len(p))}, p)
 		}
@@ -245,6 +248,9 @@ func TestQueueEager(t *testing.T) {
 	for _, peer := range []int{-1, 0, 2} {
 		if err := eps[0].QueueEager(ctx, peer, 0, 1, nil); err == nil {
 			t.Errorf("QueueEager to rank %d of 2 from rank 0 was accepted", peer)
+		}
+		if err := eps[0].SendEager(ctx, peer, 0, 1, nil); err == nil {
+			t.Errorf("SendEager to rank %d of 2 from rank 0 was accepted", peer)
 		}
 	}
 }

@@ -215,27 +215,71 @@ func (e *Endpoint) put(ctx context.Context, peer int, r *ring.Ring, msg []byte) 
 // written in place, the first slot last, measured no faster than through
 // the buffer: 64 and 512 bytes, 12 alternating runs.)
 func (e *Endpoint) putInPlace(ctx context.Context, peer int, r *ring.Ring, h Header, hl int, payload []byte) error {
-	var b ring.Backoff
 	n := hl + len(payload)
-	for {
-		if r.Claim(n) {
-			slot := r.Part(0)
-			if hl == shortSize { // putHeader's two forms, inlined (putHeader is not)
-				putShort(slot, h, len(payload))
-			} else {
-				putFull(slot, h, len(payload))
-			}
-			copy(slot[hl:], payload)
-			r.Commit(n)
-			e.wake(peer)
-			return nil
-		}
+	slot, err := e.claim(ctx, peer, r, n)
+	if err != nil {
+		return err
+	}
+	if hl == shortSize { // putHeader's two forms, inlined (putHeader is not)
+		putShort(slot, h, len(payload))
+	} else {
+		putFull(slot, h, len(payload))
+	}
+	copy(slot[hl:], payload)
+	r.Commit(n)
+	e.wake(peer)
+	return nil
+}
+
+// claim reserves a one-slot ring message of n bytes, waiting for room as
+// put does, and returns the slot's payload to write it into; the caller
+// then commits it and wakes peer.
+func (e *Endpoint) claim(ctx context.Context, peer int, r *ring.Ring, n int) ([]byte, error) {
+	var b ring.Backoff
+	for !r.Claim(n) {
 		if b.Wait() {
 			if err := e.waitErr(ctx, peer); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
+	return r.Part(0), nil
+}
+
+// SendEager is Send for an eager frame of communicator comm with tag:
+// Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, whose
+// short header it writes itself (QueueEager says why it takes no Header).
+func (e *Endpoint) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
+	n := shortSize + len(payload)
+	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || n > ring.SlotPayload {
+		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
+	}
+	if err := e.sendable(peer); err != nil {
+		return err
+	}
+	o := &e.out[peer]
+	if !o.mu.TryLock() {
+		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
+	}
+	err := e.openRing(peer, o)
+	if err == nil {
+		err = e.flushLocked(peer, o)
+	}
+	if err == nil {
+		err = e.writeQueued(peer, o)
+	}
+	var slot []byte
+	if err == nil {
+		slot, err = e.claim(ctx, peer, o.r, n)
+	}
+	if err == nil {
+		putEagerShort(slot, comm, tag, len(payload))
+		copy(slot[shortSize:], payload)
+		o.r.Commit(n)
+		e.wake(peer)
+	}
+	e.release(peer, o)
+	return err
 }
 
 func (e *Endpoint) waitErr(ctx context.Context, peer int) error {
