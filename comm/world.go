@@ -245,8 +245,9 @@ func (w *World) peerErr(peer int) error {
 		return nil
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.lost
+	err := p.lost
+	p.mu.Unlock()
+	return err
 }
 
 // route sends a frame to peer; frames to this rank go straight to deliver.

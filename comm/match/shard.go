@@ -40,7 +40,12 @@ func (s *shard[M, R]) pushUnexp(k Key, h uint64, m M, stamp uint64) {
 }
 
 func (s *shard[M, R]) pushPosted(k Key, h uint64, r R, stamp uint64) {
-	s.keys.add(k, h).posted.push(s.recvs.get(r, stamp))
+	s.pushPostedAt(s.keys.add(k, h), r, stamp)
+}
+
+// pushPostedAt appends r to the posted receives of sl, a slot add returned.
+func (s *shard[M, R]) pushPostedAt(sl *slot[M, R], r R, stamp uint64) {
+	sl.posted.push(s.recvs.get(r, stamp))
 	s.nPosted++
 }
 

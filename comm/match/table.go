@@ -236,10 +236,10 @@ func (t *Table[M, R]) Post(k Key, r R) (m M, matched bool, err error) {
 	h := k.hash()
 	s := t.shard(h)
 	s.mu.Lock()
-	if sl := s.keys.find(k, h); sl != nil && sl.unexp.head != nil {
+	if sl := s.keys.add(k, h); sl.unexp.head != nil {
 		m, matched = s.popUnexp(sl, h), true
 	} else {
-		s.pushPosted(k, h, r, t.clock)
+		s.pushPostedAt(sl, r, t.clock)
 	}
 	s.mu.Unlock()
 	return m, matched, nil
