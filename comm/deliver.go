@@ -109,10 +109,12 @@ func (w *World) deliverRun(peer int, h frame.Header, payloads [][]byte) {
 		reqs := p.run[:len(payloads)]
 		k := match.Key{Comm: commWorld, Source: int32(peer), Tag: h.Tag}
 		n, _ = w.table.TakeN(k, reqs)
+		owed := int64(0)
 		for i, r := range reqs[:n] {
-			w.oweDelivered(peer, int64(len(payloads[i]))+msgOverhead)
+			owed += int64(len(payloads[i])) + msgOverhead
 			w.fill(r, peer, int(h.Tag), payloads[i])
 		}
+		w.oweDelivered(peer, owed)
 		clear(reqs[:n])
 	}
 	for _, pl := range payloads[n:] {

@@ -104,7 +104,11 @@ func (w *World) takeEager(r *Request, m *msg) {
 func (w *World) fill(r *Request, src, tag int, data []byte) {
 	copy(r.buf, data)
 	st := Status{Source: src, Tag: tag, Len: len(data)}
-	r.finishTaken(st, truncated(st, r.buf))
+	var err error
+	if len(data) > len(r.buf) {
+		err = truncated(st, r.buf)
+	}
+	r.finishTaken(st, err)
 }
 
 // truncated returns ErrTruncated when a message of st does not fit buf.
