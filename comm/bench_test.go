@@ -161,6 +161,51 @@ func windowSide(ctx context.Context, w *World, peer, win, rounds int) error {
 	return nil
 }
 
+// BenchmarkWindowOneCore runs the message-rate pattern on one goroutine:
+// a window of 64 8-byte Isends, Waitall and Free, then a window of 64
+// Irecvs, Waitall and Free at the other end. ns/op is per message, both
+// ends' software cost with no cache line crossing cores, steadier than
+// the two-process run.
+func BenchmarkWindowOneCore(b *testing.B) {
+	for _, tr := range benchTransports()[:2] {
+		b.Run("transport="+tr, func(b *testing.B) {
+			ws := makers[tr](b, 2, Config{}).ws
+			windowOneCore(b, ws)
+		})
+	}
+}
+
+func windowOneCore(b *testing.B, ws []*World) {
+	const win = 64
+	ctx := context.Background()
+	sreqs, rreqs := make([]*Request, win), make([]*Request, win)
+	out, in := make([]byte, 8), make([]byte, 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; n += win {
+		for i := range sreqs {
+			var err error
+			if sreqs[i], err = ws[0].Isend(1, 1, out); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := WaitallInto(ctx, nil, sreqs...); err != nil {
+			b.Fatal(err)
+		}
+		Free(sreqs...)
+		for i := range rreqs {
+			var err error
+			if rreqs[i], err = ws[1].Irecv(0, 1, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := WaitallInto(ctx, nil, rreqs...); err != nil {
+			b.Fatal(err)
+		}
+		Free(rreqs...)
+	}
+}
+
 // BenchmarkOneCore sends an 8-byte message and receives it on one
 // goroutine: comm's and the transport's software cost per message, both
 // ends, with no cache line crossing cores.
