@@ -186,15 +186,20 @@ func (t *Table[M, R]) TakeN(k Key, out []R) (int, error) {
 	s := t.shard(h)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if t.nwild.Load() != 0 {
+		return 0, nil // and it cannot rise while s.mu is held (I2)
+	}
+	sl := s.keys.find(k, h)
+	if sl == nil {
+		return 0, nil
+	}
 	n := 0
-	for n < len(out) && t.nwild.Load() == 0 {
-		sl := s.keys.find(k, h)
-		if sl == nil || sl.posted.head == nil {
-			break
-		}
-		out[n] = s.popPosted(sl, h)
+	for n < len(out) && sl.posted.head != nil {
+		out[n] = s.recvs.put(sl.posted.pop())
 		n++
 	}
+	s.nPosted -= int32(n)
+	s.keys.release(sl, h) // once the run is out: release may move slots
 	return n, nil
 }
 
