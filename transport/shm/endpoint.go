@@ -60,6 +60,7 @@ type outbox struct {
 	pending    []byte      // frames Queue holds back, encoded (queue.go; mu)
 	hasPending atomic.Bool // pending is not empty
 	timer      *time.Timer // flushes pending after flushAfter (mu)
+	bulk       bulkOut     // the bulk buffer to the peer (bulk.go; mu)
 }
 
 // peer is what this rank knows of another rank's liveness.

@@ -32,7 +32,8 @@ type Header = frame.Header
 // the ring's lock for the whole frame. A ring message may also carry
 // several whole frames back to back (a bundle), the last of which may be
 // the start of a frame that continues as above: the receiver reads
-// frames from a ring message until it ends.
+// frames from a ring message until it ends. A bulk frame (bulk.go) is a
+// header alone, whose payload lies in the pair's bulk buffer.
 //
 // The header comes in two forms (docs/shm-format.md). The full one, of
 // headerSize bytes, carries every field. The short one, of shortSize

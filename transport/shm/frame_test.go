@@ -37,6 +37,18 @@ func TestFrameLayout(t *testing.T) {
 	}
 }
 
+// TestBulkFrameLayout pins the bulk frame's bytes (docs/shm-format.md).
+func TestBulkFrameLayout(t *testing.T) {
+	b := make([]byte, bulkSize)
+	h := Header{Kind: Data, Flags: 0x05, Comm: 0x01020304, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728}
+	putBulk(b, h, 0x0a0b, 0x0c0d, 0x3132333435363738)
+	want := "a9" + "04" + "05" + "00" + "04030201" + "feffffff" + "0b0a0000" +
+		"1817161514131211" + "2827262524232221" + "0d0c0000" + "00000000" + "3837363534333231"
+	if got := hex.EncodeToString(b); got != want {
+		t.Errorf("bulk frame bytes\n got %s\nwant %s", got, want)
+	}
+}
+
 // TestFrameKinds checks that a frame of a kind shm never sends, such as
 // TCP's Hello, is malformed, in either header form.
 func TestFrameKinds(t *testing.T) {

@@ -54,6 +54,11 @@ func (s *sink) deliver(peer int, h Header, p []byte) {
 		(*f)(peer, h, p)
 		return
 	}
+	s.collect(peer, h, p)
+}
+
+// collect keeps a copy of the frame, hook or not.
+func (s *sink) collect(peer int, h Header, p []byte) {
 	s.mu.Lock()
 	s.frames = append(s.frames, delivered{peer, h, bytes.Clone(p)})
 	s.mu.Unlock()

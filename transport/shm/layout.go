@@ -49,7 +49,7 @@ import (
 
 const (
 	magic   = 0x3130534d4858504c // "PLXHMS01", little-endian
-	version = 4
+	version = 5
 
 	line     = 64
 	pageSize = 4096
@@ -98,9 +98,9 @@ const (
 // layout is where everything lives in a segment of ranks ranks whose rings
 // have slots slots; it is computed, never read from the segment.
 type layout struct {
-	ranks, slots                             int
-	pairsOff, pullsOff, signalsOff, ringsOff int
-	ringBytes, segBytes                      int
+	ranks, slots                                       int
+	pairsOff, pullsOff, signalsOff, ringsOff, bulksOff int
+	ringBytes, segBytes                                int
 }
 
 func newLayout(ranks, slots int) layout {
@@ -109,7 +109,8 @@ func newLayout(ranks, slots int) layout {
 	l.pullsOff = l.pairsOff + 8*ranks*ranks
 	l.signalsOff = roundUp(l.pullsOff+8*ranks*ranks, line)
 	l.ringsOff = roundUp(l.signalsOff+ranks*ranks*SignalSlots*line, pageSize)
-	l.segBytes = roundUp(l.ringsOff+ranks*ranks*l.ringBytes, pageSize)
+	l.bulksOff = roundUp(l.ringsOff+ranks*ranks*l.ringBytes, pageSize)
+	l.segBytes = roundUp(l.bulksOff+ranks*ranks*bulkRegion, pageSize)
 	return l
 }
 
@@ -118,6 +119,7 @@ func roundUp(n, to int) int { return (n + to - 1) / to * to }
 func (l layout) rankLine(r int) int        { return rankLines + r*line }
 func (l layout) pairWord(from, to int) int { return l.pairsOff + 8*(from*l.ranks+to) }
 func (l layout) ringAt(from, to int) int   { return l.ringsOff + (from*l.ranks+to)*l.ringBytes }
+func (l layout) bulkAt(from, to int) int   { return l.bulksOff + (from*l.ranks+to)*bulkRegion }
 func (l layout) signalAt(from, to, slot int) int {
 	return l.signalsOff + ((from*l.ranks+to)*SignalSlots+slot)*line
 }

@@ -37,6 +37,7 @@ type inbox struct {
 	have    int
 	want    int
 	inFrame bool
+	bulk    bulkIn // the bulk buffer from the peer (bulk.go)
 }
 
 // receive polls the incoming rings until Close, standing aside while a
@@ -198,6 +199,15 @@ func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
 	}
 	var run runOf
 	for len(msg) > 0 {
+		if msg[0] == bulkMark {
+			e.endRun(p, &run)
+			n, err := e.deliverBulk(p, msg)
+			if err != nil {
+				return err
+			}
+			msg = msg[n:]
+			continue
+		}
 		if total, ok := e.shortEager(msg); ok {
 			f, body := msg[:shortSize], msg[shortSize:shortSize+total]
 			msg = msg[shortSize+total:]

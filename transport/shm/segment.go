@@ -152,6 +152,17 @@ func (s *segment) ringRegion(from, to int) []byte {
 	return s.mem[off : off+s.ringBytes : off+s.ringBytes]
 }
 
+// bulkData returns the data area of the bulk buffer from → to, and
+// bulkConsumed its consumed word (bulk.go).
+func (s *segment) bulkData(from, to int) []byte {
+	off := s.bulkAt(from, to) + line
+	return s.mem[off : off+bulkBytes : off+bulkBytes]
+}
+
+func (s *segment) bulkConsumed(from, to int) *uint64 {
+	return word(s.mem, s.bulkAt(from, to))
+}
+
 // claim registers this process as rank r.
 func (s *segment) claim(r int) error {
 	pid := uint64(os.Getpid())

@@ -165,6 +165,9 @@ func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header,
 	if hl := headerLen(h, len(payload)); hl+len(payload) <= ring.SlotPayload {
 		return e.putInPlace(ctx, peer, o.r, h, hl, payload)
 	}
+	if len(payload) <= bulkMax {
+		return e.sendBulk(ctx, peer, o, h, payload)
+	}
 	limit := len(o.scratch)
 	hl := headerLen(h, len(payload))
 	n := min(len(payload), limit-hl)

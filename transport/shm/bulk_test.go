@@ -1,0 +1,152 @@
+package shm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/ring"
+)
+
+// TestBulkFrames: frames on both sides of the one-slot, bulk and chunk
+// limits, from several goroutines, many times around the bulk buffer,
+// arrive whole and each goroutine's in order; short-header (eager) frames
+// through the bulk buffer keep their Aux and Source.
+func TestBulkFrames(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	edges := []int{0, 1, ring.SlotPayload - headerSize, ring.SlotPayload - headerSize + 1, 1000,
+		bulkMax - 1, bulkMax, bulkMax + 1, 3 * bulkMax}
+	size := func(seq uint64) int {
+		if seq < uint64(len(edges)) {
+			return edges[seq]
+		}
+		return int(seq*997) % (bulkMax + 100)
+	}
+	n := count(400) // about 3 MB each: the 64 KiB buffer wraps dozens of times
+	const senders = 3
+	var wg sync.WaitGroup
+	for tag := range senders {
+		wg.Go(func() {
+			if err := sendStream(eps[0], 1, tag, n, size); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	checkStreams(t, sinks[1].wait(t, senders*n, 20*time.Second), size)
+
+	// Eager frames (short header): Aux and Source come back.
+	p := payloadFor(7, 0, 5000)
+	if err := eps[1].SendEager(context.Background(), 0, 3, 7, p); err != nil {
+		t.Fatal(err)
+	}
+	got := sinks[0].wait(t, 1, 5*time.Second)[0]
+	if want := (Header{Kind: Eager, Comm: 3, Source: 1, Tag: 7, Aux: 5000}); got.h != want || !bytes.Equal(got.payload, p) {
+		t.Errorf("eager bulk frame: header %+v, %d bytes; want %+v, 5000 bytes intact", got.h, len(got.payload), want)
+	}
+}
+
+// TestBulkWaitsForRoom: a sender whose bulk frames the peer has not yet
+// consumed waits for room, and goes on once the peer delivers them.
+func TestBulkWaitsForRoom(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	release := make(chan struct{})
+	var once sync.Once
+	hook := func(_ int, h Header, p []byte) {
+		once.Do(func() { <-release }) // the first Deliver holds the receiver
+		sinks[1].collect(0, h, p)
+	}
+	sinks[1].hook.Store(&hook)
+	const frames = bulkBytes/bulkMax + 2 // more than the buffer holds
+	sent := make(chan int, frames)
+	go func() {
+		for i := range frames {
+			h := Header{Kind: Eager, Tag: 1, Seq: uint64(i)}
+			if err := eps[0].Send(context.Background(), 1, h, payloadFor(1, uint64(i), bulkMax)); err != nil {
+				t.Error(err)
+				return
+			}
+			sent <- i
+		}
+	}()
+	for range bulkBytes / bulkMax {
+		<-sent // these fit
+	}
+	select {
+	case i := <-sent:
+		t.Fatalf("frame %d sent while the bulk buffer was full and unconsumed", i)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	checkStreams(t, sinks[1].wait(t, frames, 10*time.Second), func(uint64) int { return bulkMax })
+}
+
+// TestBulkPeerLost: a sender waiting for room in the bulk buffer of a
+// peer that closes gets ErrPeerLost, not a hang.
+func TestBulkPeerLost(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	block := make(chan struct{})
+	hook := func(int, Header, []byte) { <-block }
+	sinks[1].hook.Store(&hook)
+	defer close(block)
+	errc := make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, make([]byte, bulkMax)); err != nil {
+				errc <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(20 * time.Millisecond) // let the sender fill the buffer
+	go eps[1].Close()                 // blocks until the receiver's Deliver returns: after the check
+	select {
+	case err := <-errc:
+		if !errors.Is(err, ErrPeerLost) {
+			t.Errorf("Send = %v, want ErrPeerLost", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("sender still waiting for bulk room 10 s after the peer closed")
+	}
+}
+
+// TestBulkMalformed: bulk frames that point outside the buffer, go
+// backwards, or carry an unknown kind are refused, and nothing is read.
+func TestBulkMalformed(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 2, nil)
+	e := eps[1]
+	delivered := 0
+	e.cfg.Deliver = func(int, Header, []byte) { delivered++ }
+	frame := func(kind Kind, n, off int, end uint64) []byte {
+		b := make([]byte, bulkSize)
+		putBulk(b, Header{Kind: kind}, n, off, end)
+		return b
+	}
+	e.rx.Lock()
+	defer e.rx.Unlock()
+	var in inbox
+	if err := e.startFrame(0, &in, frame(Eager, 100, 0, 128)); err != nil {
+		t.Fatalf("a good bulk frame: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		msg  []byte
+	}{
+		{"past the end", frame(Eager, 100, bulkBytes-50, 1<<20)},
+		{"too long", frame(Eager, bulkMax+1, 0, 1<<20)},
+		{"end not after the last", frame(Eager, 10, 0, 128)},
+		{"end a buffer ahead", frame(Eager, 10, 0, 128+bulkBytes+1)},
+		{"unknown kind", frame(Kind(99), 10, 0, 1<<12)},
+		{"truncated", frame(Eager, 10, 0, 1<<12)[:bulkSize-1]},
+	} {
+		if err := e.startFrame(0, &in, c.msg); err == nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+	}
+	if delivered != 1 {
+		t.Errorf("%d deliveries, want 1 (the good frame)", delivered)
+	}
+}
