@@ -27,8 +27,11 @@ import (
 // before the end of the area, the rest of the area is skipped. Each bulk
 // frame carries the payload's offset and end, head after its allocation
 // (skip included). The receiver delivers bulk frames in ring order, so
-// ends only grow; after a frame's Deliver returns it stores its end into
-// the consumed word (its own cache line, written only by the receiver).
+// ends only grow; after a frame's Deliver returns, and before it lets go
+// of the rings or after a quarter of the area, it stores the last end
+// into the consumed word (its own cache line, written only by the
+// receiver). A sender that finds everything consumed starts again at the
+// area's start (a skip), whose lines it wrote last.
 // The sender may overwrite bytes below consumed + bulkBytes only: it
 // waits, loading consumed, until head + need - consumed ≤ bulkBytes. An
 // allocation whose frame never reaches the ring (ctx ended, peer lost) is
@@ -56,13 +59,16 @@ type bulkOut struct {
 	consumed *uint64 // the receiver's word
 	head     uint64  // bytes allocated so far
 	tail     uint64  // consumed, as last loaded
+	polls    uint64  // Endpoint.polls at the last look at consumed
 }
 
 // bulkIn is the receiving end of a bulk buffer; Endpoint.rx guards it.
 type bulkIn struct {
-	data     []byte
-	consumed *uint64
-	end      uint64 // the last delivered frame's end
+	data      []byte
+	consumed  *uint64
+	end       uint64 // the last delivered frame's end
+	published uint64 // the consumed count last stored
+	dirty     bool   // end > published: in Endpoint.bulkDirty
 }
 
 // sendBulk copies payload into the bulk buffer to peer and writes a bulk
@@ -96,6 +102,15 @@ func (e *Endpoint) bulkAlloc(ctx context.Context, peer int, b *bulkOut, n int) (
 	skip := uint64(0)
 	if o := b.head % bulkBytes; o+size > bulkBytes {
 		skip = bulkBytes - o
+	} else if polls := e.polls.Load(); o >= size && polls != b.polls {
+		// The rank polled since the last bulk frame, perhaps for an
+		// answer to it (a ping-pong): if all is consumed, back to the
+		// start, whose lines this CPU wrote last time. A stream of frames
+		// with no poll between them does not load the receiver's line.
+		b.polls = polls
+		if b.tail = atomic.LoadUint64(b.consumed); b.tail == b.head {
+			skip = bulkBytes - o
+		}
 	}
 	need := skip + size
 	var bo ring.Backoff
@@ -162,6 +177,31 @@ func (e *Endpoint) deliverBulk(p int, msg []byte) (int, error) {
 	}
 	e.cfg.Deliver(p, h, in.data[off:off+n])
 	in.end = end
-	atomic.StoreUint64(in.consumed, end)
+	switch {
+	case end-in.published >= bulkBytes/4:
+		in.publish()
+	case !in.dirty:
+		in.dirty = true
+		e.bulkDirty = append(e.bulkDirty, p)
+	}
 	return bulkSize, nil
+}
+
+// publish stores how far the buffer is consumed.
+func (in *bulkIn) publish() {
+	atomic.StoreUint64(in.consumed, in.end)
+	in.published = in.end
+}
+
+// publishBulk publishes the consumed counts the last poll advanced. The
+// rx holder calls it before it lets go, so that a sender waiting for room
+// sees it as soon as the frames are delivered, without a store (and a
+// cache line handed over) per frame while frames stream in.
+func (e *Endpoint) publishBulk() {
+	for _, p := range e.bulkDirty {
+		in := &e.in[p].bulk
+		in.publish()
+		in.dirty = false
+	}
+	e.bulkDirty = e.bulkDirty[:0]
 }

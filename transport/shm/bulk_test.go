@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/plexus-hpc/plexus/ring"
 )
@@ -148,5 +150,45 @@ func TestBulkMalformed(t *testing.T) {
 	}
 	if delivered != 1 {
 		t.Errorf("%d deliveries, want 1 (the good frame)", delivered)
+	}
+}
+
+// TestBulkRestartsWhenConsumed: a sender that polled since its last bulk
+// frame, and finds all its bulk frames consumed, puts the next payload at
+// the start of the buffer again (its lines are warm there); without a
+// poll between them, frames follow one another.
+func TestBulkRestartsWhenConsumed(t *testing.T) {
+	eps, sinks := openN(t, shmDir(t), 2, nil)
+	offsets := make(chan int, 8)
+	hook := func(_ int, h Header, p []byte) {
+		offsets <- int(uintptr(unsafe.Pointer(&p[0])) - uintptr(unsafe.Pointer(&eps[1].in[0].bulk.data[0])))
+	}
+	sinks[1].hook.Store(&hook)
+	send := func() int {
+		t.Helper()
+		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, make([]byte, 2000)); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case off := <-offsets:
+			return off
+		case <-time.After(5 * time.Second):
+			t.Fatal("bulk frame not delivered")
+		}
+		return 0
+	}
+	if off := send(); off != 0 {
+		t.Fatalf("first frame at %d, want 0", off)
+	}
+	if off := send(); off != 2048 {
+		t.Errorf("second frame, no poll between, at %d, want 2048", off)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for atomic.LoadUint64(eps[1].in[0].bulk.consumed) != 4096 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond) // the receiver publishes when its poll ends
+	}
+	eps[0].Poll(1)
+	if off := send(); off != 0 {
+		t.Errorf("frame after a poll, all consumed, at %d, want 0", off)
 	}
 }

@@ -22,13 +22,16 @@ type Endpoint struct {
 
 	// rx is held by whoever receives — the receive goroutine or a Poll —
 	// and guards in and rbuf, so Deliver and Lost are serial.
-	rx      sync.Mutex
-	in      []inbox
-	rbuf    []byte
-	runP    [][]byte      // the payloads of a run for DeliverRun (recv.go)
-	polling atomic.Bool   // a goroutine Polls (poll.go)
-	polls   atomic.Uint64 // Polls so far, for standAside to see them stop
-	resume  chan struct{} // PollDone or a loss ends standing aside
+	rx   sync.Mutex
+	in   []inbox
+	rbuf []byte
+	runP [][]byte // the payloads of a run for DeliverRun (recv.go)
+	// bulkDirty lists the peers whose bulk buffer's consumed count the
+	// current poll advanced but has not published (bulk.go).
+	bulkDirty []int
+	polling   atomic.Bool   // a goroutine Polls (poll.go)
+	polls     atomic.Uint64 // Polls so far, for standAside to see them stop
+	resume    chan struct{} // PollDone or a loss ends standing aside
 
 	pendingN    atomic.Int32 // outboxes with frames pending (queue.go)
 	closing     atomic.Bool

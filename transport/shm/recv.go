@@ -82,6 +82,7 @@ func (e *Endpoint) pollUntil(done interface{ Done() bool }) bool {
 	if e.closing.Load() {
 		return false // Close may be about to unmap the rings
 	}
+	defer e.publishBulk()
 	progress := e.sweep(done)
 	// A waiter sweeps again, still holding the rings, until something
 	// comes or untilSweeps sweeps found nothing: its message is seen a
