@@ -124,7 +124,7 @@ func TestBulkMalformed(t *testing.T) {
 	e.cfg.Deliver = func(int, Header, []byte) { delivered++ }
 	frame := func(kind Kind, n, off int, end uint64) []byte {
 		b := make([]byte, bulkSize)
-		putBulk(b, Header{Kind: kind}, n, off, end)
+		putBulk(b, Header{Kind: kind}, n, off, end, false)
 		return b
 	}
 	e.rx.Lock()
@@ -150,6 +150,31 @@ func TestBulkMalformed(t *testing.T) {
 	}
 	if delivered != 1 {
 		t.Errorf("%d deliveries, want 1 (the good frame)", delivered)
+	}
+
+	// Bundles: whole frames are delivered where they lie; a partial frame
+	// or a bulk frame inside one is refused.
+	data := e.seg.bulkData(0, 1)
+	bundle := func(off int, frames ...[]byte) []byte {
+		n := copy(data[off:], bytes.Join(frames, nil))
+		b := make([]byte, bulkSize)
+		putBulk(b, Header{}, n, off, e.in[0].bulk.end+uint64(roundUp(n, line)), true)
+		return b
+	}
+	eager := firstMessage(Header{Kind: Eager, Aux: 3}, 3, []byte("abc"))
+	if err := e.startFrame(0, &in, bundle(128, eager, eager)); err != nil || delivered != 3 {
+		t.Errorf("a good bundle: %v, %d deliveries in all, want 3", err, delivered)
+	}
+	for _, c := range []struct {
+		name string
+		msg  []byte
+	}{
+		{"a partial frame", bundle(256, eager, eager[:len(eager)-1])},
+		{"a bulk frame", bundle(256, eager, frame(Eager, 10, 0, 1<<20))},
+	} {
+		if err := e.startFrame(0, &in, c.msg); err == nil {
+			t.Errorf("a bundle with %s: accepted", c.name)
+		}
 	}
 }
 

@@ -39,7 +39,9 @@
 // longer frame with up to 16 KiB of payload puts the payload in the
 // pair's bulk buffer, a plain 64 KiB circular area beside the ring, and a
 // one-slot bulk frame in the ring; the receiver delivers the payload where
-// it lies (bulk.go): one copy in and one out, through contiguous memory. A
+// it lies (bulk.go): one copy in and one out, through contiguous memory.
+// Queue's bundles longer than a slot go the same way, and are read where
+// they lie. A
 // longer frame still is pipelined through the ring in chunks the receiver
 // copies straight into its reassembly buffer. Rendezvous stays in comm
 // above.

@@ -41,7 +41,7 @@ func TestFrameLayout(t *testing.T) {
 func TestBulkFrameLayout(t *testing.T) {
 	b := make([]byte, bulkSize)
 	h := Header{Kind: Data, Flags: 0x05, Comm: 0x01020304, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728}
-	putBulk(b, h, 0x0a0b, 0x0c0d, 0x3132333435363738)
+	putBulk(b, h, 0x0a0b, 0x0c0d, 0x3132333435363738, false)
 	want := "a9" + "04" + "05" + "00" + "04030201" + "feffffff" + "0b0a0000" +
 		"1817161514131211" + "2827262524232221" + "0d0c0000" + "00000000" + "3837363534333231"
 	if got := hex.EncodeToString(b); got != want {

@@ -3,6 +3,8 @@ package shm
 import (
 	"context"
 	"time"
+
+	"github.com/plexus-hpc/plexus/ring"
 )
 
 // Queued frames. Isend's eager messages (comm's Queuer) need not reach
@@ -150,13 +152,19 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 	if err == nil {
 		err = e.openRing(peer, o)
 	}
-	for off := 0; err == nil && off < len(o.pending); {
-		n := e.bundleCut(o, off)
-		if n == 0 {
-			break // cannot happen: every pending frame fits a ring message
+	if n := len(o.pending); err == nil && n > ring.SlotPayload && n <= bulkMax {
+		// Through the bulk buffer: the receiver reads the frames where
+		// they lie, not copied out of the ring's slots first.
+		err = e.sendBulk(nil, peer, o, Header{}, o.pending, true)
+	} else {
+		for off := 0; err == nil && off < len(o.pending); {
+			n := e.bundleCut(o, off)
+			if n == 0 {
+				break // cannot happen: every pending frame fits a ring message
+			}
+			err = e.put(nil, peer, o.r, o.pending[off:off+n])
+			off += n
 		}
-		err = e.put(nil, peer, o.r, o.pending[off:off+n])
-		off += n
 	}
 	o.pending = o.pending[:0]
 	if o.hasPending.Load() {

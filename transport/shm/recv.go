@@ -198,10 +198,20 @@ func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
 	if len(msg) == 0 {
 		return fmt.Errorf("shm: malformed frame: an empty ring message")
 	}
+	return e.frames(p, in, msg)
+}
+
+// frames is startFrame's loop. in is nil for the frames of a bundle from
+// the bulk buffer (bulk.go), which must all be whole, and none a bulk
+// frame.
+func (e *Endpoint) frames(p int, in *inbox, msg []byte) error {
 	var run runOf
 	for len(msg) > 0 {
 		if msg[0] == bulkMark {
 			e.endRun(p, &run)
+			if in == nil {
+				return fmt.Errorf("shm: malformed frame: a bulk frame in a bulk bundle")
+			}
 			n, err := e.deliverBulk(p, msg)
 			if err != nil {
 				return err
@@ -232,6 +242,9 @@ func (e *Endpoint) startFrame(p int, in *inbox, msg []byte) error {
 		}
 		body := msg[hl:]
 		if len(body) < total {
+			if in == nil {
+				return fmt.Errorf("shm: malformed frame: %d of %d bytes in a bulk bundle", len(body), total)
+			}
 			if cap(in.asm) < total {
 				in.asm = make([]byte, total)
 			}

@@ -166,7 +166,7 @@ func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header,
 		return e.putInPlace(ctx, peer, o.r, h, hl, payload)
 	}
 	if len(payload) <= bulkMax {
-		return e.sendBulk(ctx, peer, o, h, payload)
+		return e.sendBulk(ctx, peer, o, h, payload, false)
 	}
 	limit := len(o.scratch)
 	hl := headerLen(h, len(payload))
