@@ -19,7 +19,7 @@ import (
 // through the bulk buffer keep their Aux and Source.
 func TestBulkFrames(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
-	edges := []int{0, 1, ring.SlotPayload - headerSize, ring.SlotPayload - headerSize + 1, 1000,
+	edges := []int{0, 1, ring.SlotPayload - headerSize, ring.SlotPayload - headerSize + 1, bulkMin - headerSize, bulkMin - headerSize + 1, 1000,
 		bulkMax - 1, bulkMax, bulkMax + 1, 3 * bulkMax}
 	size := func(seq uint64) int {
 		if seq < uint64(len(edges)) {

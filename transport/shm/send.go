@@ -165,7 +165,7 @@ func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header,
 	if hl := headerLen(h, len(payload)); hl+len(payload) <= ring.SlotPayload {
 		return e.putInPlace(ctx, peer, o.r, h, hl, payload)
 	}
-	if len(payload) <= bulkMax {
+	if hl := headerLen(h, len(payload)); hl+len(payload) > bulkMin && len(payload) <= bulkMax {
 		return e.sendBulk(ctx, peer, o, h, payload, false)
 	}
 	limit := len(o.scratch)
