@@ -114,17 +114,8 @@ func (e *Endpoint) sendBulk(ctx context.Context, peer int, o *outbox, h Header, 
 func (e *Endpoint) bulkAlloc(ctx context.Context, peer int, b *bulkOut, n int) (off int, end uint64, err error) {
 	size := uint64(roundUp(n, line))
 	skip := uint64(0)
-	if o := b.head % bulkBytes; o+size > bulkBytes {
+	if o := b.head % bulkBytes; o+size > bulkBytes || size >= restartMin && o >= size && b.restart(e.polls.Load()) {
 		skip = bulkBytes - o
-	} else if polls := e.polls.Load(); o >= size && size >= restartMin && polls != b.polls {
-		// The rank polled since the last bulk frame, perhaps for an
-		// answer to it (a ping-pong): if all is consumed, back to the
-		// start, whose lines this CPU wrote last time. A stream of frames
-		// with no poll between them does not load the receiver's line.
-		b.polls = polls
-		if b.tail = atomic.LoadUint64(b.consumed); b.tail == b.head {
-			skip = bulkBytes - o
-		}
 	}
 	need := skip + size
 	var bo ring.Backoff
@@ -142,6 +133,20 @@ func (e *Endpoint) bulkAlloc(ctx context.Context, peer int, b *bulkOut, n int) (
 	off = int((b.head + skip) % bulkBytes)
 	b.head += need
 	return off, b.head, nil
+}
+
+// restart reports whether the sender may start again at the area's start
+// because everything is consumed, given the rank's poll count: it looks
+// only if the rank polled since it last looked, perhaps for an answer to
+// its last frame (a ping-pong), since the look loads the receiver's line;
+// the area's start holds lines this CPU wrote last time.
+func (b *bulkOut) restart(polls uint64) bool {
+	if polls == b.polls {
+		return false
+	}
+	b.polls = polls
+	b.tail = atomic.LoadUint64(b.consumed)
+	return b.tail == b.head
 }
 
 // putBulk writes the bulk frame of h for a payload of n bytes at off,
