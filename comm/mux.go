@@ -267,37 +267,6 @@ func (m *Mux) Close() error {
 	return errors.Join(err, m.remote.Close())
 }
 
-// SendEager is Send for an eager frame (EagerSender), passed on as such
-// where the transport that reaches peer takes it.
-func (m *Mux) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	rt := m.routes.Load()
-	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
-		return rt.localE.SendEager(ctx, rt.index[peer], comm, tag, payload)
-	}
-	return m.Send(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
-}
-
-// QueueEager is Queue for an eager frame (EagerSender), passed on as such
-// where the transport that reaches peer takes it.
-func (m *Mux) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	rt := m.routes.Load()
-	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
-		return rt.localE.QueueEager(ctx, rt.index[peer], comm, tag, payload)
-	}
-	return m.Queue(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
-}
-
-// Flush writes the frames the transports hold back, where they do
-// (Flusher).
-func (m *Mux) Flush() {
-	if rt := m.routes.Load(); rt != nil && rt.localF != nil {
-		rt.localF.Flush()
-	}
-	if m.remoteF != nil {
-		m.remoteF.Flush()
-	}
-}
-
 // Queue is Send for a frame the transport that reaches peer may combine
 // with others in one write, when it can (Queuer).
 func (m *Mux) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {

@@ -1,14 +1,17 @@
 package comm
 
 import (
+	"context"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // What a Mux passes on to the transport that reaches a peer: polling,
-// single-copy pulls and signal counters, each to the local transport for
-// ranks on this host and to the remote one otherwise, looked up in the
-// routes Route published.
+// single-copy pulls, signal counters, eager frames and flushes, each to
+// the local transport for ranks on this host and to the remote one
+// otherwise, looked up in the routes Route published.
 
 // Poll polls the transport that reaches peer, or both if peer is negative,
 // when it is a Poller (see Poller).
@@ -151,4 +154,35 @@ func (m *Mux) SignalTx(peer, slot int) (*atomic.Uint64, *atomic.Uint32) {
 		return s.SignalTx(i, slot)
 	}
 	return nil, nil
+}
+
+// SendEager is Send for an eager frame (EagerSender), passed on as such
+// where the transport that reaches peer takes it.
+func (m *Mux) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
+	rt := m.routes.Load()
+	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
+		return rt.localE.SendEager(ctx, rt.index[peer], comm, tag, payload)
+	}
+	return m.Send(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
+}
+
+// QueueEager is Queue for an eager frame (EagerSender), passed on as such
+// where the transport that reaches peer takes it.
+func (m *Mux) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
+	rt := m.routes.Load()
+	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
+		return rt.localE.QueueEager(ctx, rt.index[peer], comm, tag, payload)
+	}
+	return m.Queue(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
+}
+
+// Flush writes the frames the transports hold back, where they do
+// (Flusher).
+func (m *Mux) Flush() {
+	if rt := m.routes.Load(); rt != nil && rt.localF != nil {
+		rt.localF.Flush()
+	}
+	if m.remoteF != nil {
+		m.remoteF.Flush()
+	}
 }

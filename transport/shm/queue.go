@@ -70,29 +70,6 @@ func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte
 	return e.queued(peer, o)
 }
 
-// QueueEager is Queue for an eager frame of communicator comm with tag:
-// Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, whose
-// short header it writes itself. A Header stored field by field by a
-// caller and then copied whole on its way down makes the copy wait for
-// the stores (store forwarding fails): a few percent of a sending rank's
-// time in a message-rate run, at each layer it passes.
-func (e *Endpoint) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || shortSize+len(payload) > bundleMax {
-		return e.Queue(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
-	}
-	if err := e.sendable(peer); err != nil {
-		return err
-	}
-	o := &e.out[peer]
-	if !o.mu.TryLock() {
-		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
-	}
-	b := o.grow(shortSize + len(payload))
-	putEagerShort(b, comm, tag, len(payload))
-	copy(b[shortSize:], payload)
-	return e.queued(peer, o)
-}
-
 // grow makes room for a frame of n bytes at the end of o's pending bundle
 // and returns it, after moving the combining queue's frames (which came
 // earlier) into the bundle. The caller holds o.mu.

@@ -249,42 +249,8 @@ func (e *Endpoint) claim(ctx context.Context, peer int, r *ring.Ring, n int) ([]
 	return r.Part(0), nil
 }
 
-// SendEager is Send for an eager frame of communicator comm with tag:
-// Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, whose
-// short header it writes itself (QueueEager says why it takes no Header).
-func (e *Endpoint) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	n := shortSize + len(payload)
-	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || n > ring.SlotPayload {
-		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
-	}
-	if err := e.sendable(peer); err != nil {
-		return err
-	}
-	o := &e.out[peer]
-	if !o.mu.TryLock() {
-		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
-	}
-	err := e.openRing(peer, o)
-	if err == nil {
-		err = e.flushLocked(peer, o)
-	}
-	if err == nil {
-		err = e.writeQueued(peer, o)
-	}
-	var slot []byte
-	if err == nil {
-		slot, err = e.claim(ctx, peer, o.r, n)
-	}
-	if err == nil {
-		putEagerShort(slot, comm, tag, len(payload))
-		copy(slot[shortSize:], payload)
-		o.r.Commit(n)
-		e.wake(peer)
-	}
-	e.release(peer, o)
-	return err
-}
-
+// waitErr says why a sender waiting for room should stop: ctx (if not nil)
+// ended, the peer was lost or the Endpoint closes; nil: keep waiting.
 func (e *Endpoint) waitErr(ctx context.Context, peer int) error {
 	if ctx != nil && ctx.Err() != nil {
 		return ctx.Err()
