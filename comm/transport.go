@@ -70,7 +70,7 @@ type Queuer interface {
 	Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error
 }
 
-// EagerSender is a Queuer with calls for the commonest frame, an eager
+// EagerSender is a Transport with calls for the commonest frame, an eager
 // message: SendEager and QueueEager are Send and Queue of
 // Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, without a
 // Header passed down. A Header built field by field and then copied whole
