@@ -177,8 +177,7 @@ func (l *Link) TrySend(p []byte) (bool, error) {
 	if !l.c.spend(int64(len(p)) + msgOverhead) {
 		return false, nil
 	}
-	h := frame.Header{Kind: frame.Eager, Comm: CommLinks, Tag: int32(l.ch)}
-	if err := l.w.route(l.w.ctx, l.peer, h, p); err != nil {
+	if err := l.w.routeEager(l.w.ctx, l.peer, CommLinks, int32(l.ch), p); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -61,6 +61,7 @@ type linkGroup struct {
 type linkChan struct {
 	group  *linkGroup
 	peer   int
+	ch     int
 	mu     sync.Mutex
 	q      []*[]byte
 	head   int
@@ -101,7 +102,7 @@ func (l *links) get(peer, ch int) *linkChan {
 		l.chans = make(map[linkKey]*linkChan)
 	}
 	g := l.group(ch)
-	c := &linkChan{group: g, peer: peer, wake: make(chan struct{}, 1), more: make(chan struct{}, 1)}
+	c := &linkChan{group: g, peer: peer, ch: ch, wake: make(chan struct{}, 1), more: make(chan struct{}, 1)}
 	c.credit.Store(LinkWindow)
 	l.chans[k] = c
 	g.chans = append(g.chans, c)
@@ -152,7 +153,12 @@ func (w *World) deliverLink(peer int, h frame.Header, payload []byte) {
 	if ch < 0 || ch >= LinkChannels {
 		return
 	}
-	c := w.links.get(peer, ch)
+	p := &w.peers[peer]
+	c := p.link
+	if c == nil || c.ch != ch {
+		c = w.links.get(peer, ch)
+		p.link = c
+	}
 	switch {
 	case h.Kind == frame.Eager && h.Flags&FlagSignal != 0:
 		c.onSignal(h)

@@ -91,13 +91,19 @@ func (w *World) sendEager(ctx context.Context, peer, tag int, buf []byte) error 
 	if err := w.peerErr(peer); err != nil {
 		return err
 	}
+	return w.routeEager(ctx, peer, commWorld, int32(tag), buf)
+}
+
+// routeEager is route for an eager frame of communicator comm with tag,
+// passed down without a Header where the transport allows (EagerSender).
+func (w *World) routeEager(ctx context.Context, peer int, comm uint32, tag int32, buf []byte) error {
 	if t := w.eagerT; t != nil && peer != w.cfg.Rank {
-		if err := t.SendEager(ctx, peer, commWorld, int32(tag), buf); err != nil {
+		if err := t.SendEager(ctx, peer, comm, tag, buf); err != nil {
 			return w.sendErr(ctx, peer, err)
 		}
 		return nil
 	}
-	h := frame.Header{Kind: frame.Eager, Tag: int32(tag), Aux: uint64(len(buf))}
+	h := frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(buf))}
 	return w.route(ctx, peer, h, buf)
 }
 

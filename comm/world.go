@@ -100,6 +100,11 @@ type peer struct {
 	// run holds the receives deliverRun took; only the delivery path
 	// touches it.
 	run []*Request
+	// link is the link channel with this peer that last got a frame
+	// (deliverLink): a collective's frames mostly come on one, and the
+	// channel table's lock and map cost more than the rest of a delivery.
+	// Only the delivery path, serial per peer, touches it.
+	link *linkChan
 }
 
 // New returns a world for cfg on the transport that open creates.

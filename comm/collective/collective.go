@@ -49,6 +49,7 @@ type Comm struct {
 	model   *topo.Model // rank 0 only
 	direct  map[int]*comm.Link
 	scratch []byte
+	values  []byte // the Values helpers' encodings (values.go)
 
 	mu      sync.Mutex
 	failure error
