@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,7 +78,8 @@ type routes struct {
 	ranks []int
 	local Transport
 	// pollers of remote and local, or nil: looked up once, as an
-	// interface assertion per Poll costs more than an empty poll.
+	// interface assertion per Poll costs more than an empty poll; remoteP
+	// is nil too when every rank is reached locally.
 	remoteP, localP Poller
 	// localU, localQ, localE and localF are local as an UntilPoller, a
 	// Queuer, an EagerSender and a Flusher, or nil.
@@ -193,7 +195,9 @@ func (m *Mux) publish(rt *routes) error {
 		return ErrClosed
 	}
 	m.local = rt.local
-	rt.remoteP, _ = m.remote.(Poller)
+	if slices.Contains(rt.index, -1) {
+		rt.remoteP, _ = m.remote.(Poller) // else nothing comes that way: no poll
+	}
 	rt.localP, _ = rt.local.(Poller)
 	rt.localU, _ = rt.local.(UntilPoller)
 	rt.localQ, _ = rt.local.(Queuer)

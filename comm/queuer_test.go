@@ -152,3 +152,42 @@ func TestMuxEager(t *testing.T) {
 		}
 	}
 }
+
+// pollCounting is a transport that counts the Poll calls it gets.
+type pollCounting struct {
+	Transport
+	n *atomic.Int32
+}
+
+func (p pollCounting) Poll(int) bool { p.n.Add(1); return false }
+func (p pollCounting) PollDone(int)  {}
+
+// TestMuxPollSkipsIdleRemote: a Mux whose ranks are all on this host does
+// not poll the remote transport, which carries nothing; one with a rank
+// elsewhere does.
+func TestMuxPollSkipsIdleRemote(t *testing.T) {
+	for _, c := range []struct {
+		hosts []string
+		want  int32
+	}{{[]string{"a", "a"}, 0}, {[]string{"a", "b"}, 1}} {
+		tw, local := NewTwin(2), NewTwin(2)
+		var polls atomic.Int32
+		m := NewMux(MuxConfig{Rank: 0, Size: 2,
+			Remote: func(ev Events) (Transport, error) {
+				t, err := tw.Opener(0)(ev)
+				return pollCounting{t, &polls}, err
+			},
+			Local: func(rank, size int) Opener { return local.Opener(rank) }})
+		if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Route(c.hosts); err != nil {
+			t.Fatal(err)
+		}
+		m.Poll(-1)
+		if got := polls.Load(); got != c.want {
+			t.Errorf("hosts %v: remote polled %d times by Poll(-1), want %d", c.hosts, got, c.want)
+		}
+		m.Close()
+	}
+}
