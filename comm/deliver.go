@@ -67,6 +67,18 @@ func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 	}
 }
 
+// deliverEager is the transport's DeliverEager: deliver for an eager
+// frame without flags, passed up without a Header.
+func (w *World) deliverEager(peer int, comm uint32, tag int32, payload []byte) {
+	switch {
+	case peer < 0 || peer >= w.cfg.Size:
+	case comm == CommLinks:
+		w.deliverLink(peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
+	default:
+		w.onEagerTag(peer, tag, payload)
+	}
+}
+
 // onEager is MPIV's Algorithm 2: the message meets a posted receive or is
 // stored. A receive already waiting gets the payload straight from the
 // transport (Take finds it). Otherwise the payload is copied to a pooled
@@ -75,17 +87,22 @@ func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 // posted meanwhile. This peer's frames come one at a time, so Take then
 // Arrive keeps the order of its messages.
 func (w *World) onEager(peer int, h frame.Header, payload []byte) {
+	w.onEagerTag(peer, h.Tag, payload)
+}
+
+// onEagerTag is onEager for an eager message with tag.
+func (w *World) onEagerTag(peer int, tag int32, payload []byte) {
 	var cost int64
 	if peer != w.cfg.Rank {
 		cost = int64(len(payload)) + msgOverhead
 	}
-	k := match.Key{Comm: commWorld, Source: int32(peer), Tag: h.Tag}
+	k := match.Key{Comm: commWorld, Source: int32(peer), Tag: tag}
 	if r, ok, err := w.table.Take(k); err == nil && ok {
 		w.oweDelivered(peer, cost)
-		w.fill(r, peer, int(h.Tag), payload)
+		w.fill(r, peer, int(tag), payload)
 		return
 	}
-	m := &msg{kind: frame.Eager, src: peer, tag: int(h.Tag), len: len(payload), cost: cost}
+	m := &msg{kind: frame.Eager, src: peer, tag: int(tag), len: len(payload), cost: cost}
 	m.buf = getBuf(len(payload))
 	copy(*m.buf, payload)
 	w.arrive(m)

@@ -166,9 +166,21 @@ func (m *Mux) localEvents(ranks []int) Events {
 			h.Source = int32(ranks[peer])
 			deliver(ranks[peer], h, payload)
 		},
-		DeliverRun: m.localRun(ranks),
-		Lost:       func(peer int, err error) { m.peerLost(ranks[peer], err) },
-		Idle:       m.ev.Idle,
+		DeliverRun:   m.localRun(ranks),
+		DeliverEager: m.localEager(ranks),
+		Lost:         func(peer int, err error) { m.peerLost(ranks[peer], err) },
+		Idle:         m.ev.Idle,
+	}
+}
+
+// localEager is localEvents's DeliverEager, nil if the world has none.
+func (m *Mux) localEager(ranks []int) func(int, uint32, int32, []byte) {
+	eager := m.ev.DeliverEager
+	if eager == nil {
+		return nil
+	}
+	return func(peer int, comm uint32, tag int32, payload []byte) {
+		eager(ranks[peer], comm, tag, payload)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 func SHM(cfg shm.Config) Opener {
 	return func(ev Events) (Transport, error) {
 		cfg.Deliver, cfg.DeliverRun, cfg.Lost, cfg.Idle = ev.Deliver, ev.DeliverRun, ev.Lost, ev.Idle
+		cfg.DeliverEager = ev.DeliverEager
 		ep, err := shm.Open(cfg)
 		if err != nil {
 			return nil, err

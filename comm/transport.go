@@ -115,6 +115,13 @@ type Events struct {
 	// Aux is its length), delivers them as Deliver would, one after the
 	// other, in fewer steps. It may be nil; the rules are Deliver's.
 	DeliverRun func(peer int, h frame.Header, payloads [][]byte)
+	// DeliverEager, which a transport may call instead of Deliver for an
+	// eager frame without flags, is Deliver(peer, Header{Kind: Eager,
+	// Comm: comm, Tag: tag, Aux: len(payload)}, payload) without the
+	// Header, which the callee's layers would otherwise copy whole and
+	// wait for (store forwarding fails). It may be nil; the rules are
+	// Deliver's.
+	DeliverEager func(peer int, comm uint32, tag int32, payload []byte)
 }
 
 // Opener creates a transport wired to a world's events.

@@ -114,7 +114,7 @@ func New(cfg Config, open Opener) (*World, error) {
 	}
 	w := newWorld(cfg.withDefaults())
 	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells,
-		Opened: w.deliver, DeliverRun: w.deliverRunOpened})
+		Opened: w.deliver, DeliverRun: w.deliverRunOpened, DeliverEager: w.deliverEagerOpened})
 	if err != nil {
 		w.cancel()
 		close(w.opened)
@@ -145,6 +145,12 @@ func (w *World) deliverOpened(peer int, h frame.Header, payload []byte) {
 func (w *World) deliverRunOpened(peer int, h frame.Header, payloads [][]byte) {
 	w.awaitOpen()
 	w.deliverRun(peer, h, payloads)
+}
+
+// deliverEagerOpened is deliverEager once w.t is set, as deliverOpened.
+func (w *World) deliverEagerOpened(peer int, comm uint32, tag int32, payload []byte) {
+	w.awaitOpen()
+	w.deliverEager(peer, comm, tag, payload)
 }
 
 // lostOpened is lost once w.t is set, as deliverOpened.

@@ -67,6 +67,12 @@ type Config struct {
 	// i-th's payload (each frame's Aux is its length). The same rules as
 	// Deliver's apply; frames of a run are not also passed to Deliver.
 	DeliverRun func(peer int, h Header, payloads [][]byte)
+	// DeliverEager, if set, receives instead of Deliver an eager frame
+	// with no flags that came alone: Deliver(peer, Header{Kind: Eager,
+	// Comm: comm, Source: peer, Tag: tag, Aux: len(payload)}, payload)
+	// without the Header, which a callee that copies it whole would wait
+	// for (store forwarding fails). The same rules as Deliver's apply.
+	DeliverEager func(peer int, comm uint32, tag int32, payload []byte)
 	// Lost, if set, is called once for each peer that is lost (it closed,
 	// died, stopped beating or broke the protocol), after its last
 	// Deliver, with an error wrapping ErrPeerLost.

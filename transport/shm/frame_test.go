@@ -191,6 +191,43 @@ func TestStartFrameRunHeaders(t *testing.T) {
 	}
 }
 
+// TestStartFrameDeliverEager: with DeliverEager set, a lone eager frame
+// without flags, and a run of one, go to it without a Header; a flagged
+// one, and other kinds, still go to Deliver.
+func TestStartFrameDeliverEager(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 3, nil)
+	e := eps[1]
+	var got []string
+	e.cfg.Deliver = func(p int, h Header, b []byte) {
+		got = append(got, fmt.Sprintf("deliver %d %d/%d/%d %s", p, h.Kind, h.Flags, h.Tag, b))
+	}
+	e.cfg.DeliverEager = func(p int, comm uint32, tag int32, b []byte) {
+		got = append(got, fmt.Sprintf("eager %d %d/%d %s", p, comm, tag, b))
+	}
+	e.cfg.DeliverRun = func(int, Header, [][]byte) { t.Error("a run of one went to DeliverRun") }
+	frame := func(h Header, p string) []byte {
+		h.Aux = uint64(len(p))
+		return firstMessage(h, len(p), []byte(p))
+	}
+	e.rx.Lock()
+	defer e.rx.Unlock()
+	var in inbox
+	for _, msg := range [][]byte{
+		frame(Header{Kind: Eager, Comm: 3, Tag: 4}, "a"),
+		frame(Header{Kind: Eager, Flags: 1, Tag: 4}, "b"),
+		append(frame(Header{Kind: Eager, Tag: 5}, "c"), frame(Header{Kind: Eager, Tag: 6}, "d")...),
+		frame(Header{Kind: Data, Source: 2, Tag: 4, Seq: 2}, "e"),
+	} {
+		if err := e.startFrame(2, &in, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"eager 2 3/4 a", "deliver 2 1/1/4 b", "eager 2 0/5 c", "eager 2 0/6 d", "deliver 2 4/0/4 e"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("delivered\n %q\nwant\n %q", got, want)
+	}
+}
+
 // firstMessage encodes a frame's first ring message: h for a payload of
 // total bytes, then the first of them, carried.
 func firstMessage(h Header, total int, carried []byte) []byte {

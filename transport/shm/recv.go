@@ -223,7 +223,7 @@ func (e *Endpoint) frames(p int, in *inbox, msg []byte) error {
 			f, body := msg[:shortSize], msg[shortSize:shortSize+total]
 			msg = msg[shortSize+total:]
 			if len(msg) == 0 && run.n == 0 { // the only frame
-				e.cfg.Deliver(p, runKey(f).header(p, total), body)
+				e.deliverOne(p, runKey(f), body)
 				return nil
 			}
 			e.addToRun(p, &run, runKey(f), body)

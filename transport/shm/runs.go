@@ -38,6 +38,16 @@ func (k key) header(p, n int) Header {
 	return Header{Kind: Eager, Flags: k.flags, Comm: k.comm, Source: int32(p), Tag: k.tag, Aux: uint64(n)}
 }
 
+// deliverOne delivers one short eager frame with key k: through
+// DeliverEager, without a Header, where it can.
+func (e *Endpoint) deliverOne(p int, k key, body []byte) {
+	if e.cfg.DeliverEager != nil && k.flags == 0 {
+		e.cfg.DeliverEager(p, k.comm, k.tag, body)
+		return
+	}
+	e.cfg.Deliver(p, k.header(p, len(body)), body)
+}
+
 // runOf is a run of short eager frames of one ring message being gathered
 // for DeliverRun.
 type runOf struct {
@@ -70,7 +80,7 @@ func (e *Endpoint) endRun(p int, run *runOf) {
 	case 0:
 		return
 	case 1:
-		e.cfg.Deliver(p, run.k.header(p, len(e.runP[0])), e.runP[0])
+		e.deliverOne(p, run.k, e.runP[0])
 	default:
 		e.cfg.DeliverRun(p, run.k.header(p, len(e.runP[0])), e.runP)
 	}
