@@ -36,30 +36,33 @@ type Status struct {
 // goroutine that holds the request's match (the delivery path for eager
 // data, the peer's lock for rendezvous data), and never after finish.
 type Request struct {
-	w      *World
-	send   bool
-	peer   int // destination, or the source asked for (may be AnySource)
-	tag    int
-	buf    []byte
-	seq    uint64 // rendezvous transfer id (the sender's)
-	want   int    // rendezvous receive: bytes granted
-	got    int    // rendezvous receive: bytes arrived; guarded by the peer's lock
-	msgLen int    // rendezvous receive: the message's full length
-	src    int    // rendezvous receive: the actual source
-	msgTag int    // rendezvous receive: the actual tag
+	// What every request uses, first: the eager paths touch only these.
+	w       *World
+	peer    int // destination, or the source asked for (may be AnySource)
+	tag     int
+	buf     []byte
+	state   atomic.Uint32 // phase | sleeper bit
+	rdvPeer atomic.Int32  // rendezvous receive: src+1 once registered
+	done    chan struct{} // made by the owner before it first sleeps
+	status  Status
+	err     error
+	send    bool
+	pooled  bool
+	shared  bool        // a completed send handed to many Isends (sent.go)
+	freed   bool        // freed and not handed out again (free.go)
+	offered bool        // rendezvous send: its RTS offered buf to be pulled (pull.go)
+	abort   atomic.Bool // the owner gave up with cancelErr; set after it
 
-	state       atomic.Uint32 // phase | sleeper bit
-	abort       atomic.Bool   // the owner gave up with cancelErr; set after it
-	cancelErr   error
-	rdvPeer     atomic.Int32  // rendezvous receive: src+1 once registered
-	done        chan struct{} // made by the owner before it first sleeps
-	status      Status
-	err         error
-	pooled      bool
-	shared      bool // a completed send handed to many Isends (sent.go)
-	freed       bool // freed and not handed out again (free.go)
-	watchFields      // while the owner sleeps (watch.go)
-	offered     bool // rendezvous send: its RTS offered buf to be pulled (pull.go)
+	// Rendezvous and withdrawal.
+	seq       uint64 // rendezvous transfer id (the sender's)
+	want      int    // rendezvous receive: bytes granted
+	got       int    // rendezvous receive: bytes arrived; guarded by the peer's lock
+	msgLen    int    // rendezvous receive: the message's full length
+	src       int    // rendezvous receive: the actual source
+	msgTag    int    // rendezvous receive: the actual tag
+	cancelErr error
+
+	watchFields // while the owner sleeps (watch.go)
 }
 
 var reqPool = sync.Pool{New: func() any { return &Request{pooled: true} }}
