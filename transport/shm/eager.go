@@ -36,9 +36,11 @@ func (e *Endpoint) QueueEager(ctx context.Context, peer int, comm uint32, tag in
 // SendEager is Send for an eager frame of communicator comm with tag:
 // Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, whose
 // short header it writes itself (QueueEager says why it takes no Header).
+// A frame of one or two slots is written straight into the ring; a longer
+// one goes as Send sends it.
 func (e *Endpoint) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
 	n := shortSize + len(payload)
-	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || n > ring.SlotPayload {
+	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || n > bulkMin {
 		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
 	if err := e.sendable(peer); err != nil {
@@ -60,8 +62,12 @@ func (e *Endpoint) SendEager(ctx context.Context, peer int, comm uint32, tag int
 		slot, err = e.claim(ctx, peer, o.r, n)
 	}
 	if err == nil {
+		first := min(len(payload), ring.SlotPayload-shortSize)
+		if first < len(payload) { // the second slot first: the receiver polls the first's line
+			copy(o.r.Part(1), payload[first:])
+		}
 		putEagerShort(slot, comm, tag, len(payload))
-		copy(slot[shortSize:], payload)
+		copy(slot[shortSize:], payload[:first])
 		o.r.Commit(n)
 		e.wake(peer)
 	}
