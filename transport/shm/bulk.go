@@ -208,6 +208,8 @@ func (e *Endpoint) deliverBulk(p int, msg []byte) (int, error) {
 		if err := e.frames(p, nil, in.data[off:off+n]); err != nil {
 			return 0, err
 		}
+	} else if h.Kind == Eager && h.Flags == 0 && h.Seq == 0 && h.Aux == uint64(n) {
+		e.deliverOne(p, key{comm: h.Comm, tag: h.Tag}, in.data[off:off+n])
 	} else {
 		e.cfg.Deliver(p, h, in.data[off:off+n])
 	}

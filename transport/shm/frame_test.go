@@ -192,8 +192,8 @@ func TestStartFrameRunHeaders(t *testing.T) {
 }
 
 // TestStartFrameDeliverEager: with DeliverEager set, a lone eager frame
-// without flags, and a run of one, go to it without a Header; a flagged
-// one, and other kinds, still go to Deliver.
+// without flags, a run of one and a bulk frame go to it without a Header;
+// a flagged one, and other kinds, still go to Deliver.
 func TestStartFrameDeliverEager(t *testing.T) {
 	eps, _ := openN(t, shmDir(t), 3, nil)
 	e := eps[1]
@@ -209,6 +209,13 @@ func TestStartFrameDeliverEager(t *testing.T) {
 		h.Aux = uint64(len(p))
 		return firstMessage(h, len(p), []byte(p))
 	}
+	bulk := func(h Header, p string, off int, end uint64) []byte {
+		copy(e.seg.bulkData(2, 1)[off:], p)
+		h.Aux = uint64(len(p))
+		b := make([]byte, bulkSize)
+		putBulk(b, h, len(p), off, end, false)
+		return b
+	}
 	e.rx.Lock()
 	defer e.rx.Unlock()
 	var in inbox
@@ -217,12 +224,15 @@ func TestStartFrameDeliverEager(t *testing.T) {
 		frame(Header{Kind: Eager, Flags: 1, Tag: 4}, "b"),
 		append(frame(Header{Kind: Eager, Tag: 5}, "c"), frame(Header{Kind: Eager, Tag: 6}, "d")...),
 		frame(Header{Kind: Data, Source: 2, Tag: 4, Seq: 2}, "e"),
+		bulk(Header{Kind: Eager, Comm: 1, Tag: 7}, "f", 0, 64),
+		bulk(Header{Kind: Eager, Flags: 2, Tag: 7}, "g", 64, 128),
 	} {
 		if err := e.startFrame(2, &in, msg); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"eager 2 3/4 a", "deliver 2 1/1/4 b", "eager 2 0/5 c", "eager 2 0/6 d", "deliver 2 4/0/4 e"}
+	want := []string{"eager 2 3/4 a", "deliver 2 1/1/4 b", "eager 2 0/5 c", "eager 2 0/6 d", "deliver 2 4/0/4 e",
+		"eager 2 1/7 f", "deliver 2 1/2/7 g"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("delivered\n %q\nwant\n %q", got, want)
 	}
