@@ -89,23 +89,36 @@ type bulkIn struct {
 // to back (a bundle, frame.go) and h is ignored. The caller holds o.mu and
 // the ring is open; len(payload) ≤ bulkMax.
 func (e *Endpoint) sendBulk(ctx context.Context, peer int, o *outbox, h Header, payload []byte, bundle bool) error {
+	slot, off, end, err := e.bulkReserve(ctx, peer, o, payload)
+	if err != nil {
+		return err
+	}
+	putBulk(slot, h, len(payload), off, end, bundle)
+	e.bulkCommit(peer, o)
+	return nil
+}
+
+// bulkReserve copies payload into the bulk buffer to peer and claims the
+// ring slot for its bulk frame, which the caller writes (putBulk, at off,
+// through end) and then commits (bulkCommit). The caller holds o.mu and
+// the ring is open; len(payload) ≤ bulkMax.
+func (e *Endpoint) bulkReserve(ctx context.Context, peer int, o *outbox, payload []byte) (slot []byte, off int, end uint64, err error) {
 	b := &o.bulk
 	if b.data == nil {
 		b.data, b.consumed = e.seg.bulkData(e.cfg.Rank, peer), e.seg.bulkConsumed(e.cfg.Rank, peer)
 	}
-	off, end, err := e.bulkAlloc(ctx, peer, b, len(payload))
-	if err != nil {
-		return err
+	if off, end, err = e.bulkAlloc(ctx, peer, b, len(payload)); err != nil {
+		return nil, 0, 0, err
 	}
 	copy(b.data[off:off+len(payload)], payload)
-	slot, err := e.claim(ctx, peer, o.r, bulkSize)
-	if err != nil {
-		return err // the next frame's end covers the allocation
-	}
-	putBulk(slot, h, len(payload), off, end, bundle)
+	slot, err = e.claim(ctx, peer, o.r, bulkSize) // on error the next frame's end covers the allocation
+	return slot, off, end, err
+}
+
+// bulkCommit publishes the bulk frame bulkReserve claimed.
+func (e *Endpoint) bulkCommit(peer int, o *outbox) {
 	o.r.Commit(bulkSize)
 	e.wake(peer)
-	return nil
 }
 
 // bulkAlloc allocates n bytes, rounded up to whole lines, waiting for the
@@ -166,6 +179,21 @@ func putBulk(b []byte, h Header, n, off int, end uint64, bundle bool) {
 	binary.LittleEndian.PutUint32(b[12:], uint32(n))
 	binary.LittleEndian.PutUint64(b[16:], h.Seq)
 	binary.LittleEndian.PutUint64(b[24:], h.Aux)
+	binary.LittleEndian.PutUint32(b[32:], uint32(off))
+	binary.LittleEndian.PutUint32(b[36:], 0)
+	binary.LittleEndian.PutUint64(b[40:], end)
+}
+
+// putBulkEager writes the bulk frame of an eager message of communicator
+// comm with tag and n bytes: putBulk's, from the fields.
+func putBulkEager(b []byte, comm uint32, tag int32, n, off int, end uint64) {
+	b = b[:bulkSize]
+	b[0], b[1], b[2], b[3] = bulkMark, byte(Eager), 0, 0
+	binary.LittleEndian.PutUint32(b[4:], comm)
+	binary.LittleEndian.PutUint32(b[8:], uint32(tag))
+	binary.LittleEndian.PutUint32(b[12:], uint32(n))
+	binary.LittleEndian.PutUint64(b[16:], 0)
+	binary.LittleEndian.PutUint64(b[24:], uint64(n))
 	binary.LittleEndian.PutUint32(b[32:], uint32(off))
 	binary.LittleEndian.PutUint32(b[36:], 0)
 	binary.LittleEndian.PutUint64(b[40:], end)

@@ -33,14 +33,27 @@ func (e *Endpoint) QueueEager(ctx context.Context, peer int, comm uint32, tag in
 	return e.queued(peer, o)
 }
 
+// sendBulkEager is sendBulk for an eager frame, whose bulk frame it
+// writes from the fields. The caller holds o.mu and the ring is open.
+func (e *Endpoint) sendBulkEager(ctx context.Context, peer int, o *outbox, comm uint32, tag int32, payload []byte) error {
+	slot, off, end, err := e.bulkReserve(ctx, peer, o, payload)
+	if err != nil {
+		return err
+	}
+	putBulkEager(slot, comm, tag, len(payload), off, end)
+	e.bulkCommit(peer, o)
+	return nil
+}
+
 // SendEager is Send for an eager frame of communicator comm with tag:
 // Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, whose
 // short header it writes itself (QueueEager says why it takes no Header).
-// A frame of one or two slots is written straight into the ring; a longer
-// one goes as Send sends it.
+// A frame of one or two slots is written straight into the ring, a longer
+// one with up to bulkMax bytes of payload through the bulk buffer, a
+// longer one still as Send sends it.
 func (e *Endpoint) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
 	n := shortSize + len(payload)
-	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || n > bulkMin {
+	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || len(payload) > bulkMax {
 		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
 	if err := e.sendable(peer); err != nil {
@@ -56,6 +69,11 @@ func (e *Endpoint) SendEager(ctx context.Context, peer int, comm uint32, tag int
 	}
 	if err == nil {
 		err = e.writeQueued(peer, o)
+	}
+	if err == nil && n > bulkMin {
+		err = e.sendBulkEager(ctx, peer, o, comm, tag, payload)
+		e.release(peer, o)
+		return err
 	}
 	var slot []byte
 	if err == nil {

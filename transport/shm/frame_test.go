@@ -1,6 +1,7 @@
 package shm
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -46,6 +47,12 @@ func TestBulkFrameLayout(t *testing.T) {
 		"1817161514131211" + "2827262524232221" + "0d0c0000" + "00000000" + "3837363534333231"
 	if got := hex.EncodeToString(b); got != want {
 		t.Errorf("bulk frame bytes\n got %s\nwant %s", got, want)
+	}
+	e := make([]byte, bulkSize)
+	putBulk(b, eagerHeader(7, -3, 500), 500, 128, 4096, false)
+	putBulkEager(e, 7, -3, 500, 128, 4096)
+	if !bytes.Equal(b, e) {
+		t.Errorf("putBulkEager\n got %x\nwant %x (putBulk's)", e, b)
 	}
 }
 
