@@ -269,12 +269,16 @@ func WaitallInto(ctx context.Context, sts []Status, reqs ...*Request) error {
 	}
 	var errs []error
 	for i, r := range reqs {
-		st, err := r.Wait(ctx) // finished: no wait
-		if sts != nil {
-			sts[i] = st
+		if !r.finished() {
+			r.Wait(ctx)
+		} else {
+			r.checkLive()
 		}
-		if err != nil {
-			errs = append(errs, err)
+		if sts != nil {
+			sts[i] = r.status
+		}
+		if r.err != nil {
+			errs = append(errs, r.err)
 		}
 	}
 	return errors.Join(errs...)
