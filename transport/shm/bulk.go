@@ -32,9 +32,10 @@ import (
 // ends only grow; after a frame's Deliver returns, and before it lets go
 // of the rings or after a quarter of the area, it stores the last end
 // into the consumed word (its own cache line, written only by the
-// receiver). A sender that finds everything consumed starts again at the
-// area's start (a skip), whose lines it wrote last.
-// The sender may overwrite bytes below consumed + bulkBytes only: it
+// receiver). A sender that polled since its last bulk frame and finds
+// everything consumed starts a payload of restartMin or more again at the
+// area's start (a skip), whose lines it wrote last. The sender may
+// overwrite bytes below consumed + bulkBytes only: it
 // waits, loading consumed, until head + need - consumed ≤ bulkBytes. An
 // allocation whose frame never reaches the ring (ctx ended, peer lost) is
 // covered by the next frame's end, so nothing leaks. A frame whose offset,
