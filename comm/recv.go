@@ -59,7 +59,16 @@ func recvKey(peer, tag int) match.Key {
 // between them every such receive fails.
 func (w *World) post(r *Request) {
 	k := recvKey(r.peer, r.tag)
-	m, ok, err := w.table.Post(k, r)
+	var (
+		m   *msg
+		ok  bool
+		err error
+	)
+	if r.peer != AnySource && r.tag != AnyTag { // checkRecv checked them
+		m, ok = w.table.PostExact(k, r)
+	} else {
+		m, ok, err = w.table.Post(k, r)
+	}
 	switch {
 	case err != nil:
 		r.fail(fmt.Errorf("comm: %w", err))

@@ -238,6 +238,14 @@ func (t *Table[M, R]) Post(k Key, r R) (m M, matched bool, err error) {
 		m, matched = t.postWild(k, r)
 		return m, matched, nil
 	}
+	m, matched = t.PostExact(k, r)
+	return m, matched, nil
+}
+
+// PostExact is Post for a key without wildcards that the caller has
+// already checked (Post would accept it): it skips the checks. Any
+// goroutine may call it.
+func (t *Table[M, R]) PostExact(k Key, r R) (m M, matched bool) {
 	h := k.hash()
 	s := t.shard(h)
 	s.mu.Lock()
@@ -247,5 +255,5 @@ func (t *Table[M, R]) Post(k Key, r R) (m M, matched bool, err error) {
 		s.pushPostedAt(sl, r, t.clock)
 	}
 	s.mu.Unlock()
-	return m, matched, nil
+	return m, matched
 }
