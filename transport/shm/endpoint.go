@@ -63,6 +63,7 @@ type outbox struct {
 	pending    []byte      // frames Queue holds back, encoded (queue.go; mu)
 	hasPending atomic.Bool // pending is not empty
 	timer      *time.Timer // flushes pending after flushAfter (mu)
+	armed      bool        // timer set and not fired yet (mu)
 	bulk       bulkOut     // the bulk buffer to the peer (bulk.go; mu)
 }
 

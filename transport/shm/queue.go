@@ -107,15 +107,22 @@ func (e *Endpoint) queued(peer int, o *outbox) error {
 func (e *Endpoint) Flush() { e.flushAll(false) }
 
 // markPending notes that o's pending is no longer empty and arms its
-// timer. The caller holds o.mu.
+// timer, unless it is armed already: then it fires within flushAfter
+// anyway, earlier than this bundle needs, which does no harm and saves a
+// timer reset (tens of nanoseconds) per bundle of a stream. The caller
+// holds o.mu.
 func (e *Endpoint) markPending(peer int, o *outbox) {
 	o.hasPending.Store(true)
 	e.pendingN.Add(1)
-	if o.timer == nil {
+	switch {
+	case o.timer == nil:
 		o.timer = time.AfterFunc(flushAfter, func() { e.flushPeer(peer) })
+	case !o.armed:
+		o.timer.Reset(flushAfter)
+	default:
 		return
 	}
-	o.timer.Reset(flushAfter)
+	o.armed = true
 }
 
 // flushLocked writes o's pending bundle, if any, to the ring. The caller
@@ -174,10 +181,8 @@ func (e *Endpoint) bundleCut(o *outbox, off int) int {
 // flushPeer writes peer's pending bundle; the timer calls it.
 func (e *Endpoint) flushPeer(peer int) {
 	o := &e.out[peer]
-	if !o.hasPending.Load() {
-		return
-	}
 	o.mu.Lock()
+	o.armed = false
 	e.flushLocked(peer, o)
 	e.release(peer, o)
 }
