@@ -132,6 +132,13 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 	if len(o.pending) == 0 {
 		return nil
 	}
+	if o.hasPending.Load() {
+		// First: the locked instructions of these wait for the store
+		// buffer to drain, which now holds only local stores; after the
+		// write it would hold the ring's, waiting for their cache lines.
+		o.hasPending.Store(false)
+		e.pendingN.Add(-1)
+	}
 	err := e.sendable(peer)
 	if err == nil {
 		err = e.openRing(peer, o)
@@ -151,10 +158,6 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 		}
 	}
 	o.pending = o.pending[:0]
-	if o.hasPending.Load() {
-		o.hasPending.Store(false)
-		e.pendingN.Add(-1)
-	}
 	return err
 }
 
