@@ -17,7 +17,10 @@ import (
 // the stores (store forwarding fails): a few percent of a sending rank's
 // time in a message-rate run, at each layer it passes.
 func (e *Endpoint) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || shortSize+len(payload) > bundleMax {
+	if shortSize+len(payload) > bundleMax {
+		return e.SendEager(ctx, peer, comm, tag, payload) // as Queue would: too big to hold back
+	}
+	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank {
 		return e.Queue(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
 	if err := e.sendable(peer); err != nil {
