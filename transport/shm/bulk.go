@@ -168,33 +168,28 @@ func (b *bulkOut) restart(polls uint64) bool {
 // frames (kind 0, flag byte 3 set).
 func putBulk(b []byte, h Header, n, off int, end uint64, bundle bool) {
 	if bundle {
-		h = Header{}
+		putBulkFields(b, 0, 0, bulkBundle, 0, 0, n, 0, 0, off, end)
+		return
 	}
-	b = b[:bulkSize]
-	b[0], b[1], b[2], b[3] = bulkMark, byte(h.Kind), h.Flags, 0
-	if bundle {
-		b[3] = bulkBundle
-	}
-	binary.LittleEndian.PutUint32(b[4:], h.Comm)
-	binary.LittleEndian.PutUint32(b[8:], uint32(h.Tag))
-	binary.LittleEndian.PutUint32(b[12:], uint32(n))
-	binary.LittleEndian.PutUint64(b[16:], h.Seq)
-	binary.LittleEndian.PutUint64(b[24:], h.Aux)
-	binary.LittleEndian.PutUint32(b[32:], uint32(off))
-	binary.LittleEndian.PutUint32(b[36:], 0)
-	binary.LittleEndian.PutUint64(b[40:], end)
+	putBulkFields(b, h.Kind, h.Flags, 0, h.Comm, h.Tag, n, h.Seq, h.Aux, off, end)
 }
 
 // putBulkEager writes the bulk frame of an eager message of communicator
-// comm with tag and n bytes: putBulk's, from the fields.
+// comm with tag and n bytes, from the fields.
 func putBulkEager(b []byte, comm uint32, tag int32, n, off int, end uint64) {
+	putBulkFields(b, Eager, 0, 0, comm, tag, n, 0, uint64(n), off, end)
+}
+
+// putBulkFields writes a bulk frame from its fields (marks is byte 3: 0,
+// or bulkBundle): the one encoder behind putBulk and putBulkEager.
+func putBulkFields(b []byte, kind Kind, flags, marks byte, comm uint32, tag int32, n int, seq, aux uint64, off int, end uint64) {
 	b = b[:bulkSize]
-	b[0], b[1], b[2], b[3] = bulkMark, byte(Eager), 0, 0
+	b[0], b[1], b[2], b[3] = bulkMark, byte(kind), flags, marks
 	binary.LittleEndian.PutUint32(b[4:], comm)
 	binary.LittleEndian.PutUint32(b[8:], uint32(tag))
 	binary.LittleEndian.PutUint32(b[12:], uint32(n))
-	binary.LittleEndian.PutUint64(b[16:], 0)
-	binary.LittleEndian.PutUint64(b[24:], uint64(n))
+	binary.LittleEndian.PutUint64(b[16:], seq)
+	binary.LittleEndian.PutUint64(b[24:], aux)
 	binary.LittleEndian.PutUint32(b[32:], uint32(off))
 	binary.LittleEndian.PutUint32(b[36:], 0)
 	binary.LittleEndian.PutUint64(b[40:], end)

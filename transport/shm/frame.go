@@ -71,21 +71,23 @@ func putHeader(b []byte, h Header, n int) int {
 
 // putShort writes the short header of h and the payload length n.
 func putShort(b []byte, h Header, n int) {
+	putShortFields(b, h.Kind, h.Flags, h.Comm, h.Tag, n)
+}
+
+// putShortFields writes a short header from its fields: the one encoder
+// behind putShort and putEagerShort.
+func putShortFields(b []byte, kind Kind, flags byte, comm uint32, tag int32, n int) {
 	b = b[:shortSize]
-	b[0], b[1], b[2], b[3] = shortMark, byte(h.Kind), h.Flags, 0
-	binary.LittleEndian.PutUint32(b[4:], h.Comm)
-	binary.LittleEndian.PutUint32(b[8:], uint32(h.Tag))
+	b[0], b[1], b[2], b[3] = shortMark, byte(kind), flags, 0
+	binary.LittleEndian.PutUint32(b[4:], comm)
+	binary.LittleEndian.PutUint32(b[8:], uint32(tag))
 	binary.LittleEndian.PutUint32(b[12:], uint32(n))
 }
 
 // putEagerShort writes the short header of an eager frame of communicator
-// comm with tag and a payload of n bytes: putShort's, from the fields.
+// comm with tag and a payload of n bytes, from the fields.
 func putEagerShort(b []byte, comm uint32, tag int32, n int) {
-	b = b[:shortSize]
-	b[0], b[1], b[2], b[3] = shortMark, byte(Eager), 0, 0
-	binary.LittleEndian.PutUint32(b[4:], comm)
-	binary.LittleEndian.PutUint32(b[8:], uint32(tag))
-	binary.LittleEndian.PutUint32(b[12:], uint32(n))
+	putShortFields(b, Eager, 0, comm, tag, n)
 }
 
 // eagerHeader is the Header SendEager and QueueEager stand for.
