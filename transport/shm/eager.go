@@ -20,15 +20,9 @@ func (e *Endpoint) QueueEager(ctx context.Context, peer int, comm uint32, tag in
 	if shortSize+len(payload) > bundleMax {
 		return e.SendEager(ctx, peer, comm, tag, payload) // as Queue would: too big to hold back
 	}
-	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank {
-		return e.Queue(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
-	}
-	if err := e.sendable(peer); err != nil {
+	o, ok, err := e.eagerOutbox(ctx, peer, comm, tag, payload)
+	if !ok {
 		return err
-	}
-	o := &e.out[peer]
-	if !o.mu.TryLock() {
-		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
 	b := o.grow(shortSize + len(payload))
 	putEagerShort(b, comm, tag, len(payload))
@@ -55,43 +49,59 @@ func (e *Endpoint) sendBulkEager(ctx context.Context, peer int, o *outbox, comm 
 // one with up to bulkMax bytes of payload through the bulk buffer, a
 // longer one still as Send sends it.
 func (e *Endpoint) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	n := shortSize + len(payload)
-	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank || len(payload) > bulkMax {
+	if len(payload) > bulkMax {
 		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
-	if err := e.sendable(peer); err != nil {
+	o, ok, err := e.eagerOutbox(ctx, peer, comm, tag, payload)
+	if !ok {
 		return err
 	}
-	o := &e.out[peer]
-	if !o.mu.TryLock() {
-		return e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
-	}
-	err := e.openRing(peer, o)
-	if err == nil {
-		err = e.flushLocked(peer, o)
-	}
-	if err == nil {
-		err = e.writeQueued(peer, o)
-	}
-	if err == nil && n > bulkMin {
+	err = e.ready(peer, o)
+	switch {
+	case err != nil:
+	case shortSize+len(payload) > bulkMin:
 		err = e.sendBulkEager(ctx, peer, o, comm, tag, payload)
-		e.release(peer, o)
-		return err
-	}
-	var slot []byte
-	if err == nil {
-		slot, err = e.claim(ctx, peer, o.r, n)
-	}
-	if err == nil {
-		first := min(len(payload), ring.SlotPayload-shortSize)
-		if first < len(payload) { // the second slot first: the receiver polls the first's line
-			copy(o.r.Part(1), payload[first:])
-		}
-		putEagerShort(slot, comm, tag, len(payload))
-		copy(slot[shortSize:], payload[:first])
-		o.r.Commit(n)
-		e.wake(peer)
+	default:
+		err = e.putEagerInPlace(ctx, peer, o, comm, tag, payload)
 	}
 	e.release(peer, o)
 	return err
+}
+
+// eagerOutbox takes peer's outbox for an eager frame. If ok is false the
+// frame went to Send instead (a bad peer, which Send reports, or an
+// outbox another goroutine holds, which then writes the frame), or peer
+// cannot be sent to; err says how that went.
+func (e *Endpoint) eagerOutbox(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) (o *outbox, ok bool, err error) {
+	if peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank {
+		return nil, false, e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
+	}
+	if err := e.sendable(peer); err != nil {
+		return nil, false, err
+	}
+	o = &e.out[peer]
+	if !o.mu.TryLock() {
+		return nil, false, e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
+	}
+	return o, true, nil
+}
+
+// putEagerInPlace writes an eager frame of one or two slots straight into
+// the ring, the second slot first (the receiver polls the first's line).
+// The caller holds o.mu and the ring is open.
+func (e *Endpoint) putEagerInPlace(ctx context.Context, peer int, o *outbox, comm uint32, tag int32, payload []byte) error {
+	n := shortSize + len(payload)
+	slot, err := e.claim(ctx, peer, o.r, n)
+	if err != nil {
+		return err
+	}
+	first := min(len(payload), ring.SlotPayload-shortSize)
+	if first < len(payload) {
+		copy(o.r.Part(1), payload[first:])
+	}
+	putEagerShort(slot, comm, tag, len(payload))
+	copy(slot[shortSize:], payload[:first])
+	o.r.Commit(n)
+	e.wake(peer)
+	return nil
 }

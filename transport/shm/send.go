@@ -40,16 +40,23 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 		o.mu.Lock()
 	}
 	defer e.release(peer, o)
+	if err := e.ready(peer, o); err != nil {
+		return err
+	}
+	return e.sendFrame(ctx, peer, o, h, payload)
+}
+
+// ready opens the ring to peer if need be and writes what must go before
+// a new frame: the pending bundle, then the frames others left. The
+// caller holds o.mu.
+func (e *Endpoint) ready(peer int, o *outbox) error {
 	if err := e.openRing(peer, o); err != nil {
 		return err
 	}
 	if err := e.flushLocked(peer, o); err != nil {
 		return err
 	}
-	if err := e.writeQueued(peer, o); err != nil {
-		return err
-	}
-	return e.sendFrame(ctx, peer, o, h, payload)
+	return e.writeQueued(peer, o)
 }
 
 // leave queues the frame if it is small (maxLeft, and one ring message)
