@@ -159,9 +159,8 @@ func (m *Mux) SignalTx(peer, slot int) (*atomic.Uint64, *atomic.Uint32) {
 // SendEager is Send for an eager frame (EagerSender), passed on as such
 // where the transport that reaches peer takes it.
 func (m *Mux) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	rt := m.routes.Load()
-	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
-		return rt.localE.SendEager(ctx, rt.index[peer], comm, tag, payload)
+	if t, local, ok := m.eagerRoute(peer); ok {
+		return t.SendEager(ctx, local, comm, tag, payload)
 	}
 	return m.Send(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
 }
@@ -169,11 +168,20 @@ func (m *Mux) SendEager(ctx context.Context, peer int, comm uint32, tag int32, p
 // QueueEager is Queue for an eager frame (EagerSender), passed on as such
 // where the transport that reaches peer takes it.
 func (m *Mux) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
-	rt := m.routes.Load()
-	if rt != nil && peer >= 0 && peer < len(rt.index) && rt.index[peer] >= 0 && rt.localE != nil {
-		return rt.localE.QueueEager(ctx, rt.index[peer], comm, tag, payload)
+	if t, local, ok := m.eagerRoute(peer); ok {
+		return t.QueueEager(ctx, local, comm, tag, payload)
 	}
 	return m.Queue(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
+}
+
+// eagerRoute returns the local transport as an EagerSender and peer's
+// number on it, if peer is reached locally and the transport is one.
+func (m *Mux) eagerRoute(peer int) (EagerSender, int, bool) {
+	rt := m.routes.Load()
+	if rt == nil || rt.localE == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] < 0 {
+		return nil, 0, false
+	}
+	return rt.localE, rt.index[peer], true
 }
 
 // Flush writes the frames the transports hold back, where they do
