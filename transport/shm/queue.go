@@ -2,6 +2,7 @@ package shm
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/plexus-hpc/plexus/ring"
@@ -82,7 +83,7 @@ func (o *outbox) grow(n int) []byte {
 		o.recycle(q)
 	}
 	k := len(o.pending)
-	o.pending = append(o.pending, make([]byte, n)...)
+	o.pending = slices.Grow(o.pending, n)[:k+n] // no clearing: the caller fills them
 	return o.pending[k:]
 }
 
