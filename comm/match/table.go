@@ -9,7 +9,8 @@ import (
 //
 // State. Shard s owns the FIFOs of the keys that hash to it: unexpected
 // messages (unexp) and exact posted receives (posted), each entry stamped.
-// Wildcard receives live in one list, wild, in posting order. Locks are
+// Wildcard receives live in one list, wild, in posting order. Locks (none
+// on a serial table, SetSerial, whose calls are ordered anyway) are
 // taken in one order only: shard locks by increasing index, then wmu.
 // Exact operations lock their key's shard (plus wmu when they must look at
 // wild); wildcard Post, wildcard Probe, RemoveSource and Len lock every
@@ -82,6 +83,46 @@ type Table[M, R any] struct {
 	_        [cacheLine - 8]byte
 	wmu      sync.Mutex
 	wild     []wildRecv[R]
+	// serial is set by SetSerial: one goroutine at a time uses the table,
+	// which then takes no locks.
+	serial bool
+}
+
+// SetSerial promises that from now on the table's methods are never
+// called concurrently — each call happens before the next, as with one
+// goroutine, or goroutines that hand the table over through a channel or
+// a mutex — and so makes them take no locks: an uncontended lock and
+// unlock still cost two locked instructions, a receive's largest cost
+// after the matching itself. It must happen before the calls it affects
+// (call it before handing the table out) and cannot be undone; a table
+// used concurrently after it is corrupt.
+func (t *Table[M, R]) SetSerial() { t.serial = true }
+
+// lock and unlock take and release shard s, unless the table is serial.
+func (t *Table[M, R]) lock(s *shard[M, R]) {
+	if !t.serial {
+		s.mu.Lock()
+	}
+}
+
+func (t *Table[M, R]) unlock(s *shard[M, R]) {
+	if !t.serial {
+		s.mu.Unlock()
+	}
+}
+
+// lockWild and unlockWild take and release wmu, unless the table is
+// serial.
+func (t *Table[M, R]) lockWild() {
+	if !t.serial {
+		t.wmu.Lock()
+	}
+}
+
+func (t *Table[M, R]) unlockWild() {
+	if !t.serial {
+		t.wmu.Unlock()
+	}
 }
 
 // New returns an empty Table. It panics if cfg.Validate fails: a bad
@@ -119,9 +160,9 @@ func (t *Table[M, R]) Arrive(k Key, m M) (r R, matched bool, err error) {
 	}
 	h := k.hash()
 	s := t.shard(h)
-	s.mu.Lock()
+	t.lock(s)
 	r, matched = t.arriveLocked(s, k, h, m)
-	s.mu.Unlock()
+	t.unlock(s)
 	return r, matched, nil
 }
 
@@ -165,9 +206,9 @@ func (t *Table[M, R]) Take(k Key) (r R, ok bool, err error) {
 	}
 	h := k.hash()
 	s := t.shard(h)
-	s.mu.Lock()
+	t.lock(s)
 	r, ok = t.takeLocked(s, k, h)
-	s.mu.Unlock()
+	t.unlock(s)
 	return r, ok, nil
 }
 
@@ -184,8 +225,8 @@ func (t *Table[M, R]) TakeN(k Key, out []R) (int, error) {
 	}
 	h := k.hash()
 	s := t.shard(h)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	t.lock(s)
+	defer t.unlock(s)
 	if t.nwild.Load() != 0 {
 		return 0, nil // and it cannot rise while s.mu is held (I2)
 	}
@@ -206,8 +247,8 @@ func (t *Table[M, R]) TakeN(k Key, out []R) (int, error) {
 // takeWild removes the first wildcard receive that accepts k if it was
 // posted before exact (nil: no exact receive); I3 says how to compare.
 func (t *Table[M, R]) takeWild(k Key, exact *node[R]) (r R, ok bool) {
-	t.wmu.Lock()
-	defer t.wmu.Unlock()
+	t.lockWild()
+	defer t.unlockWild()
 	for i, w := range t.wild {
 		if exact != nil && w.stamp > exact.stamp {
 			break // wild is in posting order: the rest are later still
@@ -248,12 +289,12 @@ func (t *Table[M, R]) Post(k Key, r R) (m M, matched bool, err error) {
 func (t *Table[M, R]) PostExact(k Key, r R) (m M, matched bool) {
 	h := k.hash()
 	s := t.shard(h)
-	s.mu.Lock()
+	t.lock(s)
 	if sl := s.keys.add(k, h); sl.unexp.head != nil {
 		m, matched = s.popUnexp(sl, h), true
 	} else {
 		s.pushPostedAt(sl, r, t.clock)
 	}
-	s.mu.Unlock()
+	t.unlock(s)
 	return m, matched
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // matcher is what Table and Ref have in common, instantiated for tests:
@@ -137,8 +138,11 @@ func TestTwinRandom(t *testing.T) {
 		}
 		shards := 1 << (run % 9)
 		tab := New[int, int](Config{Shards: shards})
+		if run%3 == 2 {
+			tab.SetSerial() // the same operations without locks
+		}
 		if d := runTwin(tab, NewRef[int, int](), decodeOps(data)); d != "" {
-			t.Fatalf("run %d, %d shards: %s", run, shards, d)
+			t.Fatalf("run %d, %d shards, serial %v: %s", run, shards, tab.serial, d)
 		}
 	}
 }
@@ -154,4 +158,33 @@ func FuzzTwin(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSerialTakesNoLocks holds every lock of a serial table and runs
+// every kind of operation on it: with a lock taken anywhere, it would
+// hang instead of finishing.
+func TestSerialTakesNoLocks(t *testing.T) {
+	tab := New[int, int](Config{Shards: 4})
+	tab.SetSerial()
+	for i := range tab.shards {
+		tab.shards[i].mu.Lock()
+	}
+	tab.wmu.Lock()
+	done := make(chan string)
+	go func() {
+		rng := rand.New(rand.NewPCG(1, 2))
+		data := make([]byte, 3*500)
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		done <- runTwin(tab, NewRef[int, int](), decodeOps(data))
+	}()
+	select {
+	case d := <-done:
+		if d != "" {
+			t.Fatal(d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a serial table took a lock")
+	}
 }

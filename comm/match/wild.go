@@ -7,13 +7,13 @@ import "slices"
 // lockAll locks every shard, in index order (see Invariants).
 func (t *Table[M, R]) lockAll() {
 	for i := range t.shards {
-		t.shards[i].mu.Lock()
+		t.lock(&t.shards[i])
 	}
 }
 
 func (t *Table[M, R]) unlockAll() {
 	for i := len(t.shards) - 1; i >= 0; i-- {
-		t.shards[i].mu.Unlock()
+		t.unlock(&t.shards[i])
 	}
 }
 
@@ -24,11 +24,11 @@ func (t *Table[M, R]) postWild(k Key, r R) (m M, matched bool) {
 	if s, sl := t.earliest(k); s != nil {
 		return s.popUnexp(sl, sl.key.hash()), true
 	}
-	t.wmu.Lock()
+	t.lockWild()
 	t.clock++
 	t.wild = append(t.wild, wildRecv[R]{key: k, stamp: t.clock, r: r})
 	t.nwild.Add(1)
-	t.wmu.Unlock()
+	t.unlockWild()
 	return m, false
 }
 
@@ -84,8 +84,8 @@ func (t *Table[M, R]) Probe(k Key) (m M, key Key, ok bool) {
 		defer t.unlockAll()
 	} else {
 		s := t.shard(k.hash())
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		t.lock(s)
+		defer t.unlock(s)
 	}
 	if _, sl := t.earliest(k); sl != nil {
 		return sl.unexp.head.val, sl.key, true
@@ -105,13 +105,13 @@ func (t *Table[M, R]) Cancel(k Key, match func(R) bool) bool {
 	if !k.Wild() {
 		h := k.hash()
 		s := t.shard(h)
-		s.mu.Lock()
+		t.lock(s)
 		ok := s.cancel(k, h, match)
-		s.mu.Unlock()
+		t.unlock(s)
 		return ok
 	}
-	t.wmu.Lock()
-	defer t.wmu.Unlock()
+	t.lockWild()
+	defer t.unlockWild()
 	for i, w := range t.wild {
 		if w.key == k && match(w.r) {
 			t.dropWild(i)
@@ -149,8 +149,8 @@ func (t *Table[M, R]) RemoveSource(comm uint32, src int32) (posted []R) {
 
 // removeWildSource moves wildcard receives for comm and src to out.
 func (t *Table[M, R]) removeWildSource(comm uint32, src int32, out []R) []R {
-	t.wmu.Lock()
-	defer t.wmu.Unlock()
+	t.lockWild()
+	defer t.unlockWild()
 	before := len(out)
 	t.wild = slices.DeleteFunc(t.wild, func(w wildRecv[R]) bool {
 		if w.key.Comm == comm && w.key.Source == src {
@@ -173,8 +173,8 @@ func (t *Table[M, R]) Len() (unexpected, posted int) {
 		unexpected += int(t.shards[i].nUnexp)
 		posted += int(t.shards[i].nPosted)
 	}
-	t.wmu.Lock()
+	t.lockWild()
 	posted += len(t.wild)
-	t.wmu.Unlock()
+	t.unlockWild()
 	return unexpected, posted
 }

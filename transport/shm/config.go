@@ -89,6 +89,17 @@ type Config struct {
 	// buffers and send it everything through the ring. For comparisons
 	// and for hosts where cross-memory reads are unwelcome.
 	NoPull bool
+	// Passive makes the Endpoint receive only inside Poll and PollUntil,
+	// in the caller's goroutine: it has no receive goroutine, and Sleep
+	// waits for frames instead. The caller promises that the Endpoint's
+	// methods are never called concurrently (each call happens before the
+	// next; Close included), as comm's Serialized world does, so the
+	// Endpoint takes no locks on its rings, and frames Queue holds back go
+	// out at the next Send, Flush, Poll or Sleep rather than by a timer.
+	// Frames arrive only while some goroutine polls; senders to a rank
+	// that does not wait for long stall when its rings fill (as MPI ranks
+	// that compute without calling MPI do). See passive.go.
+	Passive bool
 
 	// readMem reads another process's memory; nil means
 	// process_vm_readv. Tests replace it to make probes fail.

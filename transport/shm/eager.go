@@ -80,7 +80,7 @@ func (e *Endpoint) eagerOutbox(ctx context.Context, peer int, comm uint32, tag i
 		return nil, false, err
 	}
 	o = &e.out[peer]
-	if !o.mu.TryLock() {
+	if !e.tryTake(o) {
 		return nil, false, e.Send(ctx, peer, eagerHeader(comm, tag, len(payload)), payload)
 	}
 	return o, true, nil

@@ -107,8 +107,11 @@ func Open(cfg Config) (*Endpoint, error) {
 		e.refusePulls()
 	}
 	e.probePeers()
-	e.wg.Add(2)
-	go e.receive()
+	if !cfg.Passive {
+		e.wg.Add(1)
+		go e.receive()
+	}
+	e.wg.Add(1)
 	go e.monitor()
 	return e, nil
 }

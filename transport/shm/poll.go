@@ -38,17 +38,22 @@ func (e *Endpoint) Poll(peer int) bool { return e.PollUntil(peer, nil) }
 // has come thus goes back to its caller at once, without first looking at
 // the ring's next slot, whose cache line the sender is about to write.
 func (e *Endpoint) PollUntil(peer int, done interface{ Done() bool }) bool {
-	e.flushAll(false) // the caller may be waiting for an answer to them
-	if !e.polling.Load() {
-		e.polling.Store(true)
+	e.flushAll(false)   // the caller may be waiting for an answer to them
+	if !e.cfg.Passive { // no receive goroutine to stand aside
+		if !e.polling.Load() {
+			e.polling.Store(true)
+		}
+		e.polls.Add(1)
 	}
-	e.polls.Add(1)
 	return e.pollUntil(done)
 }
 
 // PollDone says the caller stops polling; the receive goroutine takes the
 // rings back at once.
 func (e *Endpoint) PollDone(peer int) {
+	if e.cfg.Passive {
+		return
+	}
 	e.polling.Store(false)
 	e.resumeReceive()
 }

@@ -57,7 +57,7 @@ func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte
 		return err
 	}
 	o := &e.out[peer]
-	if !o.mu.TryLock() {
+	if !e.tryTake(o) {
 		return e.Send(ctx, peer, h, payload) // leaves it, behind the holder
 	}
 	h.Source = int32(e.cfg.Rank)
@@ -116,6 +116,8 @@ func (e *Endpoint) markPending(peer int, o *outbox) {
 	o.hasPending.Store(true)
 	e.pendingN.Add(1)
 	switch {
+	case e.cfg.Passive:
+		return // flushed by the next call: nothing may run beside it
 	case o.timer == nil:
 		o.timer = time.AfterFunc(flushAfter, func() { e.flushPeer(peer) })
 	case !o.armed:
@@ -204,8 +206,8 @@ func (e *Endpoint) flushAll(wait bool) {
 			continue
 		}
 		if wait {
-			o.mu.Lock()
-		} else if !o.mu.TryLock() {
+			e.takeWait(o)
+		} else if !e.tryTake(o) {
 			continue
 		}
 		e.flushLocked(p, o)

@@ -75,10 +75,10 @@ func (e *Endpoint) poll() bool { return e.pollUntil(nil) }
 
 // pollUntil is poll, stopping early once done (if not nil) is done.
 func (e *Endpoint) pollUntil(done interface{ Done() bool }) bool {
-	if !e.rx.TryLock() {
+	if !e.takeRx() {
 		return false
 	}
-	defer e.rx.Unlock()
+	defer e.dropRx()
 	if e.closing.Load() {
 		return false // Close may be about to unmap the rings
 	}

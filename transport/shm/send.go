@@ -32,7 +32,7 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 	}
 	h.Source = int32(e.cfg.Rank)
 	o := &e.out[peer]
-	if !o.mu.TryLock() {
+	if !e.tryTake(o) {
 		if e.leave(o, h, payload) {
 			e.drainLeft(peer, o)
 			return nil
@@ -92,6 +92,9 @@ func (e *Endpoint) release(peer int, o *outbox) {
 			e.writeQueued(peer, o)
 		default:
 			o.recycle(o.takeQueue()) // the peer is gone: drop them
+		}
+		if e.cfg.Passive {
+			return // nobody queues beside the one caller
 		}
 		o.mu.Unlock()
 		if o.queued.Load() == 0 || !o.mu.TryLock() {
