@@ -29,6 +29,19 @@ type Progresser interface {
 	ProgressDone()
 }
 
+// ProgressSleeper is a Progresser whose arrivals come only from Progress
+// calls, when MustProgress says so (the links of a serialized comm world,
+// which receives only inside its caller's calls): nobody else delivers,
+// so nobody would ring the bell. A wait on such links never stops
+// progressing them; once its budget is spent it naps between empty
+// Progress calls with ProgressSleep, which returns when something may
+// have arrived, or after a bounded nap.
+type ProgressSleeper interface {
+	Progresser
+	MustProgress() bool
+	ProgressSleep()
+}
+
 // progressFor bounds how long one wait progresses the transport before it
 // naps: the budget of comm's blocking calls (comm.spinFor), for the same
 // reason. Progressing keeps a CPU busy, which an idle rank must not.
@@ -55,20 +68,34 @@ func (s *spinner) progress() bool {
 	if s.n%progressCheck == 0 && s.n > 0 {
 		if s.since.IsZero() {
 			s.since = time.Now() // not earlier: most waits end before
-		} else if time.Since(s.since) > progressFor {
-			s.stopProgress()
-			return false
+		} else if !s.drowsy && time.Since(s.since) > progressFor {
+			if !mustProgress(s.prog) {
+				s.stopProgress()
+				return false
+			}
+			s.drowsy = true // from now on nap between empty polls
 		}
 		// Goroutines this one made ready (the transport's writer, a
 		// credit's sender) may wait in this P's queue; let them run.
 		runtime.Gosched()
 	}
-	if _, ok := s.prog.Progress(); !ok {
+	delivered, ok := s.prog.Progress()
+	if !ok {
 		s.stopProgress()
 		return false
 	}
+	if s.drowsy && !delivered {
+		s.prog.(ProgressSleeper).ProgressSleep()
+	}
 	s.progressed = true
 	return true
+}
+
+// mustProgress reports whether p is a ProgressSleeper that must be
+// progressed to the end of the wait.
+func mustProgress(p Progresser) bool {
+	ps, ok := p.(ProgressSleeper)
+	return ok && ps.MustProgress()
 }
 
 // progressCheck is how many progress calls a wait makes between looks at

@@ -37,6 +37,7 @@ type spinner struct {
 	prog       Progresser // when set, polls progress it first (see progress.go)
 	since      time.Time  // the first progress check (progress.go)
 	progressed bool       // prog has moved the transport
+	drowsy     bool       // prog must be progressed, and the budget is spent
 	// every, when above 1, has only every every-th idle poll progress
 	// prog: a wait for a signal that the transport does not deliver
 	// (shared counters) polls the signal in between.

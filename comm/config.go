@@ -63,6 +63,17 @@ type Config struct {
 	// Empty means the environment's PLEXUS_TRANSPORT, else auto. New
 	// ignores it: its Opener decides.
 	Transport string
+	// Serialized promises that the world is used by one goroutine at a
+	// time: no two of its calls (its requests' and links' included, Close
+	// too) run at once — each happens before the next, as from one
+	// goroutine — which is MPI's MPI_THREAD_SERIALIZED. Messages are then
+	// received only inside the world's calls, by the calling goroutine,
+	// as an MPI rank's are, and matching, request reuse and the shared
+	// memory rings take no locks (serial.go). It applies when every rank
+	// runs on this host over shared memory (JoinWith with the auto or shm
+	// transport, or New over an SHM opener with shm.Config.Passive);
+	// otherwise the world runs as usual. World.Serialized says which.
+	Serialized bool
 }
 
 // The values of Config.Transport and PLEXUS_TRANSPORT.

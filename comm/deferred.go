@@ -92,11 +92,17 @@ func (d *deferred) pop() (action, bool) {
 	return a, true
 }
 
+// takePoller makes the caller the world's one poller, if there is none;
+// in a serialized world the caller always is (serial.go).
+func (w *World) takePoller() bool {
+	return w.serial || w.spinning.CompareAndSwap(false, true)
+}
+
 // later queues a for a goroutine that may wait on the network: the
 // poller, if one is active, or else a new goroutine. It never blocks.
 func (w *World) later(a action) {
 	w.acts.push(a)
-	if !w.spinning.Load() {
+	if !w.serial && !w.spinning.Load() { // a serialized world's caller drains at its next poll
 		go w.drain()
 	}
 }
@@ -133,7 +139,9 @@ func (w *World) run(a action) {
 // stopSpinning ends the poller's turn, then runs what was queued for it
 // (see above: the store comes before the drain).
 func (w *World) stopSpinning() {
-	w.spinning.Store(false)
+	if !w.serial {
+		w.spinning.Store(false)
+	}
 	if w.acts.pending() {
 		w.drain()
 	}

@@ -44,7 +44,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	defer close(b.ready) // empty on failure: dials fail rather than wait
 	var ep *tcp.Endpoint
 	remote := TCP(tcpConfig(info, b), func(e *tcp.Endpoint) { ep = e })
-	m := NewMux(MuxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info)})
+	m := NewMux(MuxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized)})
 	open := m.Open
 	if mode == TransportTCP {
 		open = remote
@@ -59,6 +59,9 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	}
 	if err == nil && mode != TransportTCP {
 		err = route(m, mode, hosts)
+	}
+	if err == nil {
+		w.adoptSerial() // the Mux is passive now if every rank is local
 	}
 	if err != nil {
 		w.Close()
@@ -107,11 +110,13 @@ func route(m *Mux, mode string, hosts []string) error {
 // shmOpener opens the shared-memory transport of the ranks on one host,
 // after removing the segments of dead jobs. The peer timeout is TCP's: a
 // dead process is noticed within a heartbeat anyway, and a live rank busy
-// with a million goroutines may beat late.
-func shmOpener(info launch.Info) func(rank, size int) Opener {
+// with a million goroutines may beat late. A serialized world whose ranks
+// all share the host gets a passive endpoint (serial.go).
+func shmOpener(info launch.Info, serialized bool) func(rank, size int) Opener {
 	return func(rank, size int) Opener {
 		shm.CleanStale("")
-		return SHM(shm.Config{Rank: rank, Size: size, JobID: jobID(info), PeerTimeout: 15 * time.Second})
+		return SHM(shm.Config{Rank: rank, Size: size, JobID: jobID(info), PeerTimeout: 15 * time.Second,
+			Passive: serialized && size == info.Size})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
@@ -129,7 +130,7 @@ func (l *Link) SetBell(bell chan<- struct{}) { l.c.bell.Store(&bell) }
 // concurrent use.
 func (l *Link) Progress() (delivered, ok bool) {
 	p := l.w.poll
-	if p == nil || !l.w.spinning.CompareAndSwap(false, true) {
+	if p == nil || !l.w.takePoller() {
 		return false, false
 	}
 	delivered = p.Poll(-1)
@@ -139,6 +140,29 @@ func (l *Link) Progress() (delivered, ok bool) {
 	}
 	return delivered, true
 }
+
+// MustProgress reports whether the link's arrivals come only from
+// Progress calls (a serialized world): a waiter must then go on calling
+// Progress, napping with ProgressSleep, rather than stop and wait for a
+// bell that only a delivery would ring (coll.ProgressSleeper).
+func (l *Link) MustProgress() bool { return l.w.serial }
+
+// ProgressSleep sleeps, in a serialized world, until a frame may have
+// arrived or progressNap passes, whichever is first; the caller then
+// calls Progress. The nap is bounded because a signal counted in shared
+// memory (linksignal.go) raised just as the caller goes to sleep wakes
+// nobody: it is looked at after the nap at the latest.
+func (l *Link) ProgressSleep() {
+	if !l.w.serial {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), progressNap)
+	l.w.sleepSerial(ctx, nil)
+	cancel()
+}
+
+// progressNap bounds a ProgressSleep.
+const progressNap = time.Millisecond
 
 // ProgressDone says Progress's caller has stopped polling and is going to
 // sleep, so the transport's receive goroutines take over at once

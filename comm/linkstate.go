@@ -232,6 +232,9 @@ func (c *linkChan) spend(n int64) bool {
 // wait blocks until ev has a token or ctx ends. The world's end also
 // returns, without error: the caller's next try reports ErrClosed.
 func (c *linkChan) wait(ctx context.Context, w *World, ev <-chan struct{}) error {
+	if w.serial {
+		return w.waitSerial(ctx, ev)
+	}
 	select {
 	case <-ev:
 		return nil

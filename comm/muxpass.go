@@ -3,6 +3,7 @@ package comm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/transport/frame"
@@ -192,5 +193,25 @@ func (m *Mux) Flush() {
 	}
 	if m.remoteF != nil {
 		m.remoteF.Flush()
+	}
+}
+
+// Passive reports whether every rank is reached through a passive local
+// transport (Sleeper): the Mux then receives only when polled.
+func (m *Mux) Passive() bool {
+	rt := m.routes.Load()
+	if rt == nil || rt.local == nil || slices.Contains(rt.index, -1) {
+		return false
+	}
+	s, ok := rt.local.(Sleeper)
+	return ok && s.Passive()
+}
+
+// Sleep passes Sleep to the local transport, when the Mux is Passive.
+func (m *Mux) Sleep(ctx context.Context, ready func() bool) {
+	if rt := m.routes.Load(); rt != nil && rt.local != nil {
+		if s, ok := rt.local.(Sleeper); ok {
+			s.Sleep(ctx, ready)
+		}
 	}
 }

@@ -90,12 +90,21 @@ func TestWildcards(t *testing.T) { eachTransport(t, testWildcards) }
 func testWildcards(t *testing.T, mk func(testing.TB, int, Config) fixture) {
 	ws := mk(t, 3, Config{EagerLimit: 256}).ws
 	ctx := testCtx(t)
+	sent := make(chan error, 2)
 	for src := 1; src <= 2; src++ {
-		for tag, n := range []int{8, 5000} {
-			if _, err := ws[src].Isend(0, tag, payload(src, tag, n)); err != nil {
-				t.Fatal(err)
+		go func() { // each sender completes its sends, as MPI asks
+			var reqs []*Request
+			for tag, n := range []int{8, 5000} {
+				r, err := ws[src].Isend(0, tag, payload(src, tag, n))
+				if err != nil {
+					sent <- err
+					return
+				}
+				reqs = append(reqs, r)
 			}
-		}
+			_, err := Waitall(ctx, reqs...)
+			sent <- err
+		}()
 	}
 	seen := map[[2]int]bool{}
 	for range 4 {
@@ -111,5 +120,10 @@ func testWildcards(t *testing.T, mk func(testing.TB, int, Config) fixture) {
 	}
 	if len(seen) != 4 {
 		t.Errorf("received %v, want every (source, tag) once", seen)
+	}
+	for range 2 {
+		if err := <-sent; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

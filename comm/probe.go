@@ -25,6 +25,15 @@ func (w *World) Probe(ctx context.Context, peer, tag int) (Status, error) {
 				return Status{}, err
 			}
 		}
+		if w.serial {
+			if err := w.waitSerial(ctx, wake); err != nil {
+				return Status{}, err
+			}
+			if w.ctx.Err() != nil {
+				return Status{}, ErrClosed
+			}
+			continue
+		}
 		select {
 		case <-wake:
 		case <-ctx.Done():

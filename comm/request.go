@@ -119,7 +119,14 @@ func (r *Request) waitPooled(ctx context.Context) (Status, error) {
 // await blocks until r is finished, withdrawing it when ctx or the world
 // ends first. It consumes the done token if one was sent.
 func (r *Request) await(ctx context.Context) {
-	if r.finished() || r.spin() || !r.sleep() {
+	if r.finished() {
+		return
+	}
+	if r.w.serial {
+		r.awaitSerial(ctx)
+		return
+	}
+	if r.spin() || !r.sleep() {
 		return
 	}
 	r.w.sleepers.Add(1)
@@ -157,7 +164,7 @@ const spinPerByte = time.Nanosecond
 // when the message lands delays it.
 func (r *Request) spin() bool {
 	p := r.w.poll
-	if p == nil || r.w.sleepers.Load() > maxSpinSleepers || !r.w.spinning.CompareAndSwap(false, true) {
+	if p == nil || r.w.sleepers.Load() > maxSpinSleepers || !r.w.takePoller() {
 		return false
 	}
 	defer r.w.stopSpinning()

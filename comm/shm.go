@@ -33,6 +33,7 @@ var _ interface {
 	Flusher
 	Signaller
 	Puller
+	Sleeper
 } = shmSignaller{}
 
 // shmSignaller is a shm.Endpoint as a Signaller: every peer has

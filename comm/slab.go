@@ -42,10 +42,11 @@ type reqSlab struct {
 // Concurrency contract: stack is touched only by a goroutine that holds
 // mu, which is taken with TryLock only.
 type slabs struct {
-	cur   atomic.Pointer[reqSlab]
-	mu    sync.Mutex
-	stack []*Request // freed requests (reset)
-	pool  sync.Pool  // of freed requests, when stack was busy or full
+	cur    atomic.Pointer[reqSlab]
+	serial bool // a serialized world's: mu is not taken (serial.go)
+	mu     sync.Mutex
+	stack  []*Request // freed requests (reset)
+	pool   sync.Pool  // of freed requests, when stack was busy or full
 }
 
 // alloc returns a zeroed request.
@@ -76,7 +77,7 @@ func (s *slabs) alloc() *Request {
 // pop takes a freed request off the stack, or returns nil if the stack
 // is empty or busy.
 func (s *slabs) pop() *Request {
-	if !s.mu.TryLock() {
+	if !s.lock() {
 		return nil
 	}
 	var r *Request
@@ -84,17 +85,27 @@ func (s *slabs) pop() *Request {
 		r, s.stack[n-1] = s.stack[n-1], nil
 		s.stack = s.stack[:n-1]
 	}
-	s.mu.Unlock()
+	s.unlock()
 	return r
+}
+
+// lock tries mu, unless the world is serialized: its one caller at a
+// time needs no lock.
+func (s *slabs) lock() bool { return s.serial || s.mu.TryLock() }
+
+func (s *slabs) unlock() {
+	if !s.serial {
+		s.mu.Unlock()
+	}
 }
 
 // put keeps freed requests for reuse: as many as fit on the stack, if it
 // is free, and the rest in the pool.
 func (s *slabs) put(reqs []*Request) {
-	if s.mu.TryLock() {
+	if s.lock() {
 		n := min(len(reqs), stackRequests-len(s.stack))
 		s.stack = append(s.stack, reqs[:n]...)
-		s.mu.Unlock()
+		s.unlock()
 		reqs = reqs[n:]
 	}
 	for _, r := range reqs {

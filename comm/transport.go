@@ -90,6 +90,16 @@ type Flusher interface {
 	Flush()
 }
 
+// Sleeper is a Poller that can be passive: it then receives only inside
+// Poll and PollUntil, in the caller's goroutine, and Sleep waits until
+// something may have arrived (or ready reports true, ctx ends, or a while
+// passes) for the caller to poll again. A serialized world (Config
+// Serialized) runs only on a passive transport.
+type Sleeper interface {
+	Passive() bool
+	Sleep(ctx context.Context, ready func() bool)
+}
+
 // Events is what a transport reports upwards. The world supplies it when
 // the transport is opened, so the transport never sees a half-built world.
 //

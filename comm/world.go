@@ -75,6 +75,11 @@ type World struct {
 	offers sync.Map
 
 	unexpected atomic.Int64
+
+	// serial is set, before the world is handed out, when it runs
+	// Serialized (serial.go); sleeper is then its transport.
+	serial  bool
+	sleeper Sleeper
 }
 
 // peer is the state kept per remote rank.
@@ -128,6 +133,7 @@ func New(cfg Config, open Opener) (*World, error) {
 	w.flush, _ = t.(Flusher)
 	w.eagerT, _ = t.(EagerSender)
 	w.puller, _ = t.(Puller)
+	w.adoptSerial()
 	w.isOpen.Store(true)
 	close(w.opened)
 	return w, nil

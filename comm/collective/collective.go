@@ -82,8 +82,9 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 
 // Links wake napping members and let waiting ones poll the transport.
 var (
-	_ coll.Belled     = (*comm.Link)(nil)
-	_ coll.Progresser = (*comm.Link)(nil)
+	_ coll.Belled          = (*comm.Link)(nil)
+	_ coll.Progresser      = (*comm.Link)(nil)
+	_ coll.ProgressSleeper = (*comm.Link)(nil)
 )
 
 // dial is the member's Dialer: a link per peer and lane, on the

@@ -88,3 +88,6 @@ func (e *Endpoint) arrived() bool {
 	}
 	return false
 }
+
+// Passive reports whether the Endpoint is passive (Config.Passive).
+func (e *Endpoint) Passive() bool { return e.cfg.Passive }

@@ -1,0 +1,121 @@
+package comm
+
+import (
+	"context"
+	"time"
+)
+
+// A serialized world (Config.Serialized) is used by one goroutine at a
+// time, and receives only inside its calls: its transport is passive
+// (Sleeper), so no receive goroutine delivers beside the caller, and
+// nothing else does either — deferred work waits for the caller's next
+// poll instead of a goroutine of its own, and a caller that waits polls
+// and then sleeps on the transport (its futex), not on a channel that a
+// delivery would close. Delivery and the caller's own operations thus
+// never overlap, and the world drops the locks that kept them apart: the
+// matching table's (match.Table.SetSerial), the free requests' stack's,
+// the one-poller flag's, and the transport's own (shm.Config.Passive).
+// Each is an uncontended lock and unlock — two locked instructions, each
+// waiting for the store buffer to drain — on every receive or poll
+// (docs/benchmarks.md has what they cost). A rank that computes without
+// calling the world receives nothing meanwhile, as an MPI rank without an
+// progress thread; its peers' sends then wait for room in the rings.
+//
+// Concurrency contract: the caller's. Used from two goroutines at once, a
+// serialized world corrupts its tables; the race detector reports it.
+
+// Serialized reports whether the world runs serialized: Config.Serialized
+// was set and its transport is passive.
+func (w *World) Serialized() bool { return w.serial }
+
+// adoptSerial makes the world serialized if it was asked to be and its
+// transport is passive. It runs before the world is handed out (New, or
+// join once the routes are known), when nothing uses it yet.
+func (w *World) adoptSerial() {
+	s, ok := w.t.(Sleeper)
+	if !w.cfg.Serialized || w.serial || !ok || !s.Passive() {
+		return
+	}
+	w.serial, w.sleeper = true, s
+	w.table.SetSerial()
+	w.slabs.serial = true
+}
+
+// awaitSerial is await in a serialized world: it polls until r finishes
+// and sleeps on the transport in between, since no other goroutine would
+// finish r. When ctx or the world ends first it withdraws r, as a
+// sleeper's watch does, and goes on polling until the withdrawal is done
+// (the data of a transfer in progress lands first).
+func (r *Request) awaitSerial(ctx context.Context) {
+	w := r.w
+	withdrawn := false
+	for !r.finished() && !r.spin() {
+		if !withdrawn {
+			switch {
+			case ctx.Err() != nil:
+				r.withdraw(ctx.Err())
+				withdrawn = true
+				continue
+			case w.ctx.Err() != nil:
+				r.withdraw(ErrClosed)
+				withdrawn = true
+				continue
+			}
+		}
+		w.sleepSerial(ctx, r.finished)
+	}
+}
+
+// sleepSerial sleeps on the transport until something may have arrived
+// or ready reports true (see Sleeper), then runs the deferred work.
+func (w *World) sleepSerial(ctx context.Context, ready func() bool) {
+	if w.ctx.Err() == nil && ctx.Err() == nil {
+		w.sleeper.Sleep(ctx, ready)
+	}
+	if w.acts.pending() {
+		w.drain()
+	}
+}
+
+// pollSerial polls the transport once in a serialized world's wait and
+// runs the deferred work; it reports whether anything was delivered.
+func (w *World) pollSerial() bool {
+	got := w.poll.Poll(-1)
+	if w.acts.pending() {
+		w.drain()
+	}
+	return got
+}
+
+// waitSerial is a serialized world's wait for a link or a probe: it polls
+// until a poll delivers something or ev has a token (the caller then looks
+// again), ctx ends (its error) or the world closes (nil: the caller's next
+// try reports it), spinning for spinFor and then sleeping on the
+// transport between polls.
+func (w *World) waitSerial(ctx context.Context, ev <-chan struct{}) error {
+	var start time.Time
+	for empty := 0; ; empty++ {
+		if w.pollSerial() {
+			return nil
+		}
+		select {
+		case <-ev:
+			return nil
+		default:
+		}
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case w.ctx.Err() != nil:
+			return nil
+		case empty%spinCheck != 0:
+			continue
+		case start.IsZero():
+			start = time.Now()
+		case time.Since(start) > spinFor:
+			w.sleepSerial(ctx, func() bool { return len(ev) > 0 })
+		default:
+			w.giveCPU()
+		}
+	}
+}

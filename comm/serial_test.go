@@ -1,0 +1,186 @@
+//go:build linux
+
+package comm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/transport/shm"
+)
+
+// serialWorlds returns n serialized worlds over one passive shared-memory
+// segment: each must be used by one goroutine at a time.
+func serialWorlds(t testing.TB, n int, cfg Config) fixture {
+	t.Helper()
+	cfg.Serialized = true
+	ws := shmWorldsVia(t, n, cfg, func(i int, _ Opener) Opener {
+		return SHM(shm.Config{Rank: i, Size: n, JobID: "comm-serial-test", Dir: serialDir(t), Passive: true})
+	})
+	for i, w := range ws {
+		if !w.Serialized() {
+			t.Fatalf("world %d is not serialized", i)
+		}
+	}
+	return fixture{ws, func(r int) { ws[r].Close() }}
+}
+
+// serialDir returns one directory per test for serialWorlds' segment.
+func serialDir(t testing.TB) string {
+	t.Helper()
+	dir := fmt.Sprintf("%s/plexus-serial-%d-%s", shm.DefaultDir, os.Getpid(), sanitize(t.Name()))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func sanitize(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c == '/' || c == '=' {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+func TestSerialized(t *testing.T) {
+	t.Run("sizes", func(t *testing.T) { testSendRecvSizes(t, serialWorlds) })
+	t.Run("wildcards", func(t *testing.T) { testWildcards(t, serialWorlds) })
+}
+
+// TestSerializedNeedsPassive: a world asked to be serialized on a
+// transport that receives by itself runs as usual.
+func TestSerializedNeedsPassive(t *testing.T) {
+	ws := shmWorlds(t, 2, Config{Serialized: true}).ws
+	if ws[0].Serialized() {
+		t.Fatal("serialized on a transport with a receive goroutine")
+	}
+	ctx := testCtx(t)
+	go ws[0].Send(ctx, 1, 1, payload(0, 1, 100))
+	buf := make([]byte, 100)
+	if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSerializedWindows streams windows of non-blocking sends of every
+// protocol's sizes, each rank's world used by one goroutine, and checks
+// every message; under -race any overlap of delivery with the caller's
+// calls would be reported.
+func TestSerializedWindows(t *testing.T) {
+	ws := serialWorlds(t, 2, Config{EagerLimit: 4 << 10, PullLimit: 2 << 10, ChunkSize: 16 << 10}).ws
+	ctx := testCtx(t)
+	sizes := []int{0, 8, 100, 1500, 3000, 9000, 40000}
+	windows := 60
+	if testing.Short() {
+		windows = 15
+	}
+	const window = 16
+	errc := make(chan error, 1)
+	go func() {
+		ack := make([]byte, 1)
+		reqs := make([]*Request, window)
+		for i := range windows {
+			for j := range reqs {
+				n := sizes[(i+j)%len(sizes)]
+				var err error
+				if reqs[j], err = ws[0].Isend(1, j, payload(0, j+window*i, n)); err != nil {
+					errc <- err
+					return
+				}
+			}
+			if _, err := Waitall(ctx, reqs...); err != nil {
+				errc <- err
+				return
+			}
+			if _, err := ws[0].Recv(ctx, 1, window, ack); err != nil {
+				errc <- err
+				return
+			}
+		}
+		errc <- nil
+	}()
+	reqs := make([]*Request, window)
+	bufs := make([][]byte, window)
+	for i := range windows {
+		for j := range reqs {
+			bufs[j] = make([]byte, sizes[(i+j)%len(sizes)])
+			var err error
+			if reqs[j], err = ws[1].Irecv(0, j, bufs[j]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := Waitall(ctx, reqs...); err != nil {
+			t.Fatal(err)
+		}
+		for j, b := range bufs {
+			if err := check(b, 0, j+window*i, len(b)); err != nil {
+				t.Fatalf("window %d message %d: %v", i, j, err)
+			}
+		}
+		if err := Free(reqs...); err != nil {
+			t.Fatal(err)
+		}
+		if err := ws[1].Send(ctx, 0, window, []byte{1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSerializedWaits: a serialized world's waits end when their
+// message comes late (the waiter slept on the transport meanwhile), when
+// ctx ends (and the withdrawn receive takes nothing), and when the peer
+// is lost; Probe waits the same way.
+func TestSerializedWaits(t *testing.T) {
+	f := serialWorlds(t, 2, Config{})
+	ws := f.ws
+	ctx := testCtx(t)
+	send := func(delay time.Duration, tag, n int) chan error {
+		errc := make(chan error, 1)
+		go func() {
+			time.Sleep(delay)
+			errc <- ws[0].Send(ctx, 1, tag, payload(0, tag, n))
+		}()
+		return errc
+	}
+	errc := send(5*time.Millisecond, 1, 64) // beyond spinFor: the receiver sleeps
+	buf := make([]byte, 64)
+	if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil || check(buf, 0, 1, 64) != nil {
+		t.Fatalf("late message: %v", err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if _, err := ws[1].Recv(short, 0, 2, buf); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Recv past its deadline: %v", err)
+	}
+	errc = send(5*time.Millisecond, 2, 64)
+	st, err := ws[1].Probe(ctx, 0, 2)
+	if err != nil || st.Len != 64 {
+		t.Fatalf("Probe: %+v %v", st, err)
+	}
+	if _, err := ws[1].Recv(ctx, 0, 2, buf); err != nil || check(buf, 0, 2, 64) != nil {
+		t.Fatalf("message after a withdrawn receive: %v", err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+
+	go func() { time.Sleep(5 * time.Millisecond); f.kill(0) }()
+	if _, err := ws[1].Recv(ctx, 0, 3, buf); !errors.Is(err, ErrPeerLost) {
+		t.Fatalf("Recv from a closed peer: %v", err)
+	}
+}
