@@ -35,6 +35,13 @@ type P2PConfig struct {
 	// Quick runs few iterations and windows of 16, once: a smoke test, not
 	// a measurement.
 	Quick bool
+	// Multiple runs Plexus's single-goroutine cases (all but the _mt ones)
+	// on default worlds, which any number of goroutines may use at once.
+	// Without it they run on serialized worlds (comm.Config.Serialized:
+	// one goroutine at a time, which shared memory serves without locks),
+	// the promise Open MPI's programs make too (MPI_Init: one thread).
+	// The _mt cases always run on default worlds.
+	Multiple bool
 	// Runs is how many times every case runs; results are medians.
 	// Default 3 (1 with Quick).
 	Runs int

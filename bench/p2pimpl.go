@@ -32,6 +32,9 @@ func (p *plexusImpl) name() string { return "plexus" }
 func (p *plexusImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 	var out bytes.Buffer
 	args := append([]string{"-bench", r.prog, "-transport", p.transport}, r.args...)
+	if !p.cfg.Multiple && !strings.HasSuffix(r.prog, "_mt") {
+		args = append(args, "-serialized")
+	}
 	job := launch.Job{N: r.ranks, Prog: p.bin, Args: args, Timeout: p.cfg.Timeout, Stdout: &out, Stderr: p.cfg.Log}
 	if err := job.Run(ctx); err != nil {
 		return nil, fmt.Errorf("plexus %s, %d ranks: %w", r.prog, r.ranks, err)

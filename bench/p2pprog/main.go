@@ -35,6 +35,7 @@ type options struct {
 	window     int
 	transport  string
 	timeout    time.Duration
+	serialized bool
 }
 
 func main() {
@@ -59,6 +60,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.base, "n", 0, "iterations for messages up to 8 KiB (default per bench, as in bench/peers)")
 	fs.IntVar(&o.window, "w", 64, "messages in flight for bw and msgrate")
 	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp or shm (every rank on this host)")
+	fs.BoolVar(&o.serialized, "serialized", false, "join a serialized world (comm.Config.Serialized: one goroutine at a time; not for latency_mt and msgrate_mt)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -113,11 +115,17 @@ func run(ctx context.Context, o options) error {
 	if o.transport != comm.TransportTCP && o.transport != comm.TransportSHM {
 		return fmt.Errorf("-transport %q: want tcp or shm", o.transport)
 	}
-	w, err := comm.JoinWith(ctx, comm.Config{Transport: o.transport})
+	if o.serialized && strings.HasSuffix(o.bench, "_mt") {
+		return fmt.Errorf("-serialized: %s runs many goroutines at once", o.bench)
+	}
+	w, err := comm.JoinWith(ctx, comm.Config{Transport: o.transport, Serialized: o.serialized})
 	if err != nil {
 		return err
 	}
 	defer w.Close()
+	if o.serialized && o.transport == comm.TransportSHM && !w.Serialized() {
+		fmt.Fprintln(os.Stderr, "p2pprog: -serialized, but the world is not (its transport is not passive)")
+	}
 	r := &rank{w: w, ctx: ctx, o: o}
 	if err := r.bench(); err != nil {
 		return err

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -17,5 +19,19 @@ func TestParseFlagsGoroutines(t *testing.T) {
 		if _, err := parseFlags([]string{"-bench", "latency_mt", "-g", g}); err == nil {
 			t.Errorf("-g %q accepted", g)
 		}
+	}
+}
+
+func TestSerializedFlag(t *testing.T) {
+	o, err := parseFlags([]string{"-bench", "msgrate", "-transport", "shm", "-serialized"})
+	if err != nil || !o.serialized {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	o, err = parseFlags([]string{"-bench", "latency_mt", "-serialized"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "-serialized") {
+		t.Fatalf("a serialized world for latency_mt: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ var benchP2PCmd = &command{
 	name:    "bench p2p",
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
 	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks 2,4] [--sizes LIST] [--goroutines LIST]
-                 [--cases LIST] [--quick] [--runs R] [--json]
+                 [--cases LIST] [--quick] [--runs R] [--multiple] [--json]
 
 Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
 jobs of ranks on this host, as plexus run does; with --peers it also builds
@@ -42,6 +42,11 @@ also, Plexus only, for each count G (as OSU's osu_latency_mt):
 --cases restricts the run to some of latency, bw, msgrate, coll, latency_mt,
 msgrate_mt (e.g. --cases latency_mt,msgrate_mt for the goroutine sweep alone).
 Point-to-point cases run with the fewest ranks, collectives with each count.
+Plexus runs the cases of one goroutine per rank on serialized worlds
+(comm.Config.Serialized: used by one goroutine at a time, like the MPI_Init
+of Open MPI's programs; over shared memory they take no locks), unless
+--multiple asks for default worlds, which any goroutines may use at once;
+the _mt cases always run on default worlds.
 Every case runs --runs times and the median is reported. Without mpicc or
 mpirun, --peers says so and Plexus runs alone. Must run inside the plexus
 module (the programs are built from source). --json prints one JSON array
@@ -69,6 +74,7 @@ func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.goroutines, "goroutines", "", "goroutine counts of the multi-goroutine cases as a comma-separated `LIST` (default none)")
 	fs.StringVar(&o.cases, "cases", "", "run only these programs, a comma-separated `LIST` of latency, bw, msgrate, coll, latency_mt, msgrate_mt")
 	fs.BoolVar(&o.cfg.Quick, "quick", false, "few iterations, one run: a smoke test")
+	fs.BoolVar(&o.cfg.Multiple, "multiple", false, "run the single-goroutine cases on default worlds, not serialized ones")
 	fs.IntVar(&o.cfg.Runs, "runs", 0, "runs per case, reported as the median (default 3, 1 with --quick)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	return fs
