@@ -81,6 +81,25 @@
 // its messages are received, and uses the rendezvous protocol while it has
 // none.
 //
+// # Serialized worlds
+//
+// A world may be used by any number of goroutines at once, and its
+// transport's receive goroutine delivers beside them, so matching and
+// request reuse take locks. A program that uses its world from one
+// goroutine at a time — as most MPI programs use MPI, whose MPI_Init
+// promises one thread — can say so with Config.Serialized (MPI's
+// MPI_THREAD_SERIALIZED). When every rank is on this host, the world then
+// runs over a passive shared-memory endpoint that receives only inside
+// the world's calls, in the calling goroutine: waits poll the rings and
+// then sleep on the endpoint's futex rather than on a channel, deferred
+// work runs at the next poll, collectives keep polling between naps, and
+// the matching table, the free requests, the one-poller flag and the
+// rings drop their locks (serial.go). World.Serialized reports whether it
+// applied. What it costs: nothing arrives while the rank computes without
+// calling the world, and queued Isends leave at the next call (any call
+// of the world), as with MPI; a world used by two goroutines at once
+// breaks, which the race detector reports.
+//
 // # Links
 //
 // Links (World.Link) are ordered channels between two ranks apart from the

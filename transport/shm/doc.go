@@ -84,6 +84,14 @@
 // coming the receive goroutine stands aside, blocked, for at most
 // standAside (500 µs) after the last one or until PollDone.
 //
+// A passive Endpoint (Config.Passive, for comm's serialized worlds) has no
+// receive goroutine and no flush timer: it belongs to one goroutine at a
+// time, which receives in its own Polls and, when there is nothing to
+// poll for, waits in Sleep on the rank's futex (senders wake it as they
+// wake a sleeping receive goroutine; a lost peer, ctx or a heartbeat end
+// it too). With nobody beside that goroutine, the rings and outboxes take
+// no locks, and queued frames leave at its next call (passive.go).
+//
 // Besides its ring, each ordered pair of ranks has SignalSlots signal
 // counters (signal.go): Signal is an atomic add there, Signals a load, so
 // a barrier between ranks on one host moves one cache line per hop and no
