@@ -19,6 +19,9 @@ import (
 // Any goroutine may call it; the compare-and-swap loop never lets credit
 // go below zero.
 func (w *World) spend(peer int, n int64) bool {
+	if w.serial {
+		return w.spendSerial(peer, n)
+	}
 	c := &w.peers[peer].credit
 	for {
 		have := c.Load()
@@ -29,6 +32,23 @@ func (w *World) spend(peer int, n int64) bool {
 			return true
 		}
 	}
+}
+
+// spendSerial is spend in a serialized world, whose one caller at a time
+// moves the shared credit into p.taken with one swap when it runs short
+// and spends it there with plain arithmetic: no locked instruction per
+// send. Credit coming back (deliver.go) still goes to the shared count,
+// for the next refill.
+func (w *World) spendSerial(peer int, n int64) bool {
+	p := &w.peers[peer]
+	if p.taken < n {
+		p.taken += p.credit.Swap(0)
+		if p.taken < n {
+			return false
+		}
+	}
+	p.taken -= n
+	return true
 }
 
 // owe records that n bytes of peer's credit are free again and returns a

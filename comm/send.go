@@ -15,6 +15,7 @@ func (w *World) Send(ctx context.Context, peer, tag int, buf []byte) error {
 	if err := w.checkSend(peer, tag); err != nil {
 		return err
 	}
+	w.drainSerial()
 	if w.eager(peer, len(buf)) {
 		return w.sendEager(ctx, peer, tag, buf)
 	}
@@ -39,6 +40,7 @@ func (w *World) Isend(peer, tag int, buf []byte) (*Request, error) {
 	if err := w.checkSend(peer, tag); err != nil {
 		return nil, err
 	}
+	w.drainSerial()
 	if w.eager(peer, len(buf)) {
 		if err := w.queueEager(peer, tag, buf); err != nil {
 			return nil, err

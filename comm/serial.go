@@ -87,6 +87,15 @@ func (w *World) pollSerial() bool {
 	return got
 }
 
+// drainSerial runs, in a serialized world, the work deferred since the
+// last poll before a send: a credit to return or a grant to answer then
+// leaves ahead of the new frame rather than at the next wait.
+func (w *World) drainSerial() {
+	if w.serial && w.acts.pending() {
+		w.drain()
+	}
+}
+
 // waitSerial is a serialized world's wait for a link or a probe: it polls
 // until a poll delivers something or ev has a token (the caller then looks
 // again), ctx ends (its error) or the world closes (nil: the caller's next

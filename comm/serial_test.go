@@ -184,3 +184,47 @@ func TestSerializedWaits(t *testing.T) {
 		t.Fatalf("Recv from a closed peer: %v", err)
 	}
 }
+
+// TestSerializedCredit floods a receiver that is not receiving with many
+// times its share of small messages: the sender, spending credit without
+// atomics (spendSerial), goes rendezvous when it runs out, the receiver
+// never holds more than its budget unexpected, every message arrives in
+// order, and the credit comes back to the sender's next poll.
+func TestSerializedCredit(t *testing.T) {
+	const budget = 16 << 10
+	ws := serialWorlds(t, 2, Config{UnexpectedBudget: budget}).ws
+	ctx := testCtx(t)
+	share, batch := ws[0].cfg.share(), ws[1].batch
+	n := int(4 * share / (8 + msgOverhead))
+	errc := make(chan error, 1)
+	go func() {
+		for i := range n {
+			if err := ws[0].Send(ctx, 1, 1, payload(0, i, 8)); err != nil {
+				errc <- err
+				return
+			}
+		}
+		_, err := ws[0].Recv(ctx, 1, 2, make([]byte, 1)) // its wait takes the credit back in
+		errc <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // the sender runs out meanwhile
+	buf := make([]byte, 8)
+	for i := range n {
+		if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil || check(buf, 0, i, 8) != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		if u := ws[1].UnexpectedBytes(); u > budget {
+			t.Fatalf("%d bytes unexpected, budget %d", u, budget)
+		}
+	}
+	if err := ws[1].Send(ctx, 0, 2, []byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	p := &ws[0].peers[1]
+	if short := share - p.credit.Load() - p.taken; short >= batch+max(1, batch/8) {
+		t.Errorf("sender short of %d bytes of credit after the stream", short)
+	}
+}

@@ -98,6 +98,9 @@ type peer struct {
 	dead   atomic.Bool
 	credit atomic.Int64
 	owed   atomic.Int64
+	// taken is the credit a serialized world's caller moved out of credit
+	// to spend without atomics (spendSerial); only that caller touches it.
+	taken int64
 	// owedHere gathers what the delivery path owes before it is added
 	// to owed (oweDelivered); only the delivery path, serial per peer,
 	// touches it.
