@@ -1,6 +1,9 @@
 package comm
 
-import "runtime"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Completion of a Request without a channel operation on the fast path.
 //
@@ -55,6 +58,13 @@ func (r *Request) finish(st Status, err error) bool {
 // first (the swap sees the bit and sends the token) or fails on done.
 func (r *Request) finishTaken(st Status, err error) {
 	r.status, r.err = st, err
+	if r.w.serial {
+		// The owner is this goroutine, or one the caller hands the
+		// world to later: it never sleeps on done (awaitSerial), so the
+		// state needs no swap, and no locked instruction, to publish.
+		*(*uint32)(unsafe.Pointer(&r.state)) = stateDone
+		return
+	}
 	if r.state.Swap(stateDone)&stateSleeper != 0 {
 		r.done <- struct{}{}
 	}
