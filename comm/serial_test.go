@@ -228,3 +228,16 @@ func TestSerializedCredit(t *testing.T) {
 		t.Errorf("sender short of %d bytes of credit after the stream", short)
 	}
 }
+
+// BenchmarkSerialPingPong is BenchmarkPingPong's round trip between
+// serialized worlds, next to default worlds on the same transport.
+func BenchmarkSerialPingPong(b *testing.B) {
+	for _, size := range []int{1, 8, 1024} {
+		b.Run(fmt.Sprintf("world=default/size=%d", size), func(b *testing.B) {
+			pingPong(b, shmWorlds(b, 2, Config{}).ws, size)
+		})
+		b.Run(fmt.Sprintf("world=serialized/size=%d", size), func(b *testing.B) {
+			pingPong(b, serialWorlds(b, 2, Config{}).ws, size)
+		})
+	}
+}
