@@ -212,6 +212,9 @@ func (l *Link) TrySend(p []byte) (bool, error) {
 // ErrTruncated; the message is consumed. Messages that arrived before the
 // peer was lost are still received; then the loss is reported.
 func (l *Link) TryRecv(buf []byte) (n int, ok bool, err error) {
+	if l.w.serial && l.c.queued.Load() == 0 {
+		l.w.pollSerial() // a serialized world receives only in its calls
+	}
 	if l.c.queued.Load() == 0 {
 		// A loss is reported after the peer's last delivery, so a second
 		// look after reading it finds any message that came before.

@@ -45,10 +45,14 @@ func (w *World) Probe(ctx context.Context, peer, tag int) (Status, error) {
 }
 
 // Iprobe reports, without waiting, whether a message from peer with tag
-// has arrived, and its status. Bad arguments report false.
+// has arrived, and its status. Bad arguments report false. In a
+// serialized world it polls the transport once first, as MPI_Iprobe does.
 func (w *World) Iprobe(peer, tag int) (Status, bool) {
 	if w.checkRecv(peer, tag) != nil {
 		return Status{}, false
+	}
+	if w.serial {
+		w.pollSerial()
 	}
 	m, k, ok := w.table.Probe(recvKey(peer, tag))
 	if !ok {

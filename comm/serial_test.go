@@ -241,3 +241,56 @@ func BenchmarkSerialPingPong(b *testing.B) {
 		})
 	}
 }
+
+// TestSerializedTestPolls: in a serialized world nothing arrives between
+// calls, so Test, Iprobe and a link's TryRecv poll, as MPI_Test and
+// MPI_Iprobe do: loops of them alone see their messages come.
+func TestSerializedTestPolls(t *testing.T) {
+	ws := serialWorlds(t, 2, Config{}).ws
+	ctx := testCtx(t)
+	l0, err := ws[0].Link(1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l1, err := ws[1].Link(0, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() { // rank 0's goroutine
+		time.Sleep(5 * time.Millisecond)
+		err := ws[0].Send(ctx, 1, 1, payload(0, 1, 8))
+		if err == nil {
+			err = ws[0].Send(ctx, 1, 2, payload(0, 2, 8))
+		}
+		if err == nil {
+			err = l0.Send(ctx, []byte("link"))
+		}
+		errc <- err
+	}()
+	spinUntil := func(what string, done func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !done() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s never became true", what)
+			}
+		}
+	}
+	buf := make([]byte, 8)
+	r, err := ws[1].Irecv(0, 1, buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spinUntil("Test", func() bool { _, ok, _ := r.Test(); return ok })
+	spinUntil("Iprobe", func() bool { _, ok := ws[1].Iprobe(0, 2); return ok })
+	lbuf := make([]byte, 8)
+	var n int
+	spinUntil("TryRecv", func() bool { k, ok, _ := l1.TryRecv(lbuf); n = k; return ok })
+	if string(lbuf[:n]) != "link" || check(buf, 0, 1, 8) != nil {
+		t.Fatalf("got %q and %v", lbuf[:n], buf)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}
