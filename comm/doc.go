@@ -91,8 +91,9 @@
 // MPI_THREAD_SERIALIZED). When every rank is on this host, the world then
 // runs over a passive shared-memory endpoint that receives only inside
 // the world's calls, in the calling goroutine: waits poll the rings and
-// then sleep on the endpoint's futex rather than on a channel, deferred
-// work runs at the next poll, collectives keep polling between naps, and
+// then sleep on the endpoint's futex rather than on a channel, Test,
+// Iprobe and a link's TryRecv poll once (as MPI_Test does), deferred work
+// runs at the next poll or send, collectives keep polling between naps, and
 // the matching table, the free requests, the one-poller flag and the
 // rings drop their locks (serial.go). World.Serialized reports whether it
 // applied. What it costs: nothing arrives while the rank computes without
