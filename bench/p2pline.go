@@ -18,7 +18,8 @@ import (
 //
 // Value is in the unit of Unit(Bench). Goroutines, printed only by the
 // multi-goroutine cases (MTBenches), is the number of goroutine pairs;
-// Iters is then each pair's.
+// Iters is then each pair's. Serialized, printed only by p2pprog, says
+// that its world was serialized (comm.Config.Serialized).
 type PeerLine struct {
 	Bench      string  `json:"bench"`
 	Ranks      int     `json:"ranks"`
@@ -26,6 +27,7 @@ type PeerLine struct {
 	Goroutines int     `json:"goroutines,omitempty"`
 	Iters      int     `json:"iters"`
 	Value      float64 `json:"value"`
+	Serialized bool    `json:"serialized,omitempty"`
 }
 
 // ErrPeerOutput reports a peer program's output line that is not a result.

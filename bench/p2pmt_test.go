@@ -142,3 +142,18 @@ func TestParsePeerOutputGoroutines(t *testing.T) {
 		t.Errorf("got %+v, %v", got, err)
 	}
 }
+
+// TestWriteP2PTableSerialized: the table says when Plexus ran serialized
+// worlds, and only then; toResults carries the mark over.
+func TestWriteP2PTableSerialized(t *testing.T) {
+	res := toResults([]PeerLine{{Bench: "latency", Ranks: 2, Size: 1, Iters: 10, Value: 0.2, Serialized: true}}, "plexus", "shm")
+	var b bytes.Buffer
+	if err := WriteP2PTable(&b, res); err != nil || !strings.Contains(b.String(), "plexus: serialized worlds") {
+		t.Errorf("serialized, %v:\n%s", err, b.String())
+	}
+	res[0].Serialized = false
+	b.Reset()
+	if err := WriteP2PTable(&b, res); err != nil || strings.Contains(b.String(), "serialized") {
+		t.Errorf("default worlds, %v:\n%s", err, b.String())
+	}
+}

@@ -59,7 +59,8 @@ func (r p2pRow) ratio() float64 {
 }
 
 // WriteP2PTable writes results side by side, one case per row, with the
-// ratio plexus/openmpi, then the targets of their transport. A goroutines
+// ratio plexus/openmpi, a note when Plexus ran serialized worlds, then the
+// targets of their transport. A goroutines
 // column follows ranks when there are multi-goroutine cases.
 func WriteP2PTable(w io.Writer, results []P2PResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -72,6 +73,9 @@ func WriteP2PTable(w io.Writer, results []P2PResult) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if slices.ContainsFunc(results, func(r P2PResult) bool { return r.Serialized }) {
+		fmt.Fprintln(w, "plexus: serialized worlds (comm.Config.Serialized) where one goroutine per rank runs")
 	}
 	for _, t := range P2PTargets(transportOf(results), results) {
 		fmt.Fprintf(w, "target: %s\n", t)

@@ -20,6 +20,9 @@ type P2PResult struct {
 	Iters      int     `json:"iters"` // timed iterations per run (per goroutine pair in the _mt cases)
 	Runs       int     `json:"runs"`
 	Goroutines int     `json:"goroutines"` // goroutine pairs of the _mt cases; 1 for the others
+	// Serialized says that Plexus ran the case on serialized worlds
+	// (comm.Config.Serialized; P2PConfig.Multiple).
+	Serialized bool `json:"serialized"`
 }
 
 // P2P builds the peer programs and runs every case of cfg with Plexus
@@ -92,7 +95,8 @@ func toResults(lines []PeerLine, impl, transport string) []P2PResult {
 	res := make([]P2PResult, len(lines))
 	for i, l := range lines {
 		res[i] = P2PResult{Bench: l.Bench, Impl: impl, Transport: transport, Ranks: l.Ranks,
-			Size: l.Size, Value: l.Value, Unit: Unit(l.Bench), Iters: l.Iters, Runs: 1, Goroutines: max(l.Goroutines, 1)}
+			Size: l.Size, Value: l.Value, Unit: Unit(l.Bench), Iters: l.Iters, Runs: 1, Goroutines: max(l.Goroutines, 1),
+			Serialized: l.Serialized}
 	}
 	return res
 }

@@ -57,7 +57,7 @@ func (r *rank) emit(name string, size, iters int, value float64) error {
 	if r.w.Rank() != 0 {
 		return nil
 	}
-	return r.print(bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value})
+	return r.print(bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value, Serialized: r.w.Serialized()})
 }
 
 // emitMT prints one multi-goroutine result line from rank 0.

@@ -26,6 +26,7 @@ func testBenchP2PJSON(t *testing.T, transport string) {
 		Bench, Impl, Transport, Unit string
 		Ranks, Size                  int
 		Value                        float64
+		Serialized                   bool
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || len(res) != 6 {
 		t.Fatalf("%v, %d results\n%s", err, len(res), out.String())
@@ -33,6 +34,10 @@ func testBenchP2PJSON(t *testing.T, transport string) {
 	for _, r := range res {
 		if r.Impl != "plexus" || r.Transport != transport || r.Ranks != 2 || r.Value <= 0 || r.Unit == "" {
 			t.Errorf("%+v", r)
+		}
+		// Serialized worlds by default; they apply over shared memory only.
+		if r.Serialized != (transport == "shm") {
+			t.Errorf("%s over %s: serialized %v", r.Bench, transport, r.Serialized)
 		}
 	}
 }
