@@ -50,7 +50,8 @@ the _mt cases always run on default worlds.
 Every case runs --runs times and the median is reported. Without mpicc or
 mpirun, --peers says so and Plexus runs alone. Must run inside the plexus
 module (the programs are built from source). --json prints one JSON array
-(bench, impl, transport, ranks, size, value, unit, iters, runs, goroutines);
+(bench, impl, transport, ranks, size, value, unit, iters, runs, goroutines,
+serialized);
 the table shows plexus/openmpi per case (with a goroutines column when
 there are _mt cases) and the transport's targets: over tcp latency ≤ 1.2×,
 message rate ≥ 10×, bandwidth at 1 MiB ≥ 0.9× Open MPI's; over shm latency
