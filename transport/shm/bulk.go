@@ -128,7 +128,7 @@ func (e *Endpoint) bulkCommit(peer int, o *outbox) {
 func (e *Endpoint) bulkAlloc(ctx context.Context, peer int, b *bulkOut, n int) (off int, end uint64, err error) {
 	size := uint64(roundUp(n, line))
 	skip := uint64(0)
-	if o := b.head % bulkBytes; o+size > bulkBytes || size >= restartMin && o >= size && b.restart(e.polls.Load()) {
+	if o := b.head % bulkBytes; o+size > bulkBytes || size >= restartMin && o >= size && b.restart(e.pollCount()) {
 		skip = bulkBytes - o
 	}
 	need := skip + size

@@ -31,7 +31,9 @@ type Endpoint struct {
 	bulkDirty []int
 	polling   atomic.Bool   // a goroutine Polls (poll.go)
 	polls     atomic.Uint64 // Polls so far, for standAside to see them stop
-	resume    chan struct{} // PollDone or a loss ends standing aside
+	// passivePolls counts a passive Endpoint's polls instead (pollCount).
+	passivePolls uint64
+	resume       chan struct{} // PollDone or a loss ends standing aside
 
 	pendingN    atomic.Int32 // outboxes with frames pending (queue.go)
 	closing     atomic.Bool

@@ -89,5 +89,15 @@ func (e *Endpoint) arrived() bool {
 	return false
 }
 
+// pollCount is how many times the rank has polled (PollUntil): a count
+// without an atomic in a passive Endpoint, whose one caller both counts
+// and reads it.
+func (e *Endpoint) pollCount() uint64 {
+	if e.cfg.Passive {
+		return e.passivePolls
+	}
+	return e.polls.Load()
+}
+
 // Passive reports whether the Endpoint is passive (Config.Passive).
 func (e *Endpoint) Passive() bool { return e.cfg.Passive }

@@ -39,7 +39,9 @@ func (e *Endpoint) Poll(peer int) bool { return e.PollUntil(peer, nil) }
 // the ring's next slot, whose cache line the sender is about to write.
 func (e *Endpoint) PollUntil(peer int, done interface{ Done() bool }) bool {
 	e.flushAll(false)   // the caller may be waiting for an answer to them
-	if !e.cfg.Passive { // no receive goroutine to stand aside
+	if e.cfg.Passive { // no receive goroutine to stand aside
+		e.passivePolls++
+	} else {
 		if !e.polling.Load() {
 			e.polling.Store(true)
 		}
