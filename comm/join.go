@@ -61,6 +61,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 		err = route(m, mode, hosts)
 	}
 	if err == nil {
+		w.adoptDirect() // the routes are known: maybe one transport reaches all
 		w.adoptSerial() // the Mux is passive now if every rank is local
 	}
 	if err != nil {

@@ -14,7 +14,10 @@ import (
 
 // joinPair joins two ranks in this process, as two processes started by a
 // launcher on one host would, with transport mode.
-func joinPair(t *testing.T, mode string) [2]*World {
+func joinPair(t *testing.T, mode string) [2]*World { return joinPairWith(t, mode, Config{}) }
+
+// joinPairWith is joinPair with cfg.
+func joinPairWith(t *testing.T, mode string, cfg Config) [2]*World {
 	t.Helper()
 	ctx := testCtx(t)
 	job := fmt.Sprintf("comm-join-test-%d-%s", time.Now().UnixNano(), mode)
@@ -26,7 +29,7 @@ func joinPair(t *testing.T, mode string) [2]*World {
 		go func() {
 			defer wg.Done()
 			info := launch.Info{Rank: r, Size: 2, LocalRank: r, LocalSize: 2, Launcher: launch.Plexus, JobID: job}
-			ws[r], errs[r] = join(ctx, Config{}, info, mode)
+			ws[r], errs[r] = join(ctx, cfg, info, mode)
 		}()
 	}
 	wg.Wait()
@@ -55,6 +58,30 @@ func TestJoinTransport(t *testing.T) {
 	for r, w := range joinPair(t, TransportTCP) {
 		if _, ok := w.t.(*tcp.Endpoint); !ok {
 			t.Errorf("mode tcp, rank %d: transport %T", r, w.t)
+		}
+	}
+}
+
+// TestJoinDirectAndSerialized: ranks that all share a host send and poll
+// through shared memory without the Mux in between, and a Serialized
+// world is serialized then; over TCP it is not.
+func TestJoinDirectAndSerialized(t *testing.T) {
+	for _, serialized := range []bool{false, true} {
+		for r, w := range joinPairWith(t, TransportAuto, Config{Serialized: serialized}) {
+			if _, ok := w.eagerT.(shmSignaller); !ok {
+				t.Errorf("serialized %v, rank %d: eager sends through %T, not shared memory directly", serialized, r, w.eagerT)
+			}
+			if _, ok := w.until.(shmSignaller); !ok {
+				t.Errorf("serialized %v, rank %d: polls through %T", serialized, r, w.until)
+			}
+			if w.Serialized() != serialized {
+				t.Errorf("rank %d: Serialized() %v, asked %v", r, w.Serialized(), serialized)
+			}
+		}
+	}
+	for r, w := range joinPairWith(t, TransportTCP, Config{Serialized: true}) {
+		if w.Serialized() {
+			t.Errorf("rank %d: serialized over TCP", r)
 		}
 	}
 }

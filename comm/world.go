@@ -129,6 +129,16 @@ func New(cfg Config, open Opener) (*World, error) {
 		return nil, fmt.Errorf("comm: open transport: %w", err)
 	}
 	w.t = t
+	w.useCalls(t)
+	w.adoptSerial()
+	w.isOpen.Store(true)
+	close(w.opened)
+	return w, nil
+}
+
+// useCalls looks t up as the optional interfaces the world calls: t is
+// its transport, or what a Mux reaches every rank through (adoptDirect).
+func (w *World) useCalls(t Transport) {
 	w.sig, _ = t.(Signaller)
 	w.poll, _ = t.(Poller)
 	w.until, _ = t.(UntilPoller)
@@ -136,10 +146,19 @@ func New(cfg Config, open Opener) (*World, error) {
 	w.flush, _ = t.(Flusher)
 	w.eagerT, _ = t.(EagerSender)
 	w.puller, _ = t.(Puller)
-	w.adoptSerial()
-	w.isOpen.Store(true)
-	close(w.opened)
-	return w, nil
+}
+
+// adoptDirect makes the world send and poll through the transport its Mux
+// reaches every rank through, when there is one (Mux.Direct): each call
+// then skips the Mux's route lookup and a dynamic call. Frames the world
+// sends with a Header, and Close, still go through the Mux. It runs
+// before the world is handed out (join, once the routes are known).
+func (w *World) adoptDirect() {
+	if m, ok := w.t.(interface{ Direct() Transport }); ok {
+		if d := m.Direct(); d != nil {
+			w.useCalls(d)
+		}
+	}
 }
 
 // deliverOpened is deliver once w.t is set: a transport may deliver
