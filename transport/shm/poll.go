@@ -38,7 +38,7 @@ func (e *Endpoint) Poll(peer int) bool { return e.PollUntil(peer, nil) }
 // has come thus goes back to its caller at once, without first looking at
 // the ring's next slot, whose cache line the sender is about to write.
 func (e *Endpoint) PollUntil(peer int, done interface{ Done() bool }) bool {
-	e.flushAll(false)   // the caller may be waiting for an answer to them
+	e.flushAll(false)  // the caller may be waiting for an answer to them
 	if e.cfg.Passive { // no receive goroutine to stand aside
 		e.passivePolls++
 	} else {
