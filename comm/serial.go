@@ -18,7 +18,7 @@ import (
 // Each is an uncontended lock and unlock — two locked instructions, each
 // waiting for the store buffer to drain — on every receive or poll
 // (docs/benchmarks.md has what they cost). A rank that computes without
-// calling the world receives nothing meanwhile, as an MPI rank without an
+// calling the world receives nothing meanwhile, as an MPI rank without a
 // progress thread; its peers' sends then wait for room in the rings.
 //
 // Concurrency contract: the caller's. Used from two goroutines at once, a

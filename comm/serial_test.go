@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -292,5 +293,15 @@ func TestSerializedTestPolls(t *testing.T) {
 	}
 	if err := <-errc; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPassiveNeedsSerialized: a default world on a passive transport
+// would hang its sleeping waiters, so New refuses it.
+func TestPassiveNeedsSerialized(t *testing.T) {
+	dir := serialDir(t)
+	_, err := New(Config{Rank: 0, Size: 1}, SHM(shm.Config{Rank: 0, Size: 1, JobID: "comm-passive", Dir: dir, Passive: true}))
+	if err == nil || !strings.Contains(err.Error(), "Serialized") {
+		t.Fatalf("New: %v", err)
 	}
 }

@@ -23,7 +23,9 @@ const commWorld = 0
 // tagged point-to-point traffic with them.
 //
 // Concurrency contract: every method may be called by any number of
-// goroutines at once. The transport's reader calls deliver and lost.
+// goroutines at once, unless the world is serialized (Config.Serialized:
+// one at a time). The transport's reader calls deliver and lost; in a
+// serialized world only the caller's polls do (serial.go).
 //
 // Invariants: unexpected counts the bytes (payload plus msgOverhead) of
 // eager messages stored in the table and never exceeds
@@ -130,6 +132,13 @@ func New(cfg Config, open Opener) (*World, error) {
 	}
 	w.t = t
 	w.useCalls(t)
+	if s, ok := t.(Sleeper); ok && s.Passive() && !cfg.Serialized {
+		// Nobody would receive while its goroutines sleep on their requests.
+		t.Close()
+		w.cancel()
+		close(w.opened)
+		return nil, fmt.Errorf("comm: a passive transport (it receives only when polled) needs Config.Serialized")
+	}
 	w.adoptSerial()
 	w.isOpen.Store(true)
 	close(w.opened)
