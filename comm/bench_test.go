@@ -175,7 +175,10 @@ func BenchmarkWindowOneCore(b *testing.B) {
 	}
 }
 
-func windowOneCore(b *testing.B, ws []*World) {
+func windowOneCore(b *testing.B, ws []*World) { windowOneCoreWith(b, ws, func() {}) }
+
+// windowOneCoreWith is windowOneCore calling each after every window.
+func windowOneCoreWith(b *testing.B, ws []*World, each func()) {
 	const win = 64
 	ctx := context.Background()
 	sreqs, rreqs := make([]*Request, win), make([]*Request, win)
@@ -203,6 +206,7 @@ func windowOneCore(b *testing.B, ws []*World) {
 			b.Fatal(err)
 		}
 		Free(rreqs...)
+		each()
 	}
 }
 

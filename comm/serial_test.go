@@ -305,3 +305,21 @@ func TestPassiveNeedsSerialized(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 }
+
+// BenchmarkSerialWindowOneCore is BenchmarkWindowOneCore — a window of 64
+// Isends, then 64 Irecvs and their Waitall, one goroutine driving both
+// ranks — between serialized worlds: the CPU cost of the message-rate
+// pattern without a second core's cache lines in it. A serialized world
+// receives only in its calls, and the sending rank's Waitall of complete
+// eager sends polls nothing, so each window ends with a Test of an
+// unmatched receive there, which polls once and takes the credit back
+// in; without it the sender would run out, go rendezvous and wait for an
+// answer only this goroutine could give.
+func BenchmarkSerialWindowOneCore(b *testing.B) {
+	ws := serialWorlds(b, 2, Config{}).ws
+	poke, err := ws[0].Irecv(1, 99, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	windowOneCoreWith(b, ws, func() { poke.Test() })
+}
