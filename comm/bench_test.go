@@ -175,10 +175,7 @@ func BenchmarkWindowOneCore(b *testing.B) {
 	}
 }
 
-func windowOneCore(b *testing.B, ws []*World) { windowOneCoreWith(b, ws, func() {}) }
-
-// windowOneCoreWith is windowOneCore calling each after every window.
-func windowOneCoreWith(b *testing.B, ws []*World, each func()) {
+func windowOneCore(b *testing.B, ws []*World) {
 	const win = 64
 	ctx := context.Background()
 	sreqs, rreqs := make([]*Request, win), make([]*Request, win)
@@ -206,7 +203,6 @@ func windowOneCoreWith(b *testing.B, ws []*World, each func()) {
 			b.Fatal(err)
 		}
 		Free(rreqs...)
-		each()
 	}
 }
 

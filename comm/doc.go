@@ -92,7 +92,8 @@
 // runs over a passive shared-memory endpoint that receives only inside
 // the world's calls, in the calling goroutine: waits poll the rings and
 // then sleep on the endpoint's futex rather than on a channel, Test,
-// Iprobe and a link's TryRecv poll once (as MPI_Test does), deferred work
+// Iprobe, Waitall and a link's TryRecv poll at least once (as MPI_Test
+// does), deferred work
 // runs at the next poll or send, collectives keep polling between naps, and
 // the matching table, the free requests, the one-poller flag and the
 // rings drop their locks (serial.go). World.Serialized reports whether it

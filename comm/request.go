@@ -268,7 +268,14 @@ func WaitallInto(ctx context.Context, sts []Status, reqs ...*Request) error {
 		return fmt.Errorf("comm: WaitallInto: %d statuses for %d requests", len(sts), len(reqs))
 	}
 	if n := len(reqs); n > 0 && reqs[n-1].w != nil {
-		reqs[n-1].w.flushQueued() // before looking: the rank is about to wait
+		w := reqs[n-1].w
+		w.flushQueued() // before looking: the rank is about to wait
+		if w.serial {
+			// A serialized world receives only in its calls, and a window
+			// of complete eager sends would not wait: one poll takes in
+			// the credit and answers that came meanwhile.
+			w.pollSerial()
+		}
 	}
 	// The last request is waited for first: a poller that stops as soon
 	// as the request it waits for is done (UntilPoller) then takes in the

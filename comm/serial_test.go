@@ -309,17 +309,62 @@ func TestPassiveNeedsSerialized(t *testing.T) {
 // BenchmarkSerialWindowOneCore is BenchmarkWindowOneCore — a window of 64
 // Isends, then 64 Irecvs and their Waitall, one goroutine driving both
 // ranks — between serialized worlds: the CPU cost of the message-rate
-// pattern without a second core's cache lines in it. A serialized world
-// receives only in its calls, and the sending rank's Waitall of complete
-// eager sends polls nothing, so each window ends with a Test of an
-// unmatched receive there, which polls once and takes the credit back
-// in; without it the sender would run out, go rendezvous and wait for an
-// answer only this goroutine could give.
+// pattern without a second core's cache lines in it. (The sending rank's
+// Waitall polls once, which takes its credit back in: without that it
+// would run out, go rendezvous and wait for an answer only this goroutine
+// could give.)
 func BenchmarkSerialWindowOneCore(b *testing.B) {
-	ws := serialWorlds(b, 2, Config{}).ws
-	poke, err := ws[0].Irecv(1, 99, nil)
-	if err != nil {
-		b.Fatal(err)
+	windowOneCore(b, serialWorlds(b, 2, Config{}).ws)
+}
+
+// TestSerializedWaitallPolls drives two serialized worlds from one
+// goroutine, as BenchmarkSerialWindowOneCore does, through many times the
+// sender's credit: only the sending rank's Waitall, whose eager sends are
+// complete, gives its world a chance to take the credit back in. Without
+// that poll the sender would go rendezvous and wait for an answer that
+// this goroutine, waiting, could never give.
+func TestSerializedWaitallPolls(t *testing.T) {
+	ws := serialWorlds(t, 2, Config{UnexpectedBudget: 16 << 10}).ws
+	ctx := testCtx(t)
+	const win = 64
+	windows := int(8*ws[0].cfg.share()/(8+msgOverhead)) / win
+	sreqs, rreqs := make([]*Request, win), make([]*Request, win)
+	in := make([]byte, 8)
+	done := make(chan error, 1)
+	go func() { // one goroutine for both worlds; the test waits for it
+		for w := range windows {
+			for i := range sreqs {
+				var err error
+				if sreqs[i], err = ws[0].Isend(1, 1, payload(0, w, 8)); err != nil {
+					done <- err
+					return
+				}
+			}
+			if err := WaitallInto(ctx, nil, sreqs...); err != nil {
+				done <- err
+				return
+			}
+			for i := range rreqs {
+				var err error
+				if rreqs[i], err = ws[1].Irecv(0, 1, in); err != nil {
+					done <- err
+					return
+				}
+			}
+			if err := WaitallInto(ctx, nil, rreqs...); err != nil {
+				done <- err
+				return
+			}
+			Free(rreqs...)
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the sending world never took its credit back")
 	}
-	windowOneCoreWith(b, ws, func() { poke.Test() })
 }
