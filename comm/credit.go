@@ -38,11 +38,17 @@ func (w *World) spend(peer int, n int64) bool {
 // moves the shared credit into p.taken with one swap when it runs short
 // and spends it there with plain arithmetic: no locked instruction per
 // send. Credit coming back (deliver.go) still goes to the shared count,
-// for the next refill.
+// for the next refill. Since a serialized world receives only in its
+// calls, a rank that only sends may have its credit waiting unread in the
+// transport: short of it, spendSerial polls once before it gives up.
 func (w *World) spendSerial(peer int, n int64) bool {
 	p := &w.peers[peer]
 	if p.taken < n {
 		p.taken += p.credit.Swap(0)
+		if p.taken < n {
+			w.pollSerial()
+			p.taken += p.credit.Swap(0)
+		}
 		if p.taken < n {
 			return false
 		}

@@ -368,3 +368,56 @@ func TestSerializedWaitallPolls(t *testing.T) {
 		t.Fatal("the sending world never took its credit back")
 	}
 }
+
+// BenchmarkSerialOneCore is BenchmarkOneCore between serialized worlds:
+// a Send and its Recv on one goroutine, the software cost of a message
+// at both ends with no cache line crossing cores.
+func BenchmarkSerialOneCore(b *testing.B) {
+	ws := serialWorlds(b, 2, Config{}).ws
+	ctx := context.Background()
+	buf := make([]byte, 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := ws[0].Send(ctx, 1, 1, buf); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestSerializedSendPollsForCredit: a rank that only sends, with blocking
+// eager Sends, takes in the credit the receiver returns when it runs
+// short (spendSerial polls), instead of falling back to rendezvous. One
+// goroutine drives both worlds here, so a rendezvous, which would wait
+// for the receiver's answer, would never end.
+func TestSerializedSendPollsForCredit(t *testing.T) {
+	ws := serialWorlds(t, 2, Config{UnexpectedBudget: 16 << 10}).ws
+	ctx := testCtx(t)
+	n := int(8 * ws[0].cfg.share() / (8 + msgOverhead))
+	done := make(chan error, 1)
+	go func() {
+		buf := make([]byte, 8)
+		for i := range n {
+			if err := ws[0].Send(ctx, 1, 1, payload(0, i, 8)); err != nil {
+				done <- err
+				return
+			}
+			if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil || check(buf, 0, i, 8) != nil {
+				done <- fmt.Errorf("message %d: %v", i, err)
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the sender ran out of credit without looking for the returned")
+	}
+}
