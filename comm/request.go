@@ -70,6 +70,10 @@ var reqPool = sync.Pool{New: func() any { return &Request{pooled: true} }}
 // newRequest returns a request for internal use by a blocking call; it goes
 // back to the pool after waitPooled.
 func (w *World) newRequest() *Request {
+	if r := w.spare; r != nil { // a serialized world's one blocking call at a time
+		w.spare = nil
+		return r
+	}
 	r := reqPool.Get().(*Request)
 	r.w = w
 	return r
@@ -79,8 +83,12 @@ func (w *World) newRequest() *Request {
 // after await, which consumed the token if one was sent, so no finisher
 // still refers to r.
 func (r *Request) release() {
-	done := r.done
+	w, done := r.w, r.done
 	*r = Request{done: done, pooled: true}
+	if w.serial && w.spare == nil {
+		r.w, w.spare = w, r // kept for the next blocking call, no pool
+		return
+	}
 	reqPool.Put(r)
 }
 

@@ -82,6 +82,9 @@ type World struct {
 	// Serialized (serial.go); sleeper is then its transport.
 	serial  bool
 	sleeper Sleeper
+	// spare is a serialized world's pooled request kept for its next
+	// blocking call (newRequest, release); only its caller touches it.
+	spare *Request
 }
 
 // peer is the state kept per remote rank.
