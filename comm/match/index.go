@@ -5,8 +5,13 @@ package match
 // same hash that chose the shard) and usually reads one slot. Deletion
 // shifts the rest of the probe run back instead of leaving tombstones, and
 // the table halves when it is an eighth full, so memory follows the keys
-// in use, not the number of distinct keys ever seen. Every method runs
-// with the shard's lock held.
+// in use, not the number of distinct keys ever seen. In a table of the
+// smallest size, a slot whose FIFOs empty stays with its key while at most
+// a quarter of the slots are used (release): the key's next receive or
+// message — a stream's next one, a ping-pong's next receive — finds it in
+// place instead of claiming a slot and giving it back each time. add
+// drops such empty slots before it would grow the table, and every resize
+// drops them. Every method runs with the shard's lock held.
 
 // minSlots is the smallest (and initial) table size, a power of two.
 const minSlots = 8
@@ -22,7 +27,8 @@ type slot[M, R any] struct {
 
 func (s *slot[M, R]) empty() bool { return s.unexp.head == nil && s.posted.head == nil }
 
-// index is the key table of one shard.
+// index is the key table of one shard; used counts its used slots, empty
+// ones kept for their keys included.
 type index[M, R any] struct {
 	slots []slot[M, R]
 	used  int
@@ -57,6 +63,9 @@ func (x *index[M, R]) find(k Key, h uint64) *slot[M, R] {
 // add returns k's slot, claiming one if k has none; the pointer is valid
 // until the next add or release.
 func (x *index[M, R]) add(k Key, h uint64) *slot[M, R] {
+	if 2*(x.used+1) > len(x.slots) && len(x.slots) == minSlots {
+		x.resize(minSlots) // drops the empty slots kept, if any
+	}
 	if 2*(x.used+1) > len(x.slots) {
 		x.resize(2 * len(x.slots))
 	}
@@ -69,9 +78,11 @@ func (x *index[M, R]) add(k Key, h uint64) *slot[M, R] {
 }
 
 // release frees k's slot s if both its FIFOs are empty, closing the gap so
-// that every remaining key stays reachable from its home.
+// that every remaining key stays reachable from its home; in a table of
+// the smallest size at most a quarter used it keeps the empty slot for its
+// key instead.
 func (x *index[M, R]) release(s *slot[M, R], h uint64) {
-	if !s.empty() {
+	if !s.empty() || len(x.slots) == minSlots && 4*x.used <= minSlots {
 		return
 	}
 	mask := len(x.slots) - 1
@@ -91,14 +102,16 @@ func (x *index[M, R]) release(s *slot[M, R], h uint64) {
 	}
 }
 
-// resize rehashes into n slots.
+// resize rehashes the keys in use into n slots, dropping empty ones.
 func (x *index[M, R]) resize(n int) {
 	old := x.slots
 	x.slots = make([]slot[M, R], n)
+	x.used = 0
 	for i := range old {
-		if old[i].used {
+		if old[i].used && !old[i].empty() {
 			j, _ := x.probe(old[i].key, old[i].key.hash())
 			x.slots[j] = old[i]
+			x.used++
 		}
 	}
 }

@@ -111,8 +111,15 @@ func TestSteadyStateAllocs(t *testing.T) {
 	}
 	burst(tab, 50000)
 	for i := range tab.shards {
-		if s := &tab.shards[i]; len(s.keys.slots) != minSlots || s.keys.used != 0 {
+		// At most a quarter of the smallest table stays, empty, for the
+		// keys used last (index.release).
+		if s := &tab.shards[i]; len(s.keys.slots) != minSlots || s.keys.used > minSlots/4 {
 			t.Errorf("shard %d keeps %d slots (%d used) after the burst drained", i, len(s.keys.slots), s.keys.used)
+		}
+		for _, sl := range tab.shards[i].keys.slots {
+			if !sl.empty() {
+				t.Errorf("shard %d holds %v after the burst drained", i, sl.key)
+			}
 		}
 	}
 }
