@@ -162,7 +162,11 @@ func (m *Mux) localEvents(ranks []int) Events {
 		deliver = m.ev.Opened
 	}
 	if len(ranks) == m.cfg.Size { // every rank local, numbered alike: no translation
-		return Events{Deliver: deliver, DeliverRun: m.ev.DeliverRun, DeliverEager: m.ev.DeliverEager,
+		eager := m.ev.DeliverEager
+		if m.ev.OpenedEager != nil {
+			eager = m.ev.OpenedEager
+		}
+		return Events{Deliver: deliver, DeliverRun: m.ev.DeliverRun, DeliverEager: eager,
 			Lost: m.peerLost, Idle: m.ev.Idle}
 	}
 	return Events{

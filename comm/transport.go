@@ -119,6 +119,9 @@ type Events struct {
 	// Route): such frames need not wait for the world to open, so this
 	// skips the check Deliver makes. It may be nil.
 	Opened func(peer int, h frame.Header, payload []byte)
+	// OpenedEager, if set, is DeliverEager for such a transport, as
+	// Opened is Deliver.
+	OpenedEager func(peer int, comm uint32, tag int32, payload []byte)
 	// DeliverRun, which a transport may call instead of Deliver for two
 	// or more eager frames from one peer that arrived together with the
 	// same header but for their lengths (h is the first's; each frame's

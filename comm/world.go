@@ -127,7 +127,8 @@ func New(cfg Config, open Opener) (*World, error) {
 	}
 	w := newWorld(cfg.withDefaults())
 	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells,
-		Opened: w.deliver, DeliverRun: w.deliverRunOpened, DeliverEager: w.deliverEagerOpened})
+		Opened: w.deliver, DeliverRun: w.deliverRunOpened, DeliverEager: w.deliverEagerOpened,
+		OpenedEager: w.deliverEager})
 	if err != nil {
 		w.cancel()
 		close(w.opened)

@@ -50,6 +50,9 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 // a new frame: the pending bundle, then the frames others left. The
 // caller holds o.mu.
 func (e *Endpoint) ready(peer int, o *outbox) error {
+	if o.r != nil && len(o.pending) == 0 && o.queued.Load() == 0 {
+		return nil // the common case: open, and nothing to write first
+	}
 	if err := e.openRing(peer, o); err != nil {
 		return err
 	}
