@@ -373,9 +373,15 @@ func TestSerializedWaitallPolls(t *testing.T) {
 // a Send and its Recv on one goroutine, the software cost of a message
 // at both ends with no cache line crossing cores.
 func BenchmarkSerialOneCore(b *testing.B) {
+	for _, size := range []int{8, 40, 41, 64} {
+		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) { serialOneCore(b, size) })
+	}
+}
+
+func serialOneCore(b *testing.B, size int) {
 	ws := serialWorlds(b, 2, Config{}).ws
 	ctx := context.Background()
-	buf := make([]byte, 8)
+	buf := make([]byte, size)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
