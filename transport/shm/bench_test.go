@@ -119,6 +119,37 @@ func BenchmarkWake(b *testing.B) {
 	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/wake")
 }
 
+// BenchmarkWakePassive is BenchmarkWake for a passive receiver, asleep
+// in Sleep: from Send until its own goroutine, woken, has polled the frame
+// in.
+func BenchmarkWakePassive(b *testing.B) {
+	var sent atomic.Int64
+	var total time.Duration
+	eps, sinks := openN(b, shmDir(b), 2, func(c *Config) { c.Passive = c.Rank == 1 })
+	got := make(chan struct{}, 1)
+	go func() { // the passive rank's one goroutine
+		for i := range b.N {
+			for sinks[1].count() <= i {
+				if !eps[1].PollUntil(0, nil) {
+					eps[1].Sleep(context.Background(), nil)
+				}
+			}
+			total += time.Duration(time.Now().UnixNano() - sent.Load())
+			got <- struct{}{}
+		}
+	}()
+	w := eps[1].seg.wait(1)
+	for range b.N {
+		for atomic.LoadUint32(w) != 1 {
+			time.Sleep(100 * time.Microsecond)
+		}
+		sent.Store(time.Now().UnixNano())
+		eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil)
+		<-got
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/wake")
+}
+
 func itoa(n int) string {
 	switch {
 	case n >= 1<<20:

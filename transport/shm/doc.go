@@ -109,8 +109,10 @@
 // processes as between two endpoints of one; one sender streamed 8-byte
 // frames at about 11 M frames/s and 64 KiB frames at about 0.9 GB/s. A
 // receiver asleep on its futex delivered a frame about 12 µs after the
-// Send (BenchmarkWake): the cost of FUTEX_WAKE and the scheduler, paid only
-// after tens of microseconds of idleness. Two idle endpoints use no
+// Send (BenchmarkWake; 14–18 µs on 2026-11-22), and a passive one, whose
+// own goroutine sleeps in Sleep and polls the frame in itself, 5–6 µs
+// (BenchmarkWakePassive): the cost of FUTEX_WAKE and the scheduler, paid
+// only after tens of microseconds of idleness. Two idle endpoints use no
 // measurable CPU (TestSleepWake). Through comm, whose blocking calls Poll
 // for a while (comm's spinFor) before they sleep, a ping-pong of 8-byte
 // messages between two processes took 0.22–0.24 µs one way on a quiet
