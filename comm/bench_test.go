@@ -211,20 +211,23 @@ func windowOneCore(b *testing.B, ws []*World) {
 // ends, with no cache line crossing cores.
 func BenchmarkOneCore(b *testing.B) {
 	for _, tr := range benchTransports() {
-		b.Run("transport="+tr, func(b *testing.B) {
-			ws := makers[tr](b, 2, Config{}).ws
-			ctx := context.Background()
-			buf := make([]byte, 8)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if err := ws[0].Send(ctx, 1, 1, buf); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run("transport="+tr, func(b *testing.B) { oneCore(b, makers[tr](b, 2, Config{}).ws, 8) })
+	}
+}
+
+// oneCore sends size bytes from ws[0] and receives them at ws[1], b.N
+// times, on the calling goroutine.
+func oneCore(b *testing.B, ws []*World, size int) {
+	ctx := context.Background()
+	buf := make([]byte, size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := ws[0].Send(ctx, 1, 1, buf); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -359,13 +359,20 @@ func TestSerializedWaitallPolls(t *testing.T) {
 		}
 		done <- nil
 	}()
+	awaitDone(t, done, "the sending world never took its credit back")
+}
+
+// awaitDone fails t with done's error, or with why if done says nothing
+// for 20 seconds (the goroutine behind it hangs).
+func awaitDone(t *testing.T, done <-chan error, why string) {
+	t.Helper()
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatal(err)
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("the sending world never took its credit back")
+		t.Fatal(why)
 	}
 }
 
@@ -374,23 +381,7 @@ func TestSerializedWaitallPolls(t *testing.T) {
 // at both ends with no cache line crossing cores.
 func BenchmarkSerialOneCore(b *testing.B) {
 	for _, size := range []int{8, 40, 41, 64} {
-		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) { serialOneCore(b, size) })
-	}
-}
-
-func serialOneCore(b *testing.B, size int) {
-	ws := serialWorlds(b, 2, Config{}).ws
-	ctx := context.Background()
-	buf := make([]byte, size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		if err := ws[0].Send(ctx, 1, 1, buf); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil {
-			b.Fatal(err)
-		}
+		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) { oneCore(b, serialWorlds(b, 2, Config{}).ws, size) })
 	}
 }
 
@@ -418,12 +409,5 @@ func TestSerializedSendPollsForCredit(t *testing.T) {
 		}
 		done <- nil
 	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the sender ran out of credit without looking for the returned")
-	}
+	awaitDone(t, done, "the sender ran out of credit without looking for the returned")
 }
