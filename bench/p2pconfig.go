@@ -42,6 +42,10 @@ type P2PConfig struct {
 	// the promise Open MPI's programs make too (MPI_Init: one thread).
 	// The _mt cases always run on default worlds.
 	Multiple bool
+	// NoPGO builds bench/p2pprog without profile-guided optimisation:
+	// by default go build uses its default.pgo (see pgo.sh there), as a
+	// program built with its own profile would.
+	NoPGO bool
 	// Runs is how many times every case runs; results are medians.
 	// Default 3 (1 with Quick).
 	Runs int

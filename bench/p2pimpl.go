@@ -42,10 +42,15 @@ func (p *plexusImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 	return ParsePeerOutput(&out)
 }
 
-// buildPlexus builds bench/p2pprog from src into dir.
-func buildPlexus(ctx context.Context, src, dir string) (string, error) {
+// buildPlexus builds bench/p2pprog from src into dir, with its default.pgo
+// unless noPGO.
+func buildPlexus(ctx context.Context, src, dir string, noPGO bool) (string, error) {
 	bin := filepath.Join(dir, "p2pprog")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./bench/p2pprog")
+	args := []string{"build", "-o", bin}
+	if noPGO {
+		args = append(args, "-pgo=off")
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, "./bench/p2pprog")...)
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("bench: building p2pprog: %w\n%s", err, out)

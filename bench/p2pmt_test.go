@@ -156,4 +156,9 @@ func TestWriteP2PTableSerialized(t *testing.T) {
 	if err := WriteP2PTable(&b, res); err != nil || strings.Contains(b.String(), "serialized") {
 		t.Errorf("default worlds, %v:\n%s", err, b.String())
 	}
+	res[0].PGO = true
+	b.Reset()
+	if err := WriteP2PTable(&b, res); err != nil || !strings.Contains(b.String(), "profile-guided") {
+		t.Errorf("PGO, %v:\n%s", err, b.String())
+	}
 }

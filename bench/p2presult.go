@@ -77,6 +77,9 @@ func WriteP2PTable(w io.Writer, results []P2PResult) error {
 	if slices.ContainsFunc(results, func(r P2PResult) bool { return r.Serialized }) {
 		fmt.Fprintln(w, "plexus: serialized worlds (comm.Config.Serialized) where one goroutine per rank runs")
 	}
+	if slices.ContainsFunc(results, func(r P2PResult) bool { return r.PGO }) {
+		fmt.Fprintln(w, "plexus: built with profile-guided optimisation (bench/p2pprog/default.pgo; --no-pgo without)")
+	}
 	for _, t := range P2PTargets(transportOf(results), results) {
 		fmt.Fprintf(w, "target: %s\n", t)
 	}

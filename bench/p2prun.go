@@ -23,6 +23,9 @@ type P2PResult struct {
 	// Serialized says that Plexus ran the case on serialized worlds
 	// (comm.Config.Serialized; P2PConfig.Multiple).
 	Serialized bool `json:"serialized"`
+	// PGO says that the Plexus program was built with its profile
+	// (P2PConfig.NoPGO).
+	PGO bool `json:"pgo"`
 }
 
 // P2P builds the peer programs and runs every case of cfg with Plexus
@@ -54,7 +57,7 @@ func startImpls(ctx context.Context, cfg *P2PConfig, dir string) ([]impl, error)
 			return nil, err
 		}
 	}
-	bin, err := buildPlexus(ctx, cfg.Src, dir)
+	bin, err := buildPlexus(ctx, cfg.Src, dir, cfg.NoPGO)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +87,11 @@ func runAll(ctx context.Context, cfg P2PConfig, impls []impl) ([]P2PResult, erro
 				if err != nil {
 					return nil, err
 				}
-				all = append(all, toResults(lines, im.name(), cfg.Transport)...)
+				res := toResults(lines, im.name(), cfg.Transport)
+				for i := range res {
+					res[i].PGO = im.name() == "plexus" && !cfg.NoPGO
+				}
+				all = append(all, res...)
 			}
 		}
 	}

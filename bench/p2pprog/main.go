@@ -36,6 +36,7 @@ type options struct {
 	transport  string
 	timeout    time.Duration
 	serialized bool
+	cpuprofile string
 }
 
 func main() {
@@ -60,6 +61,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.base, "n", 0, "iterations for messages up to 8 KiB (default per bench, as in bench/peers)")
 	fs.IntVar(&o.window, "w", 64, "messages in flight for bw and msgrate")
 	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp or shm (every rank on this host)")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write each rank's CPU profile of the run to `FILE`.RANK (pgo.sh merges them into default.pgo)")
 	fs.BoolVar(&o.serialized, "serialized", false, "join a serialized world (comm.Config.Serialized: one goroutine at a time; not for latency_mt and msgrate_mt)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
@@ -123,6 +125,13 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer w.Close()
+	if o.cpuprofile != "" {
+		stop, err := startProfile(fmt.Sprintf("%s.%d", o.cpuprofile, w.Rank()))
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	if o.serialized && o.transport == comm.TransportSHM && !w.Serialized() {
 		fmt.Fprintln(os.Stderr, "p2pprog: -serialized, but the world is not (its transport is not passive)")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -33,5 +34,23 @@ func TestSerializedFlag(t *testing.T) {
 	}
 	if err := run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "-serialized") {
 		t.Fatalf("a serialized world for latency_mt: %v", err)
+	}
+}
+
+func TestStartProfile(t *testing.T) {
+	path := t.TempDir() + "/cpu.0"
+	stop, err := startProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop()
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		t.Fatalf("profile %v, %v", fi, err)
+	}
+	if _, err := startProfile(t.TempDir() + "/no/such/dir/cpu"); err == nil {
+		t.Fatal("a profile in a missing directory started")
+	}
+	if o, err := parseFlags([]string{"-cpuprofile", "/tmp/x"}); err != nil || o.cpuprofile != "/tmp/x" {
+		t.Fatalf("%+v, %v", o, err)
 	}
 }

@@ -16,7 +16,7 @@ var benchP2PCmd = &command{
 	name:    "bench p2p",
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
 	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks 2,4] [--sizes LIST] [--goroutines LIST]
-                 [--cases LIST] [--quick] [--runs R] [--multiple] [--json]
+                 [--cases LIST] [--quick] [--runs R] [--multiple] [--no-pgo] [--json]
 
 Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
 jobs of ranks on this host, as plexus run does; with --peers it also builds
@@ -46,12 +46,15 @@ Plexus runs the cases of one goroutine per rank on serialized worlds
 (comm.Config.Serialized: used by one goroutine at a time, like the MPI_Init
 of Open MPI's programs; over shared memory they take no locks), unless
 --multiple asks for default worlds, which any goroutines may use at once;
-the _mt cases always run on default worlds.
+the _mt cases always run on default worlds. The Plexus program is built with
+profile-guided optimisation from its bench/p2pprog/default.pgo (made by
+bench/p2pprog/pgo.sh), as Open MPI's library is built optimised; --no-pgo
+builds it without.
 Every case runs --runs times and the median is reported. Without mpicc or
 mpirun, --peers says so and Plexus runs alone. Must run inside the plexus
 module (the programs are built from source). --json prints one JSON array
 (bench, impl, transport, ranks, size, value, unit, iters, runs, goroutines,
-serialized);
+serialized, pgo);
 the table shows plexus/openmpi per case (with a goroutines column when
 there are _mt cases) and the transport's targets: over tcp latency ≤ 1.2×,
 message rate ≥ 10×, bandwidth at 1 MiB ≥ 0.9× Open MPI's; over shm latency
@@ -76,6 +79,7 @@ func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.cases, "cases", "", "run only these programs, a comma-separated `LIST` of latency, bw, msgrate, coll, latency_mt, msgrate_mt")
 	fs.BoolVar(&o.cfg.Quick, "quick", false, "few iterations, one run: a smoke test")
 	fs.BoolVar(&o.cfg.Multiple, "multiple", false, "run the single-goroutine cases on default worlds, not serialized ones")
+	fs.BoolVar(&o.cfg.NoPGO, "no-pgo", false, "build the Plexus program without its profile (bench/p2pprog/default.pgo)")
 	fs.IntVar(&o.cfg.Runs, "runs", 0, "runs per case, reported as the median (default 3, 1 with --quick)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	return fs

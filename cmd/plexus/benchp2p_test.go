@@ -26,7 +26,7 @@ func testBenchP2PJSON(t *testing.T, transport string) {
 		Bench, Impl, Transport, Unit string
 		Ranks, Size                  int
 		Value                        float64
-		Serialized                   bool
+		Serialized, PGO              bool
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || len(res) != 6 {
 		t.Fatalf("%v, %d results\n%s", err, len(res), out.String())
@@ -38,6 +38,9 @@ func testBenchP2PJSON(t *testing.T, transport string) {
 		// Serialized worlds by default; they apply over shared memory only.
 		if r.Serialized != (transport == "shm") {
 			t.Errorf("%s over %s: serialized %v", r.Bench, transport, r.Serialized)
+		}
+		if !r.PGO {
+			t.Errorf("%s over %s: built without its profile", r.Bench, transport)
 		}
 	}
 }
@@ -54,7 +57,9 @@ func TestBenchP2PGoroutines(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 5 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "bench  ranks  goroutines") {
+	// The header, four rows, then the note on how the program was built.
+	if len(lines) != 6 || !strings.HasPrefix(strings.TrimSpace(lines[0]), "bench  ranks  goroutines") ||
+		!strings.Contains(lines[5], "profile-guided") {
 		t.Fatalf("table:\n%s", out.String())
 	}
 	for i, want := range []string{"latency_mt 2 1", "latency_mt 2 10", "msgrate_mt 2 1", "msgrate_mt 2 10"} {
