@@ -19,36 +19,13 @@ import (
 func serialWorlds(t testing.TB, n int, cfg Config) fixture {
 	t.Helper()
 	cfg.Serialized = true
-	ws := shmWorldsVia(t, n, cfg, func(i int, _ Opener) Opener {
-		return SHM(shm.Config{Rank: i, Size: n, JobID: "comm-serial-test", Dir: serialDir(t), Passive: true})
-	})
+	ws := shmWorldsIn(t, n, cfg, true, nil)
 	for i, w := range ws {
 		if !w.Serialized() {
 			t.Fatalf("world %d is not serialized", i)
 		}
 	}
 	return fixture{ws, func(r int) { ws[r].Close() }}
-}
-
-// serialDir returns one directory per test for serialWorlds' segment.
-func serialDir(t testing.TB) string {
-	t.Helper()
-	dir := fmt.Sprintf("%s/plexus-serial-%d-%s", shm.DefaultDir, os.Getpid(), sanitize(t.Name()))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Skip(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
-func sanitize(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c == '/' || c == '=' {
-			b[i] = '_'
-		}
-	}
-	return string(b)
 }
 
 func TestSerialized(t *testing.T) {
@@ -299,8 +276,12 @@ func TestSerializedTestPolls(t *testing.T) {
 // TestPassiveNeedsSerialized: a default world on a passive transport
 // would hang its sleeping waiters, so New refuses it.
 func TestPassiveNeedsSerialized(t *testing.T) {
-	dir := serialDir(t)
-	_, err := New(Config{Rank: 0, Size: 1}, SHM(shm.Config{Rank: 0, Size: 1, JobID: "comm-passive", Dir: dir, Passive: true}))
+	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-comm-test-")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer os.RemoveAll(dir)
+	_, err = New(Config{Rank: 0, Size: 1}, SHM(shm.Config{Rank: 0, Size: 1, JobID: "comm-passive", Dir: dir, Passive: true}))
 	if err == nil || !strings.Contains(err.Error(), "Serialized") {
 		t.Fatalf("New: %v", err)
 	}

@@ -25,6 +25,12 @@ func shmWorlds(t testing.TB, n int, cfg Config) fixture {
 // wrap is not nil.
 func shmWorldsVia(t testing.TB, n int, cfg Config, wrap func(i int, open Opener) Opener) []*World {
 	t.Helper()
+	return shmWorldsIn(t, n, cfg, false, wrap)
+}
+
+// shmWorldsIn is shmWorldsVia with passive endpoints if passive is set.
+func shmWorldsIn(t testing.TB, n int, cfg Config, passive bool, wrap func(i int, open Opener) Opener) []*World {
+	t.Helper()
 	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-comm-test-")
 	if err != nil {
 		t.Skip(err)
@@ -41,7 +47,7 @@ func shmWorldsVia(t testing.TB, n int, cfg Config, wrap func(i int, open Opener)
 	for i := range ws {
 		c := cfg
 		c.Rank, c.Size = i, n
-		open := SHM(shm.Config{Rank: i, Size: n, JobID: "comm-test", Dir: dir})
+		open := SHM(shm.Config{Rank: i, Size: n, JobID: "comm-test", Dir: dir, Passive: passive})
 		if wrap != nil {
 			open = wrap(i, open)
 		}
