@@ -136,13 +136,19 @@ func (w *World) run(a action) {
 	}
 }
 
+// drainPending runs the queued actions, if any: one atomic load when there
+// are none, for the pollers to call after every poll.
+func (w *World) drainPending() {
+	if w.acts.pending() {
+		w.drain()
+	}
+}
+
 // stopSpinning ends the poller's turn, then runs what was queued for it
 // (see above: the store comes before the drain).
 func (w *World) stopSpinning() {
 	if !w.serial {
 		w.spinning.Store(false)
 	}
-	if w.acts.pending() {
-		w.drain()
-	}
+	w.drainPending()
 }

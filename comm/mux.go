@@ -161,7 +161,7 @@ func (m *Mux) localEvents(ranks []int) Events {
 	if m.ev.Opened != nil {
 		deliver = m.ev.Opened
 	}
-	if len(ranks) == m.cfg.Size { // every rank local, numbered alike: no translation
+	if m.allLocal(ranks) { // numbered alike: no translation
 		eager := m.ev.DeliverEager
 		if m.ev.OpenedEager != nil {
 			eager = m.ev.OpenedEager
@@ -235,11 +235,16 @@ func (m *Mux) publish(rt *routes) error {
 // in between; nil before Route or when some rank is remote.
 func (m *Mux) Direct() Transport {
 	rt := m.routes.Load()
-	if rt == nil || rt.local == nil || len(rt.ranks) != m.cfg.Size {
+	if rt == nil || rt.local == nil || !m.allLocal(rt.ranks) {
 		return nil
 	}
 	return rt.local
 }
+
+// allLocal reports whether ranks, the ranks on this host in rank order
+// (sameHost), are every rank: the local transport then numbers them as
+// the world does.
+func (m *Mux) allLocal(ranks []int) bool { return len(ranks) == m.cfg.Size }
 
 // peerLost passes the first loss of each peer up.
 func (m *Mux) peerLost(peer int, err error) {

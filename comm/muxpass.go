@@ -3,7 +3,6 @@ package comm
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/transport/frame"
@@ -197,21 +196,15 @@ func (m *Mux) Flush() {
 }
 
 // Passive reports whether every rank is reached through a passive local
-// transport (Sleeper): the Mux then receives only when polled.
+// transport (Direct, a Sleeper): the Mux then receives only when polled.
 func (m *Mux) Passive() bool {
-	rt := m.routes.Load()
-	if rt == nil || rt.local == nil || slices.Contains(rt.index, -1) {
-		return false
-	}
-	s, ok := rt.local.(Sleeper)
+	s, ok := m.Direct().(Sleeper)
 	return ok && s.Passive()
 }
 
-// Sleep passes Sleep to the local transport, when the Mux is Passive.
+// Sleep passes Sleep to the transport that reaches every rank, if any.
 func (m *Mux) Sleep(ctx context.Context, ready func() bool) {
-	if rt := m.routes.Load(); rt != nil && rt.local != nil {
-		if s, ok := rt.local.(Sleeper); ok {
-			s.Sleep(ctx, ready)
-		}
+	if s, ok := m.Direct().(Sleeper); ok {
+		s.Sleep(ctx, ready)
 	}
 }

@@ -184,9 +184,7 @@ func (r *Request) spin() bool {
 	budget := spinFor + time.Duration(len(r.buf))*spinPerByte
 	for empty := 0; !r.finished(); {
 		got := r.poll(p)
-		if r.w.acts.pending() {
-			r.w.drain() // what the frames asked for: a grant, a push (deferred.go)
-		}
+		r.w.drainPending() // what the frames asked for: a grant, a push (deferred.go)
 		if got {
 			continue
 		}

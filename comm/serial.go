@@ -72,18 +72,14 @@ func (w *World) sleepSerial(ctx context.Context, ready func() bool) {
 	if w.ctx.Err() == nil && ctx.Err() == nil {
 		w.sleeper.Sleep(ctx, ready)
 	}
-	if w.acts.pending() {
-		w.drain()
-	}
+	w.drainPending()
 }
 
 // pollSerial polls the transport once in a serialized world's wait and
 // runs the deferred work; it reports whether anything was delivered.
 func (w *World) pollSerial() bool {
 	got := w.poll.Poll(-1)
-	if w.acts.pending() {
-		w.drain()
-	}
+	w.drainPending()
 	return got
 }
 
@@ -91,8 +87,8 @@ func (w *World) pollSerial() bool {
 // last poll before a send: a credit to return or a grant to answer then
 // leaves ahead of the new frame rather than at the next wait.
 func (w *World) drainSerial() {
-	if w.serial && w.acts.pending() {
-		w.drain()
+	if w.serial {
+		w.drainPending()
 	}
 }
 
