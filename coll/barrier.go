@@ -10,7 +10,14 @@ import (
 // zero-payload broadcast down the broadcast tree. When every link of the
 // team carries signals (Signaler) both are made of signals, Smelt's
 // optimised zero-payload variants; otherwise of zero-length messages.
+//
+// A team of two exchanges instead: each member raises the other and then
+// waits for it, so the two notifications cross and the barrier takes one
+// hop where the trees take two (a round trip).
 func (m *Member) Barrier(ctx context.Context) error {
+	if m.pair {
+		return m.pairBarrier(ctx)
+	}
 	if m.team.signals {
 		return m.signalBarrier(ctx)
 	}
@@ -41,6 +48,33 @@ func (m *Member) signalBarrier(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// pairBarrier is Barrier for a team of two: the root's one edge is both
+// its reduction child and its broadcast child, the other member's both its
+// parents, so each direction of the edge still carries exactly one
+// notification per barrier, the count signal.go's argument relies on.
+// Only the root's order changes: it raises before it awaits. Neither
+// member can leave before the other has raised, that is, entered.
+func (m *Member) pairBarrier(ctx context.Context) error {
+	to, from := m.rparent, m.bparent
+	if m.root {
+		to, from = m.bkids[0], m.rkids[0]
+	}
+	if m.team.signals {
+		if err := m.raise(to); err != nil {
+			return err
+		}
+		return m.await(ctx, from)
+	}
+	if err := m.send(ctx, to, nil); err != nil {
+		return err
+	}
+	n, err := m.recv(ctx, from, m.rx)
+	if err == nil && n != 0 {
+		err = m.fail(fmt.Errorf("%w: barrier released by a %d-byte message", ErrMismatch, n))
+	}
+	return err
 }
 
 // messageBarrier is Barrier on zero-length messages, for transports

@@ -116,3 +116,50 @@ func TestTwoTeams(t *testing.T) {
 		})
 	}
 }
+
+// TestPairBarrierOneHop: in a team of two the root's notification leaves
+// as soon as it enters the barrier, without waiting for the other
+// member's, so the two cross and the barrier is one hop, not a round
+// trip. The other member plays its side by hand: it waits for the root's
+// notification before it sends its own, which would deadlock (until the
+// deadline) a root that waited first.
+func TestPairBarrierOneHop(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			team := newTeam(t, Config{Bcast: buildTree(t, 2, topologies[0]), Transport: tr.make()})
+			const barriers = 5
+			run(t, team, func(ctx context.Context, m *Member) error {
+				for range barriers {
+					if m.IsRoot() {
+						if err := m.Barrier(ctx); err != nil {
+							return err
+						}
+						continue
+					}
+					if err := pairSideByHand(ctx, m); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// pairSideByHand is the non-root side of a pair barrier, in the reverse
+// order: take the root's notification first, then send one back.
+func pairSideByHand(ctx context.Context, m *Member) error {
+	wait, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if m.team.signals {
+		if err := m.await(wait, m.bparent); err != nil {
+			return fmt.Errorf("no signal from the root before this member's: %w", err)
+		}
+		return m.raise(m.rparent)
+	}
+	n, err := m.recv(wait, m.bparent, m.rx)
+	if err != nil || n != 0 {
+		return fmt.Errorf("no zero-length message from the root before this member's: %d bytes, %w", n, err)
+	}
+	return m.send(ctx, m.rparent, nil)
+}
