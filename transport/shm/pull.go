@@ -139,8 +139,11 @@ func (e *Endpoint) probePeers() {
 }
 
 // read copies peer's memory at addr into dst and the peer's canary after
-// it, in as many system calls as the kernel needs (each either fails or
-// makes progress; the last reads the canary), and checks the canary.
+// it, and checks the canary. It copies at most maxRawRead bytes a system
+// call (vmRead's calls are raw); the last call reads the canary too, so a
+// pid that another process took over at any point before it fails the
+// check, whatever the earlier calls read. Each call either fails or makes
+// progress.
 func (e *Endpoint) read(peer int, addr uint64, dst []byte) error {
 	pid := int(atomic.LoadUint64(e.seg.pid(peer)))
 	at := atomic.LoadUint64(e.seg.canaryAddr(peer))
@@ -148,11 +151,18 @@ func (e *Endpoint) read(peer int, addr uint64, dst []byte) error {
 	var canary [8]byte
 	for off := 0; ; {
 		rest := dst[off:]
-		n, err := e.cfg.readMem(pid, [][]byte{rest, canary[:]}, []span{{addr + uint64(off), uint64(len(rest))}, {at, 8}})
+		local, remote := [][]byte{rest, canary[:]}, []span{{addr + uint64(off), uint64(len(rest))}, {at, 8}}
+		last := len(rest) <= maxRawRead
+		if !last {
+			rest = rest[:maxRawRead]
+			local, remote = local[:1], remote[:1]
+			local[0], remote[0].len = rest, maxRawRead
+		}
+		n, err := e.cfg.readMem(pid, local, remote)
 		switch {
 		case err != nil:
 			return e.readErr(peer, pid, addr, len(dst), err)
-		case n == len(rest)+8:
+		case last && n == len(rest)+8:
 			if *(*uint64)(unsafe.Pointer(&canary)) != want {
 				return e.gone(peer, fmt.Errorf("pid %d no longer holds its canary (reused by another process?)", pid))
 			}
@@ -163,6 +173,12 @@ func (e *Endpoint) read(peer int, addr uint64, dst []byte) error {
 		off += n
 	}
 }
+
+// maxRawRead bounds the bytes one system call of a pull copies: 0.2-0.3
+// ms here, which is as long as the rank's P stays unavailable to its
+// other goroutines (see vmRead). Calls of 1 MiB measured 5-10% less
+// bandwidth at 4 MiB than calls of 4 MiB.
+const maxRawRead = 4 << 20
 
 // readErr classifies a failed read.
 func (e *Endpoint) readErr(peer, pid int, addr uint64, n int, err error) error {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -191,4 +193,55 @@ func firstDiff(a, b []byte) int {
 		return min(len(a), len(b))
 	}
 	return -1
+}
+
+// TestPullChunked: a pull longer than maxRawRead takes several system
+// calls of at most maxRawRead bytes each, and only the last reads the
+// canary; an owner whose canary changes between two of them (its pid
+// taken over meanwhile) is still caught, by that last call.
+func TestPullChunked(t *testing.T) {
+	var mu sync.Mutex // the probes at Open and on the monitor's ticks call too
+	var calls [][]int
+	var between func()
+	record := func(pid int, local [][]byte, remote []span) (int, error) {
+		var lens []int
+		for _, b := range local {
+			lens = append(lens, len(b))
+		}
+		mu.Lock()
+		if len(lens) == 1 && between != nil && len(calls) > 0 {
+			between()
+		}
+		calls = append(calls, lens)
+		mu.Unlock()
+		return vmRead(pid, local, remote)
+	}
+	eps, _ := openN(t, shmDir(t), 2, func(c *Config) { c.readMem = record })
+	waitPullable(t, eps[0], 1) // both probes done: no other calls from here on
+	waitPullable(t, eps[1], 0)
+	n := 2*maxRawRead + maxRawRead/2 + 5
+	src := pullBuffer(n)
+	dst := make([]byte, n)
+	mu.Lock()
+	calls = nil
+	mu.Unlock()
+	if err := eps[1].Pull(0, addrOf(src), dst); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(dst, src) {
+		t.Fatal("bytes differ")
+	}
+	want := [][]int{{maxRawRead}, {maxRawRead}, {maxRawRead/2 + 5, 8}}
+	if fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Fatalf("system calls read %v, want %v (data, then data and canary)", calls, want)
+	}
+
+	mu.Lock()
+	calls = nil
+	between = func() { *eps[0].canary ^= 1 }
+	mu.Unlock()
+	if err := eps[1].Pull(0, addrOf(src), dst); !errors.Is(err, ErrPeerLost) {
+		t.Fatalf("Pull whose owner's canary changed half way = %v, want ErrPeerLost", err)
+	}
+	runtime.KeepAlive(src)
 }
