@@ -20,7 +20,7 @@ func (r *rank) latencyMT() error {
 	for _, g := range r.o.goroutines {
 		n := bench.MTIters(r.o.base, g)
 		d, err := r.timedMT(g, n, func(ctx context.Context, i, n int) error {
-			return r.pingpongTag(ctx, tagMT+2*i, buf, n)
+			return r.pingpongTag(ctx, tagMT+2*i, buf, make([]byte, len(buf)), n)
 		})
 		if err == nil {
 			err = r.emitMT("latency_mt", g, n, micros(d)/float64(2*n))
@@ -32,10 +32,15 @@ func (r *rank) latencyMT() error {
 	return nil
 }
 
-// pingpongTag runs n round trips on tag. buf is only sent from, so the
-// pairs share it; each receives into its own.
-func (r *rank) pingpongTag(ctx context.Context, tag int, buf []byte, n int) error {
-	w, rb := r.w, make([]byte, len(buf))
+// pingpongTag runs n round trips on tag, sending from buf and receiving
+// into rb. The multi-goroutine pairs share buf, which is only sent from,
+// and each receives into its own rb; the single pair of latency passes
+// one buffer as both, as bench/peers' latency.c does (one buffer, made
+// once per size: a fresh receive buffer per call had a large message's
+// first round trips fault its pages in, and two buffers double what the
+// caches hold).
+func (r *rank) pingpongTag(ctx context.Context, tag int, buf, rb []byte, n int) error {
+	w := r.w
 	for range n {
 		var err error
 		switch w.Rank() {

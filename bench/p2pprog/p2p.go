@@ -12,7 +12,7 @@ import (
 func (r *rank) latency() error {
 	for _, size := range r.o.sizes {
 		iters := bench.ScaledIters(r.o.base, size)
-		buf := make([]byte, size)
+		buf := newBuf(size)
 		d, err := r.timed(iters, func(n int) error { return r.pingpong(buf, n) })
 		if err == nil {
 			err = r.emit("latency", size, iters, micros(d)/float64(2*iters))
@@ -42,13 +42,13 @@ func (r *rank) timed(n int, f func(n int) error) (time.Duration, error) {
 
 // pingpong runs n round trips between ranks 0 and 1 on tagPing.
 func (r *rank) pingpong(buf []byte, n int) error {
-	return r.pingpongTag(r.ctx, tagPing, buf, n)
+	return r.pingpongTag(r.ctx, tagPing, buf, buf, n)
 }
 
 func (r *rank) bandwidth() error {
 	for _, size := range r.o.sizes {
 		iters := bench.ScaledIters(r.o.base, size)
-		buf := make([]byte, size)
+		buf := newBuf(size)
 		d, err := r.timed(iters, func(n int) error { return r.windows(buf, n) })
 		if err == nil {
 			mb := float64(size) * float64(r.o.window*iters) / 1e6
@@ -122,3 +122,14 @@ func (r *rank) recvWindow(buf, ack []byte, reqs []*comm.Request) error {
 }
 
 func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// newBuf returns a buffer of size bytes, every page of it touched, as
+// bench/peers' alloc_buf fills its buffers: untouched pages would be
+// faulted in by the first messages.
+func newBuf(size int) []byte {
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = 'a'
+	}
+	return b
+}
