@@ -19,9 +19,13 @@ const (
 	// pull this rank's memory (shared memory with cross-memory attach),
 	// when it is below EagerLimit: a single kernel copy plus a FIN beats
 	// the eager path from about this size. Below it shared memory sends
-	// through its bulk buffers (up to 16 KiB): 8 and 16 KiB took 1.3 and
-	// 2.5 µs one way so, 4.0 and 5.1 µs pulled (docs/benchmarks.md).
-	DefaultPullLimit = 16 << 10
+	// through its bulk buffers (payloads up to 64 KiB): on a 2-core VM
+	// whose system calls cost microseconds, 16 and 32 KiB took 4.2 and
+	// 7.3-7.5 µs one way so, 7.5-8.9 and 9.7-10.4 pulled; on an earlier
+	// host, with 16 KiB bulk payloads, 8 and 16 KiB took 1.3 and 2.5 µs
+	// through them and 4.0 and 5.1 pulled (docs/benchmarks.md). Equal to
+	// DefaultEagerLimit: rendezvous starts at 64 KiB either way.
+	DefaultPullLimit = 64 << 10
 	// DefaultUnexpectedBudget bounds the bytes of unexpected eager
 	// messages one rank holds.
 	DefaultUnexpectedBudget = 64 << 20

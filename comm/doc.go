@@ -73,9 +73,10 @@
 // one kernel copy and answers with a FIN, and the send completes; a
 // sender that gives up meanwhile revokes the offer and waits for the
 // answer, so its buffer is never reused while it is read (pull.go). To
-// such a peer rendezvous starts at Config.PullLimit (16 KiB), below
-// EagerLimit (64 KiB), where one copy by the kernel beats two through
-// shared memory's bulk buffers. A rank holds at most
+// such a peer rendezvous may start at Config.PullLimit, below EagerLimit,
+// where one copy by the kernel beats two through shared memory's bulk
+// buffers; both are 64 KiB by default, since shared memory carries eager
+// payloads up to 64 KiB in its bulk buffers. A rank holds at most
 // Config.UnexpectedBudget bytes of unexpected eager messages: each sender
 // has an equal share as credit, spends it on eager sends, gets it back as
 // its messages are received, and uses the rendezvous protocol while it has

@@ -36,8 +36,8 @@
 // goroutine of the rank polls, 50 µs pass or the Endpoint closes
 // (queue.go); comm's Isend queues its eager messages so. A frame of one
 // slot is written straight into its slot, and read where it lies. A
-// frame longer than two slots with up to 16 KiB of payload puts it in the
-// pair's bulk buffer, a plain 64 KiB circular area beside the ring, and a
+// frame longer than two slots with up to 64 KiB of payload puts it in the
+// pair's bulk buffer, a plain 256 KiB circular area beside the ring, and a
 // one-slot bulk frame in the ring; the receiver delivers the payload where
 // it lies (bulk.go): one copy in and one out, through contiguous memory.
 // Queue's bundles longer than a slot go the same way, and are read where

@@ -49,7 +49,7 @@ import (
 
 const (
 	magic   = 0x3130534d4858504c // "PLXHMS01", little-endian
-	version = 5
+	version = 6
 
 	line     = 64
 	pageSize = 4096
