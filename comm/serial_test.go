@@ -392,3 +392,40 @@ func TestSerializedSendPollsForCredit(t *testing.T) {
 	}()
 	awaitDone(t, done, "the sender ran out of credit without looking for the returned")
 }
+
+// BenchmarkSerialLinkOneCore is BenchmarkSerialOneCore for a link message
+// (the collectives' path: a TrySend and a TryRecv that polls), beside a
+// tagged Send and Recv of the same 8 bytes on the same worlds: the
+// software cost of each at both ends.
+func BenchmarkSerialLinkOneCore(b *testing.B) {
+	ws := serialWorlds(b, 2, Config{}).ws
+	b.Run("path=p2p", func(b *testing.B) { oneCore(b, ws, 8) })
+	b.Run("path=link", func(b *testing.B) {
+		x, y := linkPair(b, ws, 0)
+		buf := make([]byte, 8)
+		b.ReportAllocs()
+		for b.Loop() {
+			for tries := 0; ; tries++ {
+				ok, err := x.TrySend(buf)
+				if err != nil || tries == 1000 {
+					b.Fatal(tries, err)
+				}
+				if ok {
+					break
+				}
+				y.w.pollSerial() // the credit the receiver owes
+				x.w.pollSerial()
+			}
+			for tries := 0; ; tries++ {
+				_, ok, err := y.TryRecv(buf)
+				if err != nil || tries == 1000 {
+					b.Fatal(tries, err)
+				}
+				if ok {
+					break
+				}
+				x.w.pollSerial() // the sender's queued frames
+			}
+		}
+	})
+}
