@@ -44,9 +44,11 @@ func futexWait(w *uint32, val uint32, d time.Duration) {
 		uintptr(unsafe.Pointer(&ts)), 0, 0)
 }
 
-// futexWake wakes the waiters on w.
+// futexWake wakes the waiters on w. The call is raw (the Go scheduler is
+// not told): it never blocks, and on a small VM it can take longer than
+// the 20 µs after which the scheduler would hand the caller's P away.
 func futexWake(w *uint32) {
-	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakeOp, 1<<30, 0, 0, 0)
+	unix.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakeOp, 1<<30, 0, 0, 0)
 }
 
 // processAlive reports whether pid exists. Only ESRCH counts as dead: a
