@@ -133,13 +133,31 @@ func (l *Link) Progress() (delivered, ok bool) {
 	if p == nil || !l.w.takePoller() {
 		return false, false
 	}
-	delivered = p.Poll(-1)
+	if u := l.w.until; u != nil && !l.w.serial {
+		delivered = u.PollUntil(-1, firstFrame{})
+	} else { // a serialized world's TryRecv polls for its link (pollSerialFor)
+		delivered = p.Poll(-1)
+	}
 	l.w.stopSpinning()
 	if !delivered {
 		l.w.giveCPU()
 	}
 	return delivered, true
 }
+
+// firstFrame, as the done argument of a transport's PollUntil, ends the
+// poll at the first frame it delivers: Progress's caller looks at once
+// whether that was what it waits for, and the poll does not go on to the
+// ring's next slot, whose cache line the sender is about to write (a read
+// there makes the sender's next write fetch the line back). Two ranks of
+// default worlds over shared memory: allreduce 0.84-0.92 -> 0.66-0.70 µs,
+// bcast 0.52 -> 0.29-0.38. A serialized world's links poll so in TryRecv;
+// its Progress, which signal waits call between looks at their counters,
+// sweeps once as before (with PollUntil's extra empty sweeps its 2-rank
+// barrier measured 0.48-0.50 -> 0.51-0.53 µs).
+type firstFrame struct{}
+
+func (firstFrame) Done() bool { return true }
 
 // MustProgress reports whether the link's arrivals come only from
 // Progress calls (a serialized world): a waiter must then go on calling
@@ -213,7 +231,7 @@ func (l *Link) TrySend(p []byte) (bool, error) {
 // peer was lost are still received; then the loss is reported.
 func (l *Link) TryRecv(buf []byte) (n int, ok bool, err error) {
 	if l.w.serial && l.c.queued.Load() == 0 {
-		l.w.pollSerial() // a serialized world receives only in its calls
+		l.w.pollSerialFor(l.peer, l.c) // a serialized world receives only in its calls
 	}
 	if l.c.queued.Load() == 0 {
 		// A loss is reported after the peer's last delivery, so a second

@@ -106,3 +106,35 @@ func TestSpinYieldsWhenCrowded(t *testing.T) {
 		}
 	}
 }
+
+// TestSerialLinkPollStopsAtItsMessage: a serialized world's TryRecv on a
+// link polls until that link's message is in and no further, so what
+// came after it (here a message on another channel) is still in the ring
+// afterwards, where a poll would read it next, rather than delivered on
+// the way: looking at the ring past the awaited frame makes the sender's
+// next write fetch the line back.
+func TestSerialLinkPollStopsAtItsMessage(t *testing.T) {
+	ws := serialWorlds(t, 2, Config{}).ws
+	a0, b0 := linkPair(t, ws, 0)
+	a1, b1 := linkPair(t, ws, 1)
+	buf := make([]byte, 8)
+	for round := range 50 {
+		if ok, err := a0.TrySend([]byte{byte(round)}); !ok || err != nil {
+			t.Fatalf("round %d: send on channel 0: %v %v", round, ok, err)
+		}
+		if ok, err := a1.TrySend([]byte{byte(round + 1)}); !ok || err != nil {
+			t.Fatalf("round %d: send on channel 1: %v %v", round, ok, err)
+		}
+		n, ok, err := b0.TryRecv(buf)
+		if err != nil || !ok || n != 1 || buf[0] != byte(round) {
+			t.Fatalf("round %d: channel 0 got %v %v %v", round, buf[:n], ok, err)
+		}
+		if q := b1.c.queued.Load(); q != 0 {
+			t.Fatalf("round %d: the poll for channel 0 also delivered %d message(s) of channel 1", round, q)
+		}
+		n, ok, err = b1.TryRecv(buf)
+		if err != nil || !ok || n != 1 || buf[0] != byte(round+1) {
+			t.Fatalf("round %d: channel 1 got %v %v %v", round, buf[:n], ok, err)
+		}
+	}
+}

@@ -216,6 +216,10 @@ func (c *linkChan) pop() (b *[]byte, give int64) {
 	return b, give
 }
 
+// Done reports whether a message is queued: c as the done argument of a
+// transport's PollUntil, for a receiver waiting on the link.
+func (c *linkChan) Done() bool { return c.queued.Load() > 0 }
+
 // spend takes n bytes of credit if there are that many.
 func (c *linkChan) spend(n int64) bool {
 	for {

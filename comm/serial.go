@@ -83,6 +83,22 @@ func (w *World) pollSerial() bool {
 	return got
 }
 
+// pollSerialFor is pollSerial for a caller that waits for what makes
+// done report true (a link's next message, say) from peer: with an
+// UntilPoller the poll stops as soon as it delivered that, without first
+// looking at the ring's next slot, whose line the sender is about to
+// write — a read there makes the sender's next write fetch the line back.
+func (w *World) pollSerialFor(peer int, done interface{ Done() bool }) bool {
+	var got bool
+	if u := w.until; u != nil {
+		got = u.PollUntil(peer, done)
+	} else {
+		got = w.poll.Poll(-1)
+	}
+	w.drainPending()
+	return got
+}
+
 // drainSerial runs, in a serialized world, the work deferred since the
 // last poll before a send: a credit to return or a grant to answer then
 // leaves ahead of the new frame rather than at the next wait.
