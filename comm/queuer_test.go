@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
@@ -190,4 +191,59 @@ func TestMuxPollSkipsIdleRemote(t *testing.T) {
 		}
 		m.Close()
 	}
+}
+
+// TestWaitallSpinCoversTheWindow: while Waitall waits for the last of its
+// requests, its world's spin budget counts the bytes of the others still
+// unfinished (bytesAhead: not the finished ones, not another world's),
+// and gives them back when the wait ends.
+func TestWaitallSpinCoversTheWindow(t *testing.T) {
+	ws := makers["twin"](t, 2, Config{}).ws
+	ctx := testCtx(t)
+	var reqs []*Request
+	for tag, n := range []int{100, 200, 300} {
+		r, err := ws[1].Irecv(0, tag, make([]byte, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, r)
+	}
+	other, err := ws[0].Irecv(1, 9, make([]byte, 1000)) // another world's
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs = append([]*Request{other}, reqs...)
+	if got := bytesAhead(reqs); got != 300 {
+		t.Fatalf("bytesAhead = %d, want 300 (100 + 200; not the last's, not another world's)", got)
+	}
+	if err := ws[0].Send(ctx, 1, 0, make([]byte, 100)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reqs[1].Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := bytesAhead(reqs); got != 200 {
+		t.Fatalf("bytesAhead = %d after the first finished, want 200", got)
+	}
+	done := make(chan error, 1)
+	go func() { done <- WaitallInto(ctx, nil, reqs[1:]...) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for ws[1].waitingBytes.Load() != 200 {
+		if time.Now().After(deadline) {
+			t.Fatalf("waitingBytes %d during the Waitall, want 200", ws[1].waitingBytes.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for tag, n := range []int{100, 200, 300}[1:] {
+		if err := ws[0].Send(ctx, 1, tag+1, make([]byte, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := ws[1].waitingBytes.Load(); n != 0 {
+		t.Fatalf("waitingBytes %d after the Waitall, want 0", n)
+	}
+	Free(other)
 }

@@ -65,8 +65,11 @@ type World struct {
 	// sleepers counts the goroutines blocked in Request.await; while
 	// there are more than maxSpinSleepers, nobody spins (request.go).
 	sleepers atomic.Int64
-	watch    watchSet // the sleepers' requests, for their contexts' ends
-	acts     deferred
+	// waitingBytes is the data of the requests that Waitalls wait for
+	// besides the one each spins on (bytesAhead): it lengthens their spin.
+	waitingBytes atomic.Int64
+	watch        watchSet // the sleepers' requests, for their contexts' ends
+	acts         deferred
 	// crowded is set, before the world is handed out, when this host
 	// runs more ranks than it has CPUs (known only to Join).
 	crowded bool
