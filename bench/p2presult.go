@@ -23,6 +23,7 @@ type p2pRow struct {
 	bench, unit             string
 	ranks, size, goroutines int
 	plexus, openmpi         float64
+	paired                  float64 // P2PResult.Paired
 }
 
 // pairUp puts each case's Plexus and Open MPI values on one row, in the
@@ -40,6 +41,9 @@ func pairUp(results []P2PResult) []p2pRow {
 		if !ok {
 			i, index[k] = len(rows), len(rows)
 			rows = append(rows, p2pRow{bench: r.Bench, unit: r.Unit, ranks: r.Ranks, size: r.Size, goroutines: max(r.Goroutines, 1)})
+		}
+		if r.Paired > 0 {
+			rows[i].paired = r.Paired
 		}
 		if r.Impl == "openmpi" {
 			rows[i].openmpi = r.Value
@@ -59,17 +63,19 @@ func (r p2pRow) ratio() float64 {
 }
 
 // WriteP2PTable writes results side by side, one case per row, with the
-// ratio plexus/openmpi, a note when Plexus ran serialized worlds, then the
-// targets of their transport. A goroutines
-// column follows ranks when there are multi-goroutine cases.
+// ratio plexus/openmpi of the medians and, when there is one, the paired
+// ratio (P2PResult.Paired), a note when Plexus ran serialized worlds, then
+// the targets of their transport. A goroutines column follows ranks when
+// there are multi-goroutine cases.
 func WriteP2PTable(w io.Writer, results []P2PResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	gs := slices.ContainsFunc(results, func(r P2PResult) bool { return slices.Contains(MTBenches, r.Bench) })
-	fmt.Fprintln(tw, "bench\tranks\t"+cond(gs, "goroutines\t")+"size\tunit\tplexus\topenmpi\tplexus/openmpi\t")
+	paired := slices.ContainsFunc(results, func(r P2PResult) bool { return r.Paired > 0 })
+	fmt.Fprintln(tw, "bench\tranks\t"+cond(gs, "goroutines\t")+"size\tunit\tplexus\topenmpi\tplexus/openmpi\t"+cond(paired, "paired\t"))
 	for _, r := range pairUp(results) {
 		g := cond(gs, fmt.Sprintf("%d\t", r.goroutines))
-		fmt.Fprintf(tw, "%s\t%d\t%s%d\t%s\t%s\t%s\t%s\t\n", r.bench, r.ranks, g, r.size, r.unit,
-			num(r.plexus), num(r.openmpi), num(r.ratio()))
+		fmt.Fprintf(tw, "%s\t%d\t%s%d\t%s\t%s\t%s\t%s\t%s\n", r.bench, r.ranks, g, r.size, r.unit,
+			num(r.plexus), num(r.openmpi), num(r.ratio()), cond(paired, num(r.paired)+"\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -26,6 +26,13 @@ type P2PResult struct {
 	// PGO says that the Plexus program was built with its profile
 	// (P2PConfig.NoPGO).
 	PGO bool `json:"pgo"`
+	// Paired is the median over the runs of each run's ratio
+	// plexus/openmpi for the case, on both implementations' results; 0
+	// when one side did not measure it. A run measures the two one after
+	// the other, so each ratio compares them in the same state of the
+	// machine, where the ratio of the two medians may take them from
+	// different states (pairedRatios).
+	Paired float64 `json:"paired_ratio,omitempty"`
 }
 
 // P2P builds the peer programs and runs every case of cfg with Plexus
@@ -95,7 +102,12 @@ func runAll(ctx context.Context, cfg P2PConfig, impls []impl) ([]P2PResult, erro
 			}
 		}
 	}
-	return medians(all), nil
+	out := medians(all)
+	paired := pairedRatios(all)
+	for i, r := range out {
+		out[i].Paired = paired[caseOf(r)]
+	}
+	return out, nil
 }
 
 func toResults(lines []PeerLine, impl, transport string) []P2PResult {
@@ -112,22 +124,64 @@ func toResults(lines []PeerLine, impl, transport string) []P2PResult {
 // value (the lower middle one for an even count), in first-seen order.
 func medians(all []P2PResult) []P2PResult {
 	type key struct {
-		bench, impl     string
-		ranks, size, gs int
+		c    caseKey
+		impl string
 	}
 	groups := map[key][]float64{}
 	var out []P2PResult
 	for _, r := range all {
-		k := key{r.Bench, r.Impl, r.Ranks, r.Size, r.Goroutines}
+		k := key{caseOf(r), r.Impl}
 		if groups[k] == nil {
 			out = append(out, r)
 		}
 		groups[k] = append(groups[k], r.Value)
 	}
 	for i, r := range out {
-		v := groups[key{r.Bench, r.Impl, r.Ranks, r.Size, r.Goroutines}]
-		slices.Sort(v)
-		out[i].Value, out[i].Runs = v[(len(v)-1)/2], len(v)
+		out[i].Value, out[i].Runs = median(groups[key{caseOf(r), r.Impl}]), len(groups[key{caseOf(r), r.Impl}])
 	}
 	return out
+}
+
+// caseKey names a case: what both implementations measure.
+type caseKey struct {
+	bench           string
+	ranks, size, gs int
+}
+
+func caseOf(r P2PResult) caseKey { return caseKey{r.Bench, r.Ranks, r.Size, r.Goroutines} }
+
+// pairedRatios returns, per case both implementations measured, the
+// median over runs of plexus/openmpi within each run. all holds the runs
+// in order, so a case's k-th Plexus result and k-th Open MPI result come
+// from run k.
+func pairedRatios(all []P2PResult) map[caseKey]float64 {
+	values := map[caseKey]map[string][]float64{}
+	for _, r := range all {
+		k := caseOf(r)
+		if values[k] == nil {
+			values[k] = map[string][]float64{}
+		}
+		values[k][r.Impl] = append(values[k][r.Impl], r.Value)
+	}
+	out := map[caseKey]float64{}
+	for k, v := range values {
+		p, o := v["plexus"], v["openmpi"]
+		var ratios []float64
+		for i := range min(len(p), len(o)) {
+			if o[i] > 0 {
+				ratios = append(ratios, p[i]/o[i])
+			}
+		}
+		if len(ratios) > 0 {
+			out[k] = median(ratios)
+		}
+	}
+	return out
+}
+
+// median is the middle of v (the lower middle one for an even count); it
+// sorts v.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	return v[(len(v)-1)/2]
 }

@@ -81,3 +81,57 @@ func TestWriteP2PTableTargets(t *testing.T) {
 		t.Errorf("shm table:\n%s", out)
 	}
 }
+
+// TestPairedRatios: when the machine changes speed between runs, the
+// ratio of the two medians can compare runs in different states, the
+// median of each run's own ratio does not. Here both sides are three
+// times slower in their last runs, Plexus from run 3 and Open MPI from
+// run 4: the medians say 3×, every run but one says 1×.
+func TestPairedRatios(t *testing.T) {
+	var all []P2PResult
+	plexus, openmpi := []float64{1, 1, 3, 3, 3}, []float64{1, 1, 1, 3, 3}
+	for run := range plexus {
+		all = append(all, pair("latency", 2, 1, plexus[run], openmpi[run])...)
+		all = append(all, P2PResult{Bench: "latency_mt", Impl: "plexus", Ranks: 2, Size: 8, Goroutines: 10, Value: 9})
+	}
+	paired := pairedRatios(all)
+	if got := paired[caseKey{"latency", 2, 1, 1}]; got != 1 {
+		t.Errorf("paired ratio %v, want 1", got)
+	}
+	if _, ok := paired[caseKey{"latency_mt", 2, 8, 10}]; ok {
+		t.Error("a paired ratio for a case Open MPI did not measure")
+	}
+	med := medians(all)
+	if r := pairUp(med)[0].ratio(); r != 3 {
+		t.Errorf("ratio of the medians %v, want 3 (the case for pairing)", r)
+	}
+}
+
+// TestP2PTargetPairedDecides: the paired ratio, when there is one, gives
+// the verdict, and both ratios are shown.
+func TestP2PTargetPairedDecides(t *testing.T) {
+	tg := P2PTarget{Name: "latency at 1 B", Ratio: 3, Paired: 1, Max: true, Limit: 1.2}
+	if want := "latency at 1 B: plexus/openmpi 3.00, paired 1.00, want ≤ 1.2: met"; tg.String() != want {
+		t.Errorf("%s, want %s", tg, want)
+	}
+	tg.Paired = 0
+	if tg.Met() {
+		t.Error("met by the ratio of the medians, 3, want ≤ 1.2")
+	}
+	res := append(pair("bandwidth", 2, 1<<20, 700, 1000), pair("latency", 2, 1, 1, 1)...)
+	for i := range res {
+		res[i].Transport = "shm"
+	}
+	res[0].Paired, res[1].Paired = 0.85, 0.85
+	var buf strings.Builder
+	if err := WriteP2PTable(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	header := strings.SplitN(out, "\n", 2)[0]
+	if !strings.HasSuffix(strings.TrimSpace(header), "paired") ||
+		!strings.Contains(out, "target: bandwidth at 1 MiB: plexus/openmpi 0.70, paired 0.85, want ≥ 0.8: met") ||
+		!strings.Contains(out, "target: latency at 1 B: plexus/openmpi 1.00, want ≤ 1.2: met") {
+		t.Errorf("table:\n%s", out)
+	}
+}

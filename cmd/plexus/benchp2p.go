@@ -50,13 +50,16 @@ the _mt cases always run on default worlds. The Plexus program is built with
 profile-guided optimisation from its bench/p2pprog/default.pgo (made by
 bench/p2pprog/pgo.sh), as Open MPI's library is built optimised; --no-pgo
 builds it without.
-Every case runs --runs times and the median is reported. Without mpicc or
-mpirun, --peers says so and Plexus runs alone. Must run inside the plexus
-module (the programs are built from source). --json prints one JSON array
-(bench, impl, transport, ranks, size, value, unit, iters, runs, goroutines,
-serialized, pgo);
-the table shows plexus/openmpi per case (with a goroutines column when
-there are _mt cases) and the transport's targets: over tcp latency ≤ 1.2×,
+Every case runs --runs times, Plexus and Open MPI in turn, and the median is
+reported. Without mpicc or mpirun, --peers says so and Plexus runs alone.
+Must run inside the plexus module (the programs are built from source).
+--json prints one JSON array (bench, impl, transport, ranks, size, value,
+unit, iters, runs, goroutines, serialized, pgo, paired_ratio);
+the table shows plexus/openmpi per case, the ratio of the medians, and
+"paired", the median of each run's own ratio (a run measures both one after
+the other, so on a machine whose speed changes from second to second its
+ratio compares like with like), with a goroutines column when there are
+_mt cases; then the transport's targets, judged on the paired ratio: over tcp latency ≤ 1.2×,
 message rate ≥ 10×, bandwidth at 1 MiB ≥ 0.9× Open MPI's; over shm latency
 ≤ 1.2×, bandwidth at 1 MiB ≥ 0.8×, 2-rank barrier ≤ 1.2×, message rate ≥ 1×.`,
 	flags: func() *flag.FlagSet { return new(p2pOpts).flagSet() },
