@@ -109,9 +109,10 @@
 // processes as between two endpoints of one; one sender streamed 8-byte
 // frames at about 11 M frames/s and 64 KiB frames at about 0.9 GB/s. A
 // receiver asleep on its futex delivered a frame about 12 µs after the
-// Send (BenchmarkWake; 14–18 µs on 2026-11-22), and a passive one, whose
-// own goroutine sleeps in Sleep and polls the frame in itself, 5–6 µs
-// (BenchmarkWakePassive): the cost of FUTEX_WAKE and the scheduler, paid
+// Send (BenchmarkWake; 14–18 µs on 2026-11-22, 13–24 µs on a later host
+// on 2026-11-25), and a passive one, whose own goroutine sleeps in Sleep
+// and polls the frame in itself, 5–6 µs (BenchmarkWakePassive; 5.4–8.4
+// µs on the later host): the cost of FUTEX_WAKE and the scheduler, paid
 // only after tens of microseconds of idleness. Two idle endpoints use no
 // measurable CPU (TestSleepWake). Through comm, whose blocking calls Poll
 // for a while (comm's spinFor) before they sleep, a ping-pong of 8-byte
@@ -123,7 +124,10 @@
 // pulls, 7 GB/s in 64 KiB ones and 11–12 GB/s from 1 MiB up (copy()
 // inside one process: 22–26 GB/s); a pull costs about 2 µs of system call
 // and page pinning whatever its size, of which re-reading the canary is
-// about 0.5 µs.
+// about 0.5 µs. On the later host, whose system calls cost more (page-
+// table isolation), 4 KiB took 4.5 µs, 16 KiB 3.7, 64 KiB 5.8, and 1 and
+// 4 MiB ran at 17–18 GB/s in one call each; hence bulk buffers carry up
+// to 64 KiB and comm pulls from there (comm.DefaultPullLimit).
 //
 // Linux only: elsewhere Open returns ErrUnsupported.
 package shm
