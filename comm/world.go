@@ -232,6 +232,11 @@ func (w *World) Rank() int { return w.cfg.Rank }
 // Size returns the number of ranks.
 func (w *World) Size() int { return w.cfg.Size }
 
+// Crowded reports whether this rank's host runs more ranks of the world
+// than it has CPUs, so that ranks take turns on them. Join finds out;
+// worlds made by New are never crowded.
+func (w *World) Crowded() bool { return w.crowded }
+
 // UnexpectedBytes returns the memory held by unexpected eager messages,
 // as charged against Config.UnexpectedBudget.
 func (w *World) UnexpectedBytes() int64 { return w.unexpected.Load() }

@@ -38,7 +38,10 @@ const (
 type Config struct {
 	// Topology is the tree generator's topology; zero means tree.Adaptive.
 	// tree.Best builds separate reduction and broadcast trees
-	// (tree.BestPair).
+	// (tree.BestPair). When every rank shares one crowded host (more
+	// ranks than CPUs, comm.World.Crowded), Adaptive, AdaptiveBase and
+	// Best give the flat tree instead: there the fewest hops in a row
+	// win, whatever the costs measured (crowdedTopology).
 	Topology tree.Topology
 	// Root is the rank at the root of the trees, where rooted collectives
 	// take no extra hop; tree.AutoRoot lets the generator choose the

@@ -96,3 +96,59 @@ func TestSameTrees(t *testing.T) {
 		t.Fatalf("model of the ranks: %+v", cs[0].Model())
 	}
 }
+
+// TestCrowdedHostFlatTrees: ranks that all share one crowded host get
+// the flat tree (every rank a child of the root) when the configured
+// topology leaves the choice to the costs, whatever those measured; a
+// topology asked for by name, a host with room, two hosts or two ranks
+// keep the usual trees.
+func TestCrowdedHostFlatTrees(t *testing.T) {
+	chain := func(n int) []hello { // costs that make the generators build a chain
+		hs := make([]hello, n)
+		for i := range hs {
+			hs[i].Host = "a"
+			for j := i + 1; j < n; j++ {
+				rtt := 1000.0
+				if j == i+1 {
+					rtt = 10
+				}
+				hs[i].Peers, hs[i].Send, hs[i].RTT = append(hs[i].Peers, j), append(hs[i].Send, rtt/4), append(hs[i].RTT, rtt)
+			}
+		}
+		return hs
+	}
+	crowd := func(hs []hello) []hello {
+		for i := range hs {
+			hs[i].Crowded = true
+		}
+		return hs
+	}
+	flat := func(tr *tree.Tree) bool { return len(tr.Children[tr.Root]) == len(tr.Members())-1 }
+	for _, tc := range []struct {
+		name string
+		hs   []hello
+		top  tree.Topology
+		flat bool
+	}{
+		{"crowded/best", crowd(chain(4)), tree.Best, true},
+		{"crowded/adaptive", crowd(chain(5)), tree.Adaptive, true},
+		{"crowded/binary asked", crowd(chain(5)), tree.Binary, false},
+		{"room", chain(4), tree.Best, false},
+		{"two hosts", func() []hello { hs := crowd(chain(4)); hs[3].Host = "b"; return hs }(), tree.Best, false},
+		{"two ranks", crowd(chain(2)), tree.Best, true}, // one edge: flat either way
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := Config{Topology: tc.top}
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			_, r, b, err := (&Comm{cfg: cfg}).trees(tc.hs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if flat(r) != tc.flat || flat(b) != tc.flat {
+				t.Errorf("reduce %v, bcast %v: flat %v %v, want %v", r.Children, b.Children, flat(r), flat(b), tc.flat)
+			}
+		})
+	}
+}

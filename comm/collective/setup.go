@@ -29,6 +29,7 @@ func (c *Comm) plan(ctx context.Context) (reduce, bcast *tree.Tree, err error) {
 			return nil, nil, fmt.Errorf("collective: measuring the ranks: %w", err)
 		}
 	}
+	h.Crowded = c.w.Crowded()
 	if c.w.Rank() != 0 {
 		return c.askPlan(ctx, h)
 	}
@@ -87,7 +88,11 @@ func (c *Comm) trees(hs []hello) (*topo.Model, *tree.Tree, *tree.Tree, error) {
 			return nil, nil, nil, err
 		}
 	}
-	r, b, err := buildTrees(m, c.cfg)
+	cfg := c.cfg
+	if c.cfg.Given == nil && crowdedTopology(hs, cfg) {
+		cfg.Topology = tree.Sequential
+	}
+	r, b, err := buildTrees(m, cfg)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("collective: trees on model %q: %w", m.Name, err)
 	}
