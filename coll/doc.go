@@ -8,7 +8,9 @@
 // broadcast, made of signals where the links carry them (Signaler): a
 // count per link direction on a cache line of its own, which the sender
 // raises and the receiver polls, so that a barrier costs no more than
-// the cache-line hand-offs it needs.
+// the cache-line hand-offs it needs. A team of two exchanges instead, for
+// its barrier and its allreduce: both members send at once, so each takes
+// one hop where a reduction and a broadcast take two.
 //
 // The collectives are written once against the Link interface. The
 // default transport is Smelt's UMP queue pair of cache-line rings
