@@ -79,7 +79,8 @@ var (
 // runs longer than 20 µs, and a rank pinned to one CPU then shares that
 // CPU with the scheduler's monitor thread, which wakes every 20 µs while
 // that goes on: pulls of 1 MiB took 116-128 µs so, 90-100 µs raw, and
-// bandwidth at 1 MiB rose from 10-12 to 14-15 GB/s). A call
+// bandwidth at 1 MiB rose from 10-12.5 to 14-16 GB/s, medians of
+// alternating runs). A call
 // must therefore be short: Endpoint.read copies at most maxRawRead bytes
 // a call.
 func vmRead(pid int, local [][]byte, remote []span) (int, error) {
