@@ -80,9 +80,8 @@ var (
 // CPU with the scheduler's monitor thread, which wakes every 20 µs while
 // that goes on: pulls of 1 MiB took 116-128 µs so, 90-100 µs raw, and
 // bandwidth at 1 MiB rose from 10-12.5 to 14-16 GB/s, medians of
-// alternating runs). A call
-// must therefore be short: Endpoint.read copies at most maxRawRead bytes
-// a call.
+// alternating runs). A call must therefore be short: Endpoint.read copies
+// at most maxRawRead bytes a call.
 func vmRead(pid int, local [][]byte, remote []span) (int, error) {
 	liov := make([]unix.Iovec, len(local))
 	for i, b := range local {
