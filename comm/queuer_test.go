@@ -194,56 +194,50 @@ func TestMuxPollSkipsIdleRemote(t *testing.T) {
 }
 
 // TestWaitallSpinCoversTheWindow: while Waitall waits for the last of its
-// requests, its world's spin budget counts the bytes of the others still
-// unfinished (bytesAhead: not the finished ones, not another world's),
-// and gives them back when the wait ends.
+// requests, its world's spin budget counts the others as large as the
+// last (bytesAhead: a window), from minAhead up, and gives the count back
+// when the wait ends; a window of small messages leaves it alone.
 func TestWaitallSpinCoversTheWindow(t *testing.T) {
-	ws := makers["twin"](t, 2, Config{}).ws
+	ws := makers["twin"](t, 2, Config{})
 	ctx := testCtx(t)
+	small := make([]*Request, 64)
+	for i := range small {
+		small[i] = &Request{buf: make([]byte, 8)}
+	}
+	if got := bytesAhead(small); got != 0 {
+		t.Errorf("bytesAhead of 64 8-byte requests = %d, want 0 (below minAhead)", got)
+	}
+	sizes := []int{16 << 10, 32 << 10, 48 << 10}
 	var reqs []*Request
-	for tag, n := range []int{100, 200, 300} {
-		r, err := ws[1].Irecv(0, tag, make([]byte, n))
+	for tag, n := range sizes {
+		r, err := ws.ws[1].Irecv(0, tag, make([]byte, n))
 		if err != nil {
 			t.Fatal(err)
 		}
 		reqs = append(reqs, r)
 	}
-	other, err := ws[0].Irecv(1, 9, make([]byte, 1000)) // another world's
-	if err != nil {
-		t.Fatal(err)
-	}
-	reqs = append([]*Request{other}, reqs...)
-	if got := bytesAhead(reqs); got != 300 {
-		t.Fatalf("bytesAhead = %d, want 300 (100 + 200; not the last's, not another world's)", got)
-	}
-	if err := ws[0].Send(ctx, 1, 0, make([]byte, 100)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := reqs[1].Wait(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got := bytesAhead(reqs); got != 200 {
-		t.Fatalf("bytesAhead = %d after the first finished, want 200", got)
+	const want = 2 * 48 << 10 // two more as large as the last
+	if got := bytesAhead(reqs); got != want {
+		t.Fatalf("bytesAhead = %d, want %d", got, want)
 	}
 	done := make(chan error, 1)
-	go func() { done <- WaitallInto(ctx, nil, reqs[1:]...) }()
+	go func() { done <- WaitallInto(ctx, nil, reqs...) }()
 	deadline := time.Now().Add(10 * time.Second)
-	for ws[1].waitingBytes.Load() != 200 {
+	for ws.ws[1].waitingBytes.Load() != want {
 		if time.Now().After(deadline) {
-			t.Fatalf("waitingBytes %d during the Waitall, want 200", ws[1].waitingBytes.Load())
+			t.Fatalf("waitingBytes %d during the Waitall, want %d", ws.ws[1].waitingBytes.Load(), want)
 		}
 		time.Sleep(time.Millisecond)
 	}
-	for tag, n := range []int{100, 200, 300}[1:] {
-		if err := ws[0].Send(ctx, 1, tag+1, make([]byte, n)); err != nil {
+	for tag, n := range sizes {
+		if err := ws.ws[0].Send(ctx, 1, tag, make([]byte, n)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if n := ws[1].waitingBytes.Load(); n != 0 {
+	if n := ws.ws[1].waitingBytes.Load(); n != 0 {
 		t.Fatalf("waitingBytes %d after the Waitall, want 0", n)
 	}
-	Free(other)
 }
