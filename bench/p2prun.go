@@ -137,7 +137,8 @@ func medians(all []P2PResult) []P2PResult {
 		groups[k] = append(groups[k], r.Value)
 	}
 	for i, r := range out {
-		out[i].Value, out[i].Runs = median(groups[key{caseOf(r), r.Impl}]), len(groups[key{caseOf(r), r.Impl}])
+		v := groups[key{caseOf(r), r.Impl}]
+		out[i].Value, out[i].Runs = median(v), len(v)
 	}
 	return out
 }

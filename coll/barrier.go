@@ -57,10 +57,7 @@ func (m *Member) signalBarrier(ctx context.Context) error {
 // Only the root's order changes: it raises before it awaits. Neither
 // member can leave before the other has raised, that is, entered.
 func (m *Member) pairBarrier(ctx context.Context) error {
-	to, from := m.rparent, m.bparent
-	if m.root {
-		to, from = m.bkids[0], m.rkids[0]
-	}
+	to, from := m.pairEnds()
 	if m.team.signals {
 		if err := m.raise(to); err != nil {
 			return err

@@ -116,10 +116,7 @@ func (m *Member) exchange(ctx context.Context, in, out []byte, op func(acc, in [
 	if len(in) > len(m.acc) {
 		return m.fail(fmt.Errorf("%w: reduction of %d bytes, team limit %d", ErrTooLarge, len(in), len(m.acc)))
 	}
-	to, from := m.rparent, m.bparent
-	if m.root {
-		to, from = m.bkids[0], m.rkids[0]
-	}
+	to, from := m.pairEnds()
 	if err := m.send(ctx, to, in); err != nil {
 		return err
 	}
@@ -144,4 +141,15 @@ func (m *Member) exchange(ctx context.Context, in, out []byte, op func(acc, in [
 		op(out, mine)
 	}
 	return nil
+}
+
+// pairEnds returns, in a team of two, the end this member sends to the
+// other on and the one it receives from: the root's broadcast and
+// reduction children, the other member's reduction and broadcast parents
+// (the same link, whichever way the trees point).
+func (m *Member) pairEnds() (to, from end) {
+	if m.root {
+		return m.bkids[0], m.rkids[0]
+	}
+	return m.rparent, m.bparent
 }

@@ -150,11 +150,11 @@ func (l *Link) Progress() (delivered, ok bool) {
 // whether that was what it waits for, and the poll does not go on to the
 // ring's next slot, whose cache line the sender is about to write (a read
 // there makes the sender's next write fetch the line back). Two ranks of
-// default worlds over shared memory: allreduce 0.84-0.92 -> 0.66-0.70 µs,
-// bcast 0.52 -> 0.29-0.38. A serialized world's links poll so in TryRecv;
-// its Progress, which signal waits call between looks at their counters,
-// sweeps once as before (with PollUntil's extra empty sweeps its 2-rank
-// barrier measured 0.48-0.50 -> 0.51-0.53 µs).
+// default worlds over shared memory: allreduce 0.83-0.96 -> 0.65-0.70 µs,
+// bcast 0.51-0.67 -> 0.29-0.38. A serialized world's links poll so in
+// TryRecv; its Progress, which signal waits call between looks at their
+// counters, sweeps once as before (with PollUntil's extra empty sweeps its
+// 2-rank barrier measured 0.50-0.54 µs against 0.48-0.50).
 type firstFrame struct{}
 
 func (firstFrame) Done() bool { return true }

@@ -65,8 +65,8 @@ type World struct {
 	// sleepers counts the goroutines blocked in Request.await; while
 	// there are more than maxSpinSleepers, nobody spins (request.go).
 	sleepers atomic.Int64
-	// waitingBytes is the data of the requests that Waitalls wait for
-	// besides the one each spins on (bytesAhead): it lengthens their spin.
+	// waitingBytes is the data, as bytesAhead estimates it, that Waitalls
+	// wait for besides the request each spins on: it lengthens the spin.
 	waitingBytes atomic.Int64
 	watch        watchSet // the sleepers' requests, for their contexts' ends
 	acts         deferred

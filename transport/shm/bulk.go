@@ -48,7 +48,7 @@ const (
 	// up; on a host where a system call costs microseconds (2-core EPYC
 	// VM with page-table isolation) a 16 KiB pull then took 7.5-8.9 µs one
 	// way and 256 KiB areas carrying 16 and 32 KiB took 4.2 and 7.3-7.5
-	// (Open MPI 6.0-6.9 and 8.2-9.4), bandwidth at 16 KiB 2.3-2.8 -> 4.6-5.3
+	// (Open MPI 6.0-6.9 and 8.2-9.4), bandwidth at 16 KiB 2.3-2.7 -> 4.6-5.3
 	// GB/s (Open MPI 3.8-4.4). Carrying 128 KiB eagerly (512 KiB areas)
 	// measured 5-6 GB/s against 6-13 pulled, so the pulls start at 64 KiB.
 	// Only the pages a pair touches take memory (tmpfs).
