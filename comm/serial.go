@@ -77,21 +77,23 @@ func (w *World) sleepSerial(ctx context.Context, ready func() bool) {
 
 // pollSerial polls the transport once in a serialized world's wait and
 // runs the deferred work; it reports whether anything was delivered.
-func (w *World) pollSerial() bool { return w.pollSerialFor(-1, nil) }
+func (w *World) pollSerial() bool {
+	got := w.poll.Poll(-1)
+	w.drainPending()
+	return got
+}
 
 // pollSerialFor is pollSerial for a caller that waits for what makes
 // done report true (a link's next message, say) from peer: with an
 // UntilPoller the poll stops as soon as it delivered that, without first
 // looking at the ring's next slot, whose line the sender is about to
 // write — a read there makes the sender's next write fetch the line back.
-// A nil done polls everything that has come, as Poll.
 func (w *World) pollSerialFor(peer int, done interface{ Done() bool }) bool {
-	var got bool
-	if u := w.until; u != nil && done != nil {
-		got = u.PollUntil(peer, done)
-	} else {
-		got = w.poll.Poll(-1)
+	u := w.until
+	if u == nil {
+		return w.pollSerial()
 	}
+	got := u.PollUntil(peer, done)
 	w.drainPending()
 	return got
 }
