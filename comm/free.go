@@ -1,6 +1,9 @@
 package comm
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Freeing requests. Requests belong to their callers and are otherwise
 // garbage collected (carved out of slabs, slab.go). A loop that starts
@@ -18,12 +21,18 @@ import "errors"
 // ErrInFlight is Free's error for a request that has not finished.
 var ErrInFlight = errors.New("comm: Free of a request still in flight")
 
+// ErrFreed is Free's error for a request already freed and not handed
+// out again since.
+var ErrFreed = errors.New("comm: Free of a request already freed")
+
 // freeBatch is how many freed requests Free hands to a world at once.
 const freeBatch = 64
 
 // Free hands finished requests back to their world for reuse; nil
-// entries are skipped. It frees every finished one and returns
-// ErrInFlight if some were not finished (those stay the caller's).
+// entries are skipped. It frees every finished one and returns an error
+// wrapping ErrInFlight if some were not finished (those stay the
+// caller's), or ErrFreed if some were freed already (a second Free that
+// the world can still detect: see the contract above).
 func Free(reqs ...*Request) error {
 	var (
 		err   error
@@ -31,12 +40,15 @@ func Free(reqs ...*Request) error {
 		n     int
 		w     *World
 	)
-	for _, r := range reqs {
+	for i, r := range reqs {
 		switch {
 		case r == nil || r.shared:
 			continue
+		case r.freed:
+			err = firstOf(err, ErrFreed, i)
+			continue
 		case !r.finished():
-			err = ErrInFlight
+			err = firstOf(err, ErrInFlight, i)
 			continue
 		}
 		if n == len(batch) || n > 0 && r.w != w {
@@ -52,6 +64,15 @@ func Free(reqs ...*Request) error {
 		w.slabs.put(batch[:n])
 	}
 	return err
+}
+
+// firstOf adds sentinel, naming entry i, to err unless err has it
+// already: Free names the first entry of each kind of mistake.
+func firstOf(err, sentinel error, i int) error {
+	if errors.Is(err, sentinel) {
+		return err
+	}
+	return errors.Join(err, fmt.Errorf("%w: entry %d", sentinel, i))
 }
 
 // reset clears r, so that it holds on to no buffer or error, and marks it

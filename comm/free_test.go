@@ -176,3 +176,28 @@ func bytesPerRun(n int, f func()) float64 {
 	runtime.ReadMemStats(&after)
 	return float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
 }
+
+// TestFreeTwice checks that a second Free of a request says it was freed
+// already, not that it is still in flight.
+func TestFreeTwice(t *testing.T) {
+	ws, _ := twinWorlds(t, 2, Config{})
+	ctx := testCtx(t)
+	buf := make([]byte, 8)
+	r, err := ws[1].Irecv(0, 7, buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws[0].Send(ctx, 1, 7, payload(0, 7, 8)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := Free(r); err != nil {
+		t.Fatalf("first Free: %v", err)
+	}
+	err = Free(r)
+	if !errors.Is(err, ErrFreed) || errors.Is(err, ErrInFlight) {
+		t.Fatalf("second Free: %v, want ErrFreed alone", err)
+	}
+}

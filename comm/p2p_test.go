@@ -127,3 +127,42 @@ func testWildcards(t *testing.T, mk func(testing.TB, int, Config) fixture) {
 		}
 	}
 }
+
+// TestWaitallNil checks that Waitall skips nil entries, as MPI skips
+// MPI_REQUEST_NULL, wherever they are, the last included.
+func TestWaitallNil(t *testing.T) {
+	ws, _ := twinWorlds(t, 2, Config{})
+	ctx := testCtx(t)
+	for _, nilAt := range []int{0, 1, 2, -1} { // -1: every entry nil
+		t.Run(fmt.Sprintf("nil=%d", nilAt), func(t *testing.T) {
+			reqs := make([]*Request, 3)
+			if nilAt >= 0 {
+				r, err := ws[1].Irecv(0, 5, make([]byte, 8))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := ws[0].Send(ctx, 1, 5, payload(0, 5, 8)); err != nil {
+					t.Fatal(err)
+				}
+				for i := range reqs {
+					if i != nilAt {
+						reqs[i] = r
+					}
+				}
+			}
+			sts, err := Waitall(ctx, reqs...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range reqs {
+				want := Status{}
+				if r != nil {
+					want = Status{Source: 0, Tag: 5, Len: 8}
+				}
+				if sts[i] != want {
+					t.Errorf("status %d: %+v, want %+v", i, sts[i], want)
+				}
+			}
+		})
+	}
+}

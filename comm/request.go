@@ -283,7 +283,8 @@ func (r *Request) withdraw(err error) {
 }
 
 // Waitall waits for every request and returns their statuses in order,
-// with the requests' errors joined.
+// with the requests' errors joined. A nil entry is skipped, as MPI skips
+// MPI_REQUEST_NULL: its status is the zero Status and it adds no error.
 func Waitall(ctx context.Context, reqs ...*Request) ([]Status, error) {
 	sts := make([]Status, len(reqs))
 	return sts, WaitallInto(ctx, sts, reqs...)
@@ -291,42 +292,23 @@ func Waitall(ctx context.Context, reqs ...*Request) ([]Status, error) {
 
 // WaitallInto is Waitall writing the statuses into sts, which must be nil
 // (the statuses are not wanted, as with MPI_STATUSES_IGNORE) or as long
-// as reqs; it allocates nothing unless a request fails.
+// as reqs; it allocates nothing unless a request fails. Nil entries are
+// skipped as in Waitall.
 func WaitallInto(ctx context.Context, sts []Status, reqs ...*Request) error {
 	if sts != nil && len(sts) != len(reqs) {
 		return fmt.Errorf("comm: WaitallInto: %d statuses for %d requests", len(sts), len(reqs))
 	}
-	if n := len(reqs); n > 0 && reqs[n-1].w != nil {
-		w := reqs[n-1].w
-		w.flushQueued() // before looking: the rank is about to wait
-		if w.serial {
-			// A serialized world receives only in its calls, and a window
-			// of complete eager sends would not wait: one poll takes in
-			// the credit and answers that came meanwhile.
-			w.pollSerial()
-		}
-	}
-	// The last request is waited for first: a poller that stops as soon
-	// as the request it waits for is done (UntilPoller) then takes in the
-	// frames of all the others on its way, rather than returning after
-	// each; the others are mostly done by then, and the pass below waits
-	// for any that are not.
-	if n := len(reqs); n > 0 {
-		last := reqs[n-1]
-		var ahead int64
-		if last.w != nil {
-			ahead = bytesAhead(reqs)
-		}
-		if ahead > 0 {
-			last.w.waitingBytes.Add(ahead)
-		}
-		last.Wait(ctx)
-		if ahead > 0 {
-			last.w.waitingBytes.Add(-ahead)
-		}
+	if n := lastReq(reqs); n > 0 {
+		waitLast(ctx, reqs[:n])
 	}
 	var errs []error
 	for i, r := range reqs {
+		if r == nil {
+			if sts != nil {
+				sts[i] = Status{}
+			}
+			continue
+		}
 		if !r.finished() {
 			r.Wait(ctx)
 		} else {
@@ -340,4 +322,42 @@ func WaitallInto(ctx context.Context, sts []Status, reqs ...*Request) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// lastReq returns the length of reqs without its trailing nil entries.
+func lastReq(reqs []*Request) int {
+	n := len(reqs)
+	for n > 0 && reqs[n-1] == nil {
+		n--
+	}
+	return n
+}
+
+// waitLast waits for the last request of reqs, which is not nil, first:
+// a poller that stops as soon as the request it waits for is done
+// (UntilPoller) then takes in the frames of all the others on its way,
+// rather than returning after each; the others are mostly done by then,
+// and WaitallInto's pass waits for any that are not.
+func waitLast(ctx context.Context, reqs []*Request) {
+	last := reqs[len(reqs)-1]
+	w := last.w
+	if w == nil {
+		last.Wait(ctx)
+		return
+	}
+	w.flushQueued() // before looking: the rank is about to wait
+	if w.serial {
+		// A serialized world receives only in its calls, and a window
+		// of complete eager sends would not wait: one poll takes in
+		// the credit and answers that came meanwhile.
+		w.pollSerial()
+	}
+	ahead := bytesAhead(reqs)
+	if ahead > 0 {
+		w.waitingBytes.Add(ahead)
+	}
+	last.Wait(ctx)
+	if ahead > 0 {
+		w.waitingBytes.Add(-ahead)
+	}
 }
