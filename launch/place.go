@@ -2,6 +2,7 @@ package launch
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -24,6 +25,9 @@ func ReadHostfile(r io.Reader) ([]string, error) {
 		if len(fields) == 0 {
 			continue
 		}
+		if err := checkHost(fields[0]); err != nil {
+			return nil, fmt.Errorf("%w (hostfile line %d)", err, n)
+		}
 		slots, err := hostSlots(fields[1:])
 		if err != nil {
 			return nil, fmt.Errorf("launch: hostfile line %d: %w", n, err)
@@ -33,6 +37,25 @@ func ReadHostfile(r io.Reader) ([]string, error) {
 		}
 	}
 	return hosts, sc.Err()
+}
+
+// ErrBadHost is wrapped when a host name is empty or could be taken for
+// something else: ssh reads a name that starts with '-' as an option
+// ("-oProxyCommand=..." runs a command), and blanks or control
+// characters belong to no host name.
+var ErrBadHost = errors.New("launch: bad host name")
+
+// checkHost says what is wrong with host name h, if anything.
+func checkHost(h string) error {
+	switch {
+	case h == "":
+		return fmt.Errorf("%w: empty", ErrBadHost)
+	case strings.HasPrefix(h, "-"):
+		return fmt.Errorf("%w %q: starts with '-'", ErrBadHost, h)
+	case strings.IndexFunc(h, func(c rune) bool { return c <= ' ' || c == 0x7f }) >= 0:
+		return fmt.Errorf("%w %q: blank or control character", ErrBadHost, h)
+	}
+	return nil
 }
 
 func hostSlots(opts []string) (int, error) {

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestReadHostfile(t *testing.T) {
 	if want := []string{"n1", "n1", "n2", "n3"}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("ReadHostfile = %q, %v; want %q", got, err, want)
 	}
-	for _, bad := range []string{"n1 slots=0\n", "n1 slots=x\n", "n1 cpus=2\n"} {
+	for _, bad := range []string{"n1 slots=0\n", "n1 slots=x\n", "n1 cpus=2\n", "-V\n", "-oProxyCommand=x slots=2\n"} {
 		if _, err := ReadHostfile(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "line 1") {
 			t.Errorf("ReadHostfile(%q): %v; want an error naming line 1", bad, err)
 		}
@@ -80,5 +81,15 @@ func TestRunRemote(t *testing.T) {
 func TestShellQuote(t *testing.T) {
 	if got, want := shellQuote(`it's $HOME`), `'it'\''s $HOME'`; got != want {
 		t.Errorf("shellQuote = %s, want %s", got, want)
+	}
+}
+
+// TestSSHEndsOptions checks that the default ssh command ends its options
+// before the host, so no host name is read as one.
+func TestSSHEndsOptions(t *testing.T) {
+	s := &session{job: Job{N: 2, Prog: "x"}, p: placement{hosts: []string{"", "h"}, localRank: []int{0, 0}, localSize: []int{1, 1}}}
+	args := s.command(1).Args
+	if i := slices.Index(args, "h"); i < 1 || args[i-1] != "--" {
+		t.Errorf("ssh command %q: want \"--\" just before the host", args)
 	}
 }

@@ -24,7 +24,8 @@ type Job struct {
 	// Hosts lists where ranks run, one entry per slot: rank r runs on
 	// Hosts[r] when N <= len(Hosts), else the hosts get equal contiguous
 	// blocks of ranks. Empty means this host. Other hosts are reached
-	// with SSH.
+	// with SSH. Validate refuses empty names, names that start with '-'
+	// and names with blanks or control characters (ErrBadHost).
 	Hosts []string
 	// Timeout ends the job, as a failure, after this long; 0 means never.
 	Timeout time.Duration
@@ -40,7 +41,7 @@ type Job struct {
 	// The PLEXUS_* variables Run sets are dropped from it and set anew.
 	Env []string
 	// SSH is the command that runs a rank on another host, given the host
-	// and a shell command; nil means ssh -o BatchMode=yes.
+	// and a shell command; nil means ssh -o BatchMode=yes --.
 	SSH []string
 	// Bind says how ranks on this host are bound to CPUs (bind.go);
 	// BindAuto, the zero value, binds each to a core of its own when
@@ -60,8 +61,11 @@ func (j *Job) Validate() error {
 		return fmt.Errorf("launch: binding %q: want %q, %q or auto (empty)", j.Bind, BindCore, BindNone)
 	case j.Timeout < 0 || j.Grace < 0:
 		return errors.New("launch: negative timeout or grace period")
-	case slices.ContainsFunc(j.Hosts, func(h string) bool { return strings.TrimSpace(h) == "" }):
-		return errors.New("launch: empty host name")
+	}
+	for i, h := range j.Hosts {
+		if err := checkHost(h); err != nil {
+			return fmt.Errorf("%w (host %d of the job)", err, i+1)
+		}
 	}
 	return nil
 }
@@ -186,7 +190,9 @@ func (s *session) command(r int) *exec.Cmd {
 	} else {
 		ssh := s.job.SSH
 		if ssh == nil {
-			ssh = []string{"ssh", "-o", "BatchMode=yes"}
+			// "--" ends ssh's options, so the host is never read as one
+			// (Validate refuses such names too).
+			ssh = []string{"ssh", "-o", "BatchMode=yes", "--"}
 		}
 		cmd = exec.Command(ssh[0], append(ssh[1:], h, s.remoteShell(r))...)
 		cmd.Env = s.baseEnv()

@@ -143,4 +143,10 @@ func TestJobValidate(t *testing.T) {
 			t.Errorf("%+v: Validate accepted it", j)
 		}
 	}
+	for _, h := range []string{"", " ", "-V", "-oProxyCommand=touch /tmp/x", "a b", "a\nb"} {
+		j := Job{N: 2, Prog: "x", Hosts: []string{"a", h}}
+		if err := j.Validate(); !errors.Is(err, ErrBadHost) || !strings.Contains(err.Error(), "host 2") {
+			t.Errorf("host %q: Validate gave %v, want ErrBadHost naming host 2", h, err)
+		}
+	}
 }

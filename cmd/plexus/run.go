@@ -114,7 +114,11 @@ func (o *runOpts) hostList() ([]string, error) {
 	case o.hosts != "" && o.hostfile != "":
 		return nil, usagef("give --host or --hostfile, not both")
 	case o.hosts != "":
-		return strings.Split(o.hosts, ","), nil
+		hosts := strings.Split(o.hosts, ",")
+		for i, h := range hosts {
+			hosts[i] = strings.TrimSpace(h) // "a, b" means a and b
+		}
+		return hosts, nil
 	case o.hostfile != "":
 		f, err := os.Open(o.hostfile)
 		if err != nil {

@@ -88,7 +88,9 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"run", "-n", "0", "--", "true"}, "0 ranks"},
 		{[]string{"run", "-n", "x", "true"}, `invalid value "x" for flag -n`},
 		{[]string{"run", "--host", "a", "--hostfile", "f", "true"}, "not both"},
-		{[]string{"run", "--host", "a,,b", "true"}, "empty host name"},
+		{[]string{"run", "--host", "a,,b", "true"}, "bad host name: empty"},
+		{[]string{"run", "--host", "-V", "true"}, `bad host name "-V": starts with '-'`},
+		{[]string{"run", "--host", "a,-oProxyCommand=x", "true"}, `bad host name "-oProxyCommand=x"`},
 		{[]string{"run", "--bogus", "true"}, "flag provided but not defined: -bogus"},
 	} {
 		out, errOut, code := plexus(t, c.args...)
