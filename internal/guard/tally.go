@@ -1,0 +1,98 @@
+package guard
+
+import (
+	"sync"
+	"time"
+)
+
+// Tally rate-limits one kind of log line, such as refused connections: at
+// most burst lines are written per period; the lines beyond are counted,
+// and the count is written as one summary line ("N more <what>") when
+// that period ends. A flood of strangers thus writes at most burst+1
+// lines a period, and still leaves a record of its size.
+//
+// Its methods are safe for concurrent use. Lines are written under the
+// tally's lock, so log must not call back into it.
+type Tally struct {
+	log    func(format string, args ...any)
+	burst  int
+	period time.Duration
+	what   string
+
+	mu      sync.Mutex
+	start   time.Time // of the current period
+	written int       // lines written in it
+	dropped int       // lines counted since the last summary
+	timer   *time.Timer
+	stopped bool
+}
+
+// NewTally returns a tally that writes to log at most burst lines per
+// period, and summarises the rest as "N more what".
+func NewTally(log func(format string, args ...any), burst int, period time.Duration, what string) *Tally {
+	if burst < 1 || period <= 0 {
+		panic("guard: NewTally needs a positive burst and period")
+	}
+	return &Tally{log: log, burst: burst, period: period, what: what}
+}
+
+// Printf writes the line if the period has room for it, and counts it
+// otherwise. After Stop it does nothing.
+func (t *Tally) Printf(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return
+	}
+	now := time.Now()
+	if now.Sub(t.start) >= t.period {
+		t.start, t.written = now, 0
+	}
+	if t.written < t.burst && t.dropped == 0 {
+		t.written++
+		t.log(format, args...)
+		return
+	}
+	t.dropped++
+	if t.timer == nil {
+		t.timer = time.AfterFunc(t.start.Add(t.period).Sub(now), t.summary)
+	}
+}
+
+// summary writes the count of the lines held back, at the end of the
+// period they fell in.
+func (t *Tally) summary() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.timer = nil
+	if t.stopped {
+		return
+	}
+	t.flush()
+	t.start, t.written = time.Now(), 1 // the summary is this period's first line
+}
+
+// flush writes the summary line, if any lines were held back. t.mu must
+// be held.
+func (t *Tally) flush() {
+	if t.dropped > 0 {
+		t.log("%d more %s in the last %v", t.dropped, t.what, t.period)
+		t.dropped = 0
+	}
+}
+
+// Stop writes the pending summary, if any, and ends the tally: later
+// lines are dropped uncounted and no summary is written after Stop
+// returns, so a caller may close its log then.
+func (t *Tally) Stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return
+	}
+	t.stopped = true
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	t.flush()
+}
