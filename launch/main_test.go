@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
+	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
 // helperEnv makes the test binary act as a rank program instead of
@@ -32,6 +35,9 @@ func helper(mode string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	if mode == "shm-fail" {
+		return shmFail(info)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	book, err := Join(ctx, info, fmt.Sprintf("data-%d", info.Rank))
@@ -48,6 +54,24 @@ func helper(mode string) int {
 		}
 		time.Sleep(60 * time.Second)
 	}
+	return 0
+}
+
+// shmFail is a rank that opens the job's shared-memory segment and then
+// fails (rank 1, exit 3) or waits to be killed (the others), so that no
+// rank removes the segment.
+func shmFail(info Info) int {
+	e, err := shm.Open(shm.Config{Rank: info.Rank, Size: info.Size, JobID: info.JobID,
+		Deliver: func(int, frame.Header, []byte) {}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("segment %s\n", e.Path())
+	if info.Rank == 1 {
+		return 3
+	}
+	time.Sleep(60 * time.Second)
 	return 0
 }
 

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -148,5 +150,28 @@ func TestJobValidate(t *testing.T) {
 		if err := j.Validate(); !errors.Is(err, ErrBadHost) || !strings.Contains(err.Error(), "host 2") {
 			t.Errorf("host %q: Validate gave %v, want ErrBadHost naming host 2", h, err)
 		}
+	}
+}
+
+// TestRunRemovesSegment checks that a job whose ranks opened a
+// shared-memory segment and then failed or were killed leaves no segment.
+func TestRunRemovesSegment(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("shared memory segments are Linux only")
+	}
+	var out, errOut lockedBuffer
+	j := helperJob(2, "shm-fail")
+	j.Stdout, j.Stderr, j.Grace = &out, &errOut, time.Second
+	var ee *ExitError
+	if err := j.Run(context.Background()); !errors.As(err, &ee) || ee.Rank != 1 {
+		t.Fatalf("Run: %v; want rank 1 failed\nstderr:\n%s", err, errOut.String())
+	}
+	_, path, ok := strings.Cut(out.String(), "] segment ")
+	path, _, _ = strings.Cut(path, "\n")
+	if !ok || path == "" {
+		t.Fatalf("no rank reported its segment:\n%s\n%s", out.String(), errOut.String())
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("segment %s left after the job: %v", path, err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
 // session is one Run of a Job. Only Run's goroutine touches it, except
@@ -34,6 +36,7 @@ type exit struct {
 
 func (s *session) run(ctx context.Context) error {
 	defer s.releaseRoot()
+	defer s.removeSegment()
 	s.alive = make([]bool, s.job.N)
 	for r := range s.job.N {
 		if err := s.start(r); err != nil {
@@ -43,6 +46,16 @@ func (s *session) run(ctx context.Context) error {
 		}
 	}
 	return s.wait(ctx, nil)
+}
+
+// removeSegment removes the job's shared-memory segment on this host once
+// every rank has ended, however the job ended: ranks remove it when they
+// close, but a rank that fails or is killed leaves it behind, and the job
+// id is fresh, so nothing else can be using it. Segments on other hosts
+// are not reached from here. A plexus run job has no rendezvous file to
+// remove: its ranks bootstrap through PLEXUS_ROOT.
+func (s *session) removeSegment() {
+	os.Remove(shm.SegmentPath(shm.DefaultDir, s.jobID))
 }
 
 // start starts rank r and a goroutine that reports its end on exits.
