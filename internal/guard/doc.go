@@ -9,12 +9,12 @@
 // peer has proven itself (or failed):
 //
 //	g := guard.NewGate(128, 32)
-//	refusals := guard.NewTally(log.Printf, 5, time.Second, "connections refused")
+//	refusals := guard.NewTally(log.Printf, 5, time.Second, "refused connections")
 //	defer refusals.Stop()
 //	for {
 //		nc, err := ln.Accept()
 //		...
-//		t := g.Admit(sourceOf(nc), func() { nc.Close() })
+//		t := g.Admit(guard.Source(nc.RemoteAddr()), func() { nc.Close() })
 //		go func() {
 //			defer t.Release()
 //			if err := handshake(nc); err != nil {

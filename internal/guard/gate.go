@@ -1,6 +1,9 @@
 package guard
 
-import "sync"
+import (
+	"net"
+	"sync"
+)
 
 // Gate bounds the connections in their handshake: at most total in all
 // and perSource from one source. When a new connection would exceed a
@@ -112,4 +115,17 @@ func (g *Gate) Len() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.n
+}
+
+// Source returns the source a connection from addr counts against: its
+// IP address, without the port.
+func Source(addr net.Addr) string {
+	if a, ok := addr.(*net.TCPAddr); ok {
+		return a.IP.String()
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	return host
 }

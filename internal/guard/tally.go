@@ -7,8 +7,8 @@ import (
 
 // Tally rate-limits one kind of log line, such as refused connections: at
 // most burst lines are written per period; the lines beyond are counted,
-// and the count is written as one summary line ("N more <what>") when
-// that period ends. A flood of strangers thus writes at most burst+1
+// and the count is written as one summary line ("<what>: N more in the
+// last <period>") when that period ends. A flood of strangers thus writes at most burst+1
 // lines a period, and still leaves a record of its size.
 //
 // Its methods are safe for concurrent use. Lines are written under the
@@ -28,7 +28,7 @@ type Tally struct {
 }
 
 // NewTally returns a tally that writes to log at most burst lines per
-// period, and summarises the rest as "N more what".
+// period, and summarises the rest as "what: N more in the last period".
 func NewTally(log func(format string, args ...any), burst int, period time.Duration, what string) *Tally {
 	if burst < 1 || period <= 0 {
 		panic("guard: NewTally needs a positive burst and period")
@@ -76,7 +76,7 @@ func (t *Tally) summary() {
 // be held.
 func (t *Tally) flush() {
 	if t.dropped > 0 {
-		t.log("%d more %s in the last %v", t.dropped, t.what, t.period)
+		t.log("%s: %d more in the last %v", t.what, t.dropped, t.period)
 		t.dropped = 0
 	}
 }

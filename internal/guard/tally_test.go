@@ -36,7 +36,7 @@ func TestTallyBurstAndSummary(t *testing.T) {
 	}
 	time.Sleep(150 * time.Millisecond)
 	got := out.get()
-	if len(got) != 4 || !strings.HasPrefix(got[3], "997 more refused") {
+	if len(got) != 4 || !strings.HasPrefix(got[3], "refused: 997 more") {
 		t.Fatalf("lines after the period %q, want a summary of 997", got)
 	}
 	tl.Printf("late")
@@ -55,7 +55,7 @@ func TestTallyStopFlushes(t *testing.T) {
 	tl.Stop()
 	tl.Printf("d")
 	got := out.get()
-	if len(got) != 2 || !strings.HasPrefix(got[1], "2 more refused") {
+	if len(got) != 2 || !strings.HasPrefix(got[1], "refused: 2 more") {
 		t.Errorf("%q, want a and a summary of 2", got)
 	}
 }

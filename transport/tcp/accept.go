@@ -4,20 +4,24 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"time"
+
+	"github.com/plexus-hpc/plexus/internal/guard"
 )
 
 // accept authenticates one incoming connection and, if the dialer proves
 // itself and may connect, makes it the connection to the dialer's rank.
-// Whatever goes wrong is logged and closes only this connection.
-func (e *Endpoint) accept(nc net.Conn) {
+// Whatever goes wrong is logged and closes only this connection. t is the
+// connection's place in the handshake gate, given up once the dialer is
+// proven.
+func (e *Endpoint) accept(nc net.Conn, t *guard.Ticket) {
 	defer e.wg.Done()
-	defer func() { <-e.hsSlots }()
+	defer t.Release()
 	dec := newHandshakeDecoder(nc)
 	var c *conn
 	err := e.handshake(nc, func(commit func()) error {
-		rank, nonceD, err := e.auth.acceptAuth(nc, dec)
+		a, rank, nonceD, err := e.prove(nc, dec, t)
 		if err != nil {
-			e.auth.refuse(nc, refuseAuth, err.Error())
 			return err
 		}
 		c = newConn(e, rank, nc, dec)
@@ -26,10 +30,43 @@ func (e *Endpoint) accept(nc net.Conn) {
 			return err
 		}
 		commit() // c is installed: from here Close shuts it down gracefully
-		return e.auth.acceptReply(nc, nonceD)
+		return a.acceptReply(nc, nonceD)
 	})
 	e.accepted(nc, c, err)
 }
+
+// prove runs the acceptor's side of the handshake up to its decision and
+// returns the keyed settings, the dialer's rank and its nonce. The proof
+// must arrive within PreAuthTimeout, so silent strangers leave the gate
+// early, and the job secret must be known within three quarters of
+// HandshakeTimeout, which leaves the dialer, whose deadline started
+// first, the time to read the refusal. A dialer that fails is told only
+// refusedAuth; the reason is logged.
+func (e *Endpoint) prove(nc net.Conn, dec *Decoder, t *guard.Ticket) (authConf, int, []byte, error) {
+	start := time.Now()
+	nc.SetReadDeadline(start.Add(e.cfg.PreAuthTimeout))
+	h, p, nonceA, err := e.auth.acceptHello(nc, dec)
+	a := e.auth
+	if err == nil {
+		a, err = e.keyed(start.Add(e.cfg.HandshakeTimeout * 3 / 4))
+	}
+	var rank int
+	var nonceD []byte
+	if err == nil {
+		rank, nonceD, err = a.acceptCheck(h, p, nonceA)
+	}
+	if err == nil && !t.Release() {
+		err = errEvicted
+	}
+	if err != nil {
+		e.auth.refuse(nc, refuseAuth, refusedAuth)
+	}
+	return a, rank, nonceD, err
+}
+
+// errEvicted is the acceptor's reason for a handshake that the gate ended
+// to make room for newer ones.
+var errEvicted = errors.New("tcp: handshake ended to make room for newer connections")
 
 // accepted starts c, or reports why the connection is refused or failed.
 func (e *Endpoint) accepted(nc net.Conn, c *conn, err error) {
@@ -43,7 +80,7 @@ func (e *Endpoint) accepted(nc net.Conn, c *conn, err error) {
 		nc.Close()
 	}
 	if !e.closing.Load() && !errors.Is(err, errCollision) {
-		e.cfg.Log("tcp: rank %d: refused connection from %v: %v", e.cfg.Rank, nc.RemoteAddr(), err)
+		e.refusals.Printf("tcp: rank %d: refused connection from %v: %v", e.cfg.Rank, nc.RemoteAddr(), err)
 	}
 }
 

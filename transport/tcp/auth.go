@@ -34,6 +34,7 @@ const (
 	roleAccept  = 'A'
 	maxHSFrame  = 2*nonceSize + macSize + MaxJobID // largest handshake payload
 	authPayload = nonceSize + macSize              // Auth payload without the job
+	hsBufSize   = 4 << 10                          // a handshake's read buffer
 )
 
 // Refusal codes, carried in a refusing Bye's Aux.
@@ -105,6 +106,8 @@ func (a *authConf) dialVerify(dec *Decoder, want int, nonceD []byte) error {
 	switch {
 	case h.Kind == Bye && h.Aux == refuseCollision:
 		return errCollision
+	case h.Kind == Bye && h.Aux == refuseAuth:
+		return fmt.Errorf("%w: rank %d refused the connection: %q (is it of another job, or keyed with another secret?)", ErrAuth, want, p)
 	case h.Kind == Bye:
 		return fmt.Errorf("%w: rank %d refused the connection: %q", ErrAuth, want, p)
 	case h.Kind != Auth || len(p) != macSize:
@@ -115,24 +118,28 @@ func (a *authConf) dialVerify(dec *Decoder, want int, nonceD []byte) error {
 	return nil
 }
 
-// acceptAuth runs the acceptor's side up to the decision: it sends Hello,
-// reads and checks the dialer's proof, and returns the dialer's rank and
-// nonce. The caller then claims the rank and calls acceptReply or refuse.
-func (a *authConf) acceptAuth(nc net.Conn, dec *Decoder) (int, []byte, error) {
+// acceptHello runs the acceptor's side up to the dialer's proof: it sends
+// Hello and reads the Auth frame, which it returns with the Hello's nonce.
+// The caller then checks the proof with acceptCheck, which needs the
+// secret, claims the rank and calls acceptReply or refuse.
+func (a *authConf) acceptHello(nc net.Conn, dec *Decoder) (Header, []byte, []byte, error) {
 	nonceA := newNonce()
 	if err := writeFrame(nc, Header{Kind: Hello, Source: int32(a.rank)}, nonceA); err != nil {
-		return 0, nil, fmt.Errorf("tcp: handshake: sending Hello: %w", err)
+		return Header{}, nil, nil, fmt.Errorf("tcp: handshake: sending Hello: %w", err)
 	}
 	h, p, err := dec.Next()
 	if err != nil {
-		return 0, nil, fmt.Errorf("tcp: handshake: reading Auth: %w", err)
+		return Header{}, nil, nil, fmt.Errorf("tcp: handshake: reading Auth: %w", err)
 	}
 	if h.Kind != Auth || len(p) < authPayload {
-		return 0, nil, fmt.Errorf("%w: handshake: got %s with %d bytes, want Auth", ErrMalformed, h.Kind, len(p))
+		return Header{}, nil, nil, fmt.Errorf("%w: handshake: got %s with %d bytes, want Auth", ErrMalformed, h.Kind, len(p))
 	}
-	return a.acceptCheck(h, p, nonceA)
+	return h, p, nonceA, nil
 }
 
+// acceptCheck checks the dialer's Auth frame h, p against the Hello's
+// nonce and returns the dialer's rank and nonce. Its errors are for the
+// local log only: they name the job.
 func (a *authConf) acceptCheck(h Header, p, nonceA []byte) (int, []byte, error) {
 	rank, nonceD, mac, job := int(h.Source), p[:nonceSize], p[nonceSize:authPayload], p[authPayload:]
 	if string(job) != a.job {
@@ -152,15 +159,21 @@ func (a *authConf) acceptReply(nc net.Conn, nonceD []byte) error {
 	return writeFrame(nc, Header{Kind: Auth, Source: int32(a.rank)}, a.mac(roleAccept, nonceD, a.rank))
 }
 
+// refusedAuth is the whole reason given to a dialer that did not prove
+// itself: whoever it is, it learns nothing about the job.
+const refusedAuth = "authentication failed"
+
 // refuse tells the dialer why, best effort: the connection is closed next.
+// A dialer that has not proven itself gets refusedAuth and nothing more.
 func (a *authConf) refuse(nc net.Conn, code uint64, reason string) {
 	writeFrame(nc, Header{Kind: Bye, Source: int32(a.rank), Aux: code}, []byte(reason))
 }
 
-// newHandshakeDecoder reads handshake frames with a small payload limit,
-// so a stranger cannot make the acceptor allocate much; the connection's
-// reader keeps the same bufio.Reader afterwards, since frames may follow
-// the handshake in the same segment.
+// newHandshakeDecoder reads handshake frames with a small payload limit
+// and a small buffer, so a stranger cannot make the acceptor allocate
+// much; the connection's reader takes over whatever the buffer holds
+// beyond the handshake (newConn), since frames may follow it in the same
+// segment.
 func newHandshakeDecoder(nc net.Conn) *Decoder {
-	return NewDecoder(bufio.NewReaderSize(nc, readBufSize), maxHSFrame)
+	return NewDecoder(bufio.NewReaderSize(nc, hsBufSize), maxHSFrame)
 }

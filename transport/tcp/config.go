@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"log"
 	"math"
@@ -18,6 +19,11 @@ const (
 	// DefaultHandshakeTimeout bounds every handshake, so that a silent
 	// stranger holds a goroutine no longer than this.
 	DefaultHandshakeTimeout = 5 * time.Second
+	// DefaultPreAuthTimeout bounds how long an accepted connection may
+	// take to send its proof. A rank sends it within a round trip of the
+	// Hello, so only strangers wait this long, and their handshake slots
+	// come free sooner than the whole handshake's bound.
+	DefaultPreAuthTimeout = 2 * time.Second
 	// DefaultQueueBytes is how many bytes of frames may wait for a
 	// connection's sender before Send blocks.
 	DefaultQueueBytes = 4 << 20
@@ -36,8 +42,17 @@ type Config struct {
 	// JobID names the job; peers of another job are refused.
 	JobID string
 	// Secret is the per-job key both sides prove they hold; it never
-	// crosses the wire. At least MinSecret bytes.
+	// crosses the wire. At least MinSecret bytes. A job of more than one
+	// rank needs Secret or Key.
 	Secret []byte
+	// Key, when Secret is nil, returns the job secret once it is known,
+	// for an Endpoint that must listen before it learns the secret (from
+	// the same exchange that publishes its address). It is called by
+	// handshakes, from their own goroutines, and may block until ctx
+	// ends; each handshake waits for it within HandshakeTimeout, and
+	// fails (refusing the dialer) if the key is not known by then or is
+	// shorter than MinSecret. The first key returned is kept.
+	Key func(ctx context.Context) ([]byte, error)
 	// Addrs returns the listen address of a rank (the launcher's address
 	// book). It is called when a connection is first needed, from the
 	// goroutine that dials, and may block until the address is known.
@@ -48,8 +63,15 @@ type Config struct {
 	// DefaultMaxPayload. Each connection may hold a buffer of this size.
 	MaxPayload int
 	// HandshakeTimeout bounds each handshake; zero means
-	// DefaultHandshakeTimeout.
+	// DefaultHandshakeTimeout. A dial that fails before the acceptor
+	// answers (the connection closed or timed out, as an acceptor
+	// shedding a flood of strangers does) is tried again, with backoff,
+	// for up to the longer of HandshakeTimeout and PeerTimeout.
 	HandshakeTimeout time.Duration
+	// PreAuthTimeout bounds how long the acceptor waits for a dialer's
+	// proof after its Hello; zero means DefaultPreAuthTimeout, and it is
+	// never more than HandshakeTimeout.
+	PreAuthTimeout time.Duration
 	// Heartbeat, if positive, sends a Ping on every connection this often,
 	// and declares a peer lost when nothing arrived from it for
 	// PeerTimeout. Zero turns heartbeats off: a dead peer is then noticed
@@ -76,7 +98,8 @@ type Config struct {
 	// ErrPeerLost. It is called from a transport goroutine.
 	Lost func(peer int, err error)
 	// Log reports refused connections and protocol errors; nil means
-	// log.Printf.
+	// log.Printf. Refusals are rate-limited: a few lines a second, then
+	// one line a second counting the rest.
 	Log func(format string, args ...any)
 }
 
@@ -101,7 +124,18 @@ func (c *Config) validateJob() error {
 	if c.JobID == "" || len(c.JobID) > MaxJobID {
 		return fmt.Errorf("tcp: config: JobID must have 1 to %d bytes, has %d", MaxJobID, len(c.JobID))
 	}
-	if len(c.Secret) < MinSecret {
+	return c.validateSecret()
+}
+
+// validateSecret checks that a job of several ranks has a key, and only
+// one kind of it. A single rank has no peer to authenticate.
+func (c *Config) validateSecret() error {
+	switch {
+	case c.Secret != nil && c.Key != nil:
+		return fmt.Errorf("tcp: config: both Secret and Key set")
+	case c.Secret == nil && c.Key == nil && c.Size > 1:
+		return fmt.Errorf("tcp: config: no Secret or Key for a job of %d ranks", c.Size)
+	case c.Secret != nil && len(c.Secret) < MinSecret:
 		return fmt.Errorf("tcp: config: Secret has %d bytes, need at least %d", len(c.Secret), MinSecret)
 	}
 	return nil
@@ -130,12 +164,13 @@ func (c *Config) validateSizes() error {
 	if c.MaxPayload < 0 || int64(c.MaxPayload) > math.MaxUint32 || c.QueueBytes < 0 {
 		return fmt.Errorf("tcp: config: MaxPayload %d or QueueBytes %d out of range", c.MaxPayload, c.QueueBytes)
 	}
-	if c.HandshakeTimeout < 0 || c.Heartbeat < 0 || c.PeerTimeout < 0 {
+	if c.HandshakeTimeout < 0 || c.PreAuthTimeout < 0 || c.Heartbeat < 0 || c.PeerTimeout < 0 {
 		return fmt.Errorf("tcp: config: negative timeout")
 	}
 	c.MaxPayload = cmp.Or(c.MaxPayload, DefaultMaxPayload)
 	c.QueueBytes = cmp.Or(c.QueueBytes, DefaultQueueBytes)
 	c.HandshakeTimeout = cmp.Or(c.HandshakeTimeout, DefaultHandshakeTimeout)
+	c.PreAuthTimeout = min(cmp.Or(c.PreAuthTimeout, DefaultPreAuthTimeout), c.HandshakeTimeout)
 	c.PeerTimeout = cmp.Or(c.PeerTimeout, 4*c.Heartbeat)
 	if c.PeerTimeout < c.Heartbeat {
 		return fmt.Errorf("tcp: config: PeerTimeout %v is shorter than Heartbeat %v", c.PeerTimeout, c.Heartbeat)

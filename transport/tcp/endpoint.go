@@ -8,12 +8,22 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/guard"
 )
 
-// maxHandshakes bounds the handshakes in progress, so that a flood of
-// strangers costs a bounded number of goroutines; beyond it, new
-// connections are closed at once.
-const maxHandshakes = 128
+// Bounds on what strangers may cost an Endpoint. At most maxHandshakes
+// connections are in their handshake at once, maxHandshakesPerSource of
+// them from one IP address, so a flood costs a bounded number of
+// goroutines and buffers; beyond that the oldest handshake is ended to
+// admit the newest (guard.Gate), which lets a rank through a flood of
+// silent connections. Refusals are logged at most refusalBurst lines a
+// second, the rest counted in one line a second.
+const (
+	maxHandshakes          = 128
+	maxHandshakesPerSource = 64
+	refusalBurst           = 5
+)
 
 // Endpoint is one rank's end of the job: a listener and at most one
 // connection to each other rank, dialled on first Send or accepted from the
@@ -29,7 +39,11 @@ type Endpoint struct {
 	closing atomic.Bool
 	once    sync.Once
 	wg      sync.WaitGroup
-	hsSlots chan struct{}
+	// key is the job secret once known (key.go).
+	key atomic.Pointer[[]byte]
+	// gate holds the handshakes in progress; refusals logs their failures.
+	gate     *guard.Gate
+	refusals *guard.Tally
 
 	frames, writes atomic.Uint64
 	// detachLeft is how many more connections start may take out of the
@@ -57,11 +71,16 @@ func Listen(cfg Config) (*Endpoint, error) {
 		return nil, fmt.Errorf("tcp: rank %d: %w", cfg.Rank, err)
 	}
 	e := &Endpoint{
-		cfg:     cfg,
-		auth:    authConf{rank: cfg.Rank, size: cfg.Size, job: cfg.JobID, secret: cfg.Secret},
-		ln:      ln,
-		peers:   make([]peer, cfg.Size),
-		hsSlots: make(chan struct{}, maxHandshakes),
+		cfg:   cfg,
+		auth:  authConf{rank: cfg.Rank, size: cfg.Size, job: cfg.JobID},
+		ln:    ln,
+		peers: make([]peer, cfg.Size),
+		gate:  guard.NewGate(maxHandshakes, maxHandshakesPerSource),
+		refusals: guard.NewTally(cfg.Log, refusalBurst, time.Second,
+			fmt.Sprintf("tcp: rank %d: refused connections", cfg.Rank)),
+	}
+	if cfg.Secret != nil {
+		e.key.Store(&cfg.Secret)
 	}
 	e.detachLeft.Store(maxDetached)
 	e.ctx, e.cancel = context.WithCancel(context.Background())
@@ -198,6 +217,7 @@ func (e *Endpoint) Close() error {
 			}
 		}
 		e.wg.Wait()
+		e.refusals.Stop()
 	})
 	return nil
 }
@@ -212,18 +232,13 @@ func (e *Endpoint) acceptLoop() {
 			if e.closing.Load() || errors.Is(err, net.ErrClosed) {
 				return
 			}
-			e.cfg.Log("tcp: rank %d: accept: %v", e.cfg.Rank, err)
+			e.refusals.Printf("tcp: rank %d: accept: %v", e.cfg.Rank, err)
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors
 			continue
 		}
-		select {
-		case e.hsSlots <- struct{}{}:
-			e.wg.Add(1)
-			go e.accept(nc)
-		default:
-			e.cfg.Log("tcp: rank %d: refused %v: %d handshakes already in progress", e.cfg.Rank, nc.RemoteAddr(), maxHandshakes)
-			nc.Close()
-		}
+		t := e.gate.Admit(guard.Source(nc.RemoteAddr()), func() { nc.Close() })
+		e.wg.Add(1)
+		go e.accept(nc, t)
 	}
 }
 

@@ -102,6 +102,9 @@ func TestConfigValidate(t *testing.T) {
 		"job":        func(c *Config) { c.JobID = "" },
 		"long job":   func(c *Config) { c.JobID = string(make([]byte, MaxJobID+1)) },
 		"secret":     func(c *Config) { c.Secret = []byte("short") },
+		"no key":     func(c *Config) { c.Secret = nil },
+		"two keys":   func(c *Config) { c.Key = func(context.Context) ([]byte, error) { return testSecret, nil } },
+		"pre-auth":   func(c *Config) { c.PreAuthTimeout = -time.Second },
 		"addrs":      func(c *Config) { c.Addrs = nil },
 		"deliver":    func(c *Config) { c.Deliver = nil },
 		"payload":    func(c *Config) { c.MaxPayload = -1 },
@@ -120,8 +123,13 @@ func TestConfigValidate(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c.MaxPayload != DefaultMaxPayload || c.PeerTimeout != 400*time.Millisecond || c.Log == nil || c.Listen != DefaultListen {
+	if c.MaxPayload != DefaultMaxPayload || c.PeerTimeout != 400*time.Millisecond || c.Log == nil || c.Listen != DefaultListen ||
+		c.PreAuthTimeout != DefaultPreAuthTimeout {
 		t.Errorf("defaults not filled: %+v", c)
+	}
+	solo := Config{Rank: 0, Size: 1, JobID: "j", Deliver: ok.Deliver}
+	if err := solo.Validate(); err != nil {
+		t.Errorf("a single rank needs no key: %v", err)
 	}
 }
 

@@ -124,7 +124,7 @@ func cmpOrErr(errs ...error) error {
 // dial runs attempt a to connect to rank.
 func (e *Endpoint) dial(rank int, a *attempt) {
 	defer e.wg.Done()
-	c, err := e.dialConn(rank)
+	c, err := e.dialRetry(rank)
 	p := &e.peers[rank]
 	if errors.Is(err, errCollision) {
 		e.awaitIncoming(p, rank, a)
@@ -178,13 +178,17 @@ func (e *Endpoint) dialConn(rank int) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tcp: address of rank %d: %w", rank, err)
 	}
+	a, err := e.keyed(time.Now().Add(e.cfg.HandshakeTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("tcp: dial rank %d: %w", rank, err)
+	}
 	d := net.Dialer{Timeout: e.cfg.HandshakeTimeout}
 	nc, err := d.DialContext(e.ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("tcp: dial rank %d: %w", rank, err)
 	}
 	dec := newHandshakeDecoder(nc)
-	err = e.handshake(nc, func(func()) error { return e.auth.dialAuth(nc, dec, rank) })
+	err = e.handshake(nc, func(func()) error { return a.dialAuth(nc, dec, rank) })
 	if err != nil {
 		nc.Close()
 		return nil, err
