@@ -3,9 +3,11 @@ package shm
 import "errors"
 
 var (
-	// ErrBadSegment reports a segment file this build must not use: a wrong
-	// magic number or version, another job's id, or a size, rank count or
-	// ring size other than the Config asks for.
+	// ErrBadSegment reports a segment file this build must not use: one
+	// not private to this user (a symbolic link, not a regular file,
+	// another owner, a mode other than 0600), a wrong magic number or
+	// version, another job's id, or a size, rank count or ring size other
+	// than the Config asks for.
 	ErrBadSegment = errors.New("shm: bad segment")
 	// ErrTooLarge reports a payload longer than Config.MaxPayload, whether
 	// a caller tried to send it or a peer announced it.

@@ -11,6 +11,8 @@ const supported = false
 
 func mapFile(*os.File, int) ([]byte, error) { return nil, ErrUnsupported }
 
+func openPrivate(string, int) (*os.File, error) { return nil, ErrUnsupported }
+
 func retire([]byte) error { return ErrUnsupported }
 
 func futexWait(*uint32, uint32, time.Duration) {}

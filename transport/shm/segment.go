@@ -18,6 +18,7 @@ type segment struct {
 	layout
 	mem     []byte
 	path    string
+	file    *os.File // kept open for the monitor's look at its size (fault.go)
 	created bool
 }
 
@@ -35,7 +36,8 @@ func SegmentPath(dir, job string) string {
 }
 
 // openSegment creates the job's segment, or maps the one another rank
-// created once its header is complete.
+// created once its header is complete. An existing file must be private
+// to this user (openPrivate) before anything of it is read.
 func openSegment(cfg *Config) (*segment, error) {
 	s := &segment{layout: newLayout(cfg.Size, cfg.Slots), path: SegmentPath(cfg.Dir, cfg.JobID)}
 	f, err := os.OpenFile(s.path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
@@ -44,25 +46,35 @@ func openSegment(cfg *Config) (*segment, error) {
 		s.created = true
 		err = s.create(f, cfg.JobID)
 	case errors.Is(err, fs.ErrExist):
-		f, err = os.OpenFile(s.path, os.O_RDWR, 0)
+		f, err = openPrivate(s.path, os.O_RDWR)
 		if err == nil {
 			err = s.attach(f, cfg.JobID, cfg.AttachTimeout)
 		}
 	}
+	if err == nil {
+		s.file = f
+		return s, nil
+	}
 	if f != nil {
-		f.Close() // the mapping stays valid
+		f.Close()
 	}
 	switch {
 	case errors.Is(err, ErrBadSegment):
 		return nil, fmt.Errorf("%w (file %s)", err, s.path)
-	case err != nil:
+	default:
 		return nil, fmt.Errorf("shm: %w", err)
 	}
-	return s, nil
 }
 
+// create sizes and maps the file this rank just created, and writes its
+// header. The mode is set again, since the umask may have taken bits off
+// the 0600 that attaching ranks demand.
 func (s *segment) create(f *os.File, job string) error {
-	if err := f.Truncate(int64(s.segBytes)); err != nil {
+	err := f.Chmod(0o600)
+	if err == nil {
+		err = f.Truncate(int64(s.segBytes))
+	}
+	if err != nil {
 		os.Remove(s.path)
 		return err
 	}
@@ -118,6 +130,7 @@ func readHeader(f *os.File) ([]byte, int64, error) {
 // close releases the segment's memory (retire: late readers of its words
 // do not fault) and, if remove, unlinks its file.
 func (s *segment) close(remove bool) error {
+	s.file.Close()
 	if remove {
 		if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("shm: %w", err)
