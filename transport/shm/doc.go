@@ -5,7 +5,10 @@
 // Each rank opens an Endpoint on the job's segment,
 // Dir/plexus-<job>-<uid>: the first creates it (O_EXCL, mode 0600), the
 // others map it once its header is complete and refuse it with
-// ErrBadSegment if it is corrupted or belongs to another job or geometry.
+// ErrBadSegment if it is not private to the user (a regular file, not a
+// symbolic link, owned by the user, mode 0600: the name is guessable, and
+// another user may have made it first), is corrupted, or belongs to
+// another job or geometry.
 // The segment holds a header, a line per rank (pid, heartbeat, state, the
 // futex word it sleeps on and its canary), a ring per ordered pair of
 // ranks, which the sender initialises on its first Send, and a pull word
@@ -99,8 +102,11 @@
 // caller can wake it with a frame, and Config.Idle runs just before that
 // goroutine sleeps.
 //
-// Close marks the rank closed; the last rank out removes the file.
-// CleanStale removes the segments of jobs whose processes all died.
+// Close marks the rank closed; the last rank out removes the file, and
+// none does while a rank has not joined, so what was sent to that rank
+// waits for it. CleanStale removes the segments no rank can use any more:
+// every rank joined and all their processes died, or some rank never
+// joined, none of the others lives, and StaleAge has passed.
 //
 // # Performance
 //

@@ -23,7 +23,8 @@ const (
 
 // runChild is the second process: "echo" sends every frame back until one
 // tagged stopTag; "stream" sends 64 KiB frames until it fails; "pull"
-// offers a buffer (pullBuffer) to be pulled and waits for stopTag.
+// offers a buffer (pullBuffer) to be pulled and waits for stopTag;
+// "sendexit" sends lateFrames and exits at once (stale_test.go).
 func runChild(mode string) int {
 	done := make(chan struct{})
 	opened := make(chan struct{}) // closed once ep is set: Deliver may run before Open returns
@@ -53,6 +54,9 @@ func runChild(mode string) int {
 		if err := ep.Send(context.Background(), 0, h, nil); err != nil {
 			return 1
 		}
+	}
+	if mode == "sendexit" {
+		return sendAndExit(ep)
 	}
 	if mode == "stream" {
 		for seq := uint64(0); ; seq++ {

@@ -285,7 +285,8 @@ func (e *Endpoint) brokeProtocol(p int, in *inbox, err error) {
 
 // reportLost drains the ring of every newly lost peer — a peer that closed
 // or died published its last messages before its state said so — drops
-// any half frame, and calls Lost.
+// any half frame, and calls Lost. The ring is attached first if need be:
+// the peer may have opened it, sent and closed since the sweep looked.
 func (e *Endpoint) reportLost() {
 	for p := range e.in {
 		in := &e.in[p]
@@ -293,7 +294,7 @@ func (e *Endpoint) reportLost() {
 		if p == e.cfg.Rank || in.done || err == nil {
 			continue
 		}
-		for in.r != nil && e.recvOne(p, in) {
+		for !in.broken && e.attach(p, in) && e.recvOne(p, in) {
 		}
 		*in = inbox{done: true}
 		e.lostPending.Add(-1)

@@ -51,8 +51,8 @@ func TestRefusesBadSegments(t *testing.T) {
 	}
 }
 
-// TestCleanStale removes a segment whose ranks' processes are all dead and
-// keeps live ones and foreign files.
+// TestCleanStale removes a segment whose ranks all joined and whose
+// processes are all dead, and keeps live ones and foreign files.
 func TestCleanStale(t *testing.T) {
 	dir := shmDir(t)
 	live, err := Open(testConfig(dir, "live", 0, 2))
@@ -67,6 +67,7 @@ func TestCleanStale(t *testing.T) {
 	path := dead.Path()
 	dead.Close() // rank 1 never joined: the file stays
 	setPID(t, path, 0, deadPID(t))
+	setPID(t, path, 1, deadPID(t))
 	other := filepath.Join(dir, "plexus-other-"+strings.TrimPrefix(filepath.Ext(path), "."))
 	os.WriteFile(other, []byte("unrelated"), 0o600)
 

@@ -8,15 +8,20 @@ import (
 	"time"
 )
 
-// StaleAge is how old a segment in which no rank ever registered must be
-// before CleanStale takes it for a leftover of a crashed creator.
+// StaleAge is how long after its creation a segment that some rank never
+// joined may still be joined. Ranks that join through comm open their
+// segment after the launcher's address exchange, which every rank of the
+// job passes first, so the last of them comes well within it.
 const StaleAge = time.Minute
 
 // CleanStale removes the segments in dir (empty means DefaultDir) that
-// belong to this user and whose every registered rank's process is gone
-// (kill(pid, 0) fails with ESRCH), and returns their paths. Files that are
-// not Plexus segments are left alone. A job that is merely slow to start
-// keeps its segment: one live rank is enough.
+// belong to this user and that no rank can use any more, and returns
+// their paths: every rank has joined and every one's process is gone
+// (kill(pid, 0) fails with ESRCH), or the segment is older than StaleAge,
+// some rank never joined and no rank's process is alive. A segment that
+// a rank may still join keeps what the others sent it, even if they have
+// all exited. Files that are not this user's private Plexus segments
+// (openPrivate) are left alone.
 func CleanStale(dir string) ([]string, error) {
 	if dir == "" {
 		dir = DefaultDir
@@ -34,10 +39,10 @@ func CleanStale(dir string) ([]string, error) {
 	return removed, nil
 }
 
-// stale reports whether the segment at path is a Plexus segment no live
-// process uses.
+// stale reports whether the segment at path is a Plexus segment no rank
+// can use any more.
 func stale(path string, now time.Time) bool {
-	f, err := os.Open(path)
+	f, err := openPrivate(path, os.O_RDONLY)
 	if err != nil {
 		return false
 	}
@@ -50,27 +55,34 @@ func stale(path string, now time.Time) bool {
 	if ranks < 1 || ranks > MaxRanks || size < int64(rankLines+ranks*line) {
 		return false
 	}
-	return noLivePID(f, ranks, now)
+	live, absent, ok := countRanks(f, ranks)
+	if !ok || live > 0 {
+		return false
+	}
+	if absent == 0 {
+		return true
+	}
+	fi, err := f.Stat()
+	// The modification time is the creation's or later (writes through
+	// the mapping may move it on), so the segment is at least this old.
+	return err == nil && now.Sub(fi.ModTime()) > StaleAge
 }
 
-// noLivePID reads the rank lines and reports whether none names a live
-// process (and, if none names any, whether the file is older than StaleAge).
-func noLivePID(f *os.File, ranks int, now time.Time) bool {
+// countRanks reads the rank lines and counts the ranks whose process is
+// alive and the ranks that never joined (pid 0).
+func countRanks(f *os.File, ranks int) (live, absent int, ok bool) {
 	buf := make([]uint64, ranks*line/8)
 	lines := asBytes(buf)
 	if _, err := f.ReadAt(lines, rankLines); err != nil {
-		return false
+		return 0, 0, false
 	}
-	registered := false
 	for r := range ranks {
-		pid := *word(lines, r*line+pidOff)
-		if pid != 0 {
-			registered = true
-			if processAlive(int(pid)) {
-				return false
-			}
+		switch pid := *word(lines, r*line+pidOff); {
+		case pid == 0:
+			absent++
+		case processAlive(int(pid)):
+			live++
 		}
 	}
-	fi, err := f.Stat()
-	return err == nil && (registered || now.Sub(fi.ModTime()) > StaleAge)
+	return live, absent, true
 }
