@@ -2,11 +2,10 @@ package comm
 
 import (
 	"context"
-	"crypto/sha256"
+	"errors"
 	"fmt"
 	"net"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/plexus-hpc/plexus/launch"
@@ -78,12 +77,13 @@ func exchange(ctx context.Context, info launch.Info, ep *tcp.Endpoint, b *book) 
 	if err != nil {
 		return nil, err
 	}
-	cards, err := joinBook(ctx, info, card(hostKey(), addr))
+	bk, err := joinBook(ctx, info, card(hostKey(), addr))
 	if err != nil {
 		return nil, err
 	}
-	hosts, addrs, err := readCards(cards)
+	hosts, addrs, err := readCards(bk.Addrs)
 	b.addrs = addrs
+	b.secret = bk.Secret
 	return hosts, err
 }
 
@@ -122,28 +122,40 @@ func shmOpener(info launch.Info, serialized bool) func(rank, size int) Opener {
 }
 
 // joinBook runs the launcher's address exchange.
-func joinBook(ctx context.Context, info launch.Info, addr string) ([]string, error) {
+func joinBook(ctx context.Context, info launch.Info, addr string) (launch.Book, error) {
 	bk, err := launch.Join(ctx, info, addr)
 	if err == nil && len(bk.Addrs) != info.Size {
 		err = fmt.Errorf("address book of %d ranks for a job of %d", len(bk.Addrs), info.Size)
 	}
-	return bk.Addrs, err
+	return bk, err
 }
 
 // tcpConfig describes this rank's endpoint. It listens on loopback unless
 // the job spans hosts. Heartbeats catch a host that vanishes without
 // closing its connections; the timeout is generous because a rank running
 // a million goroutines may answer late.
+//
+// The data links are keyed by a secret only the job's user can read: the
+// launcher's (PLEXUS_SECRET), else the one the bootstrap derived from its
+// 0600 rendezvous file, which the endpoint learns from the exchange it
+// must listen before (book.key). Nothing public, such as the job id or
+// the user, ever makes a key.
 func tcpConfig(info launch.Info, b *book) tcp.Config {
 	listen := ""
 	if multiHost(info.Hosts) {
 		listen = ":0"
 	}
-	return tcp.Config{
+	cfg := tcp.Config{
 		Rank: info.Rank, Size: info.Size, JobID: jobID(info),
-		Secret: secret(info), Addrs: b.addr, Listen: listen,
+		Addrs: b.addr, Listen: listen,
 		Heartbeat: time.Second, PeerTimeout: 15 * time.Second,
 	}
+	if len(info.Secret) >= tcp.MinSecret {
+		cfg.Secret = info.Secret
+	} else {
+		cfg.Key = b.key
+	}
+	return cfg
 }
 
 // jobID names the job for the transport's handshake.
@@ -152,19 +164,6 @@ func jobID(info launch.Info) string {
 		return info.JobID
 	}
 	return "plexus"
-}
-
-// secret returns the job's secret. When the launcher gave none (a
-// single-host job bootstrapped through a rendezvous file), a key is
-// derived from the job id and the user, which only keeps other jobs and
-// users' stray connections apart; launch does not hand out the file's
-// secret yet.
-func secret(info launch.Info) []byte {
-	if len(info.Secret) >= tcp.MinSecret {
-		return info.Secret
-	}
-	sum := sha256.Sum256([]byte("plexus data " + jobID(info) + " " + strconv.Itoa(os.Getuid()) + " " + string(info.Secret)))
-	return sum[:]
 }
 
 // multiHost reports whether hosts names more than one host.
@@ -196,7 +195,25 @@ func advertise(addr string) (string, error) {
 type book struct {
 	ready chan struct{}
 	addrs []string
+	// secret is the job secret the bootstrap used (launch.Book.Secret).
+	secret []byte
 }
+
+// key returns the job secret once the exchange is done (tcp.Config.Key).
+func (b *book) key(ctx context.Context) ([]byte, error) {
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if b.secret == nil {
+		return nil, errNoSecret
+	}
+	return b.secret, nil
+}
+
+// errNoSecret is the key's error when the address exchange failed.
+var errNoSecret = errors.New("comm: no job secret: the address exchange failed")
 
 func (b *book) addr(rank int) (string, error) {
 	select {
