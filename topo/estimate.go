@@ -91,7 +91,8 @@ var ErrMeasured = errors.New("topo: estimate: model already has measured costs")
 
 // Estimate fills m.Send and m.Recv (without SD) from m's topology and p,
 // and sets Provenance.CostsEstimated. Costs from an earlier Estimate are
-// replaced; measured ones are not (ErrMeasured).
+// replaced; measured ones are not (ErrMeasured). A model of more than
+// MaxCostCPUs CPUs gets an error wrapping ErrTooLarge.
 func Estimate(m *Model, p EstimateParams) error {
 	if err := p.Validate(); err != nil {
 		return err
@@ -105,6 +106,9 @@ func Estimate(m *Model, p EstimateParams) error {
 		return fmt.Errorf("topo: estimate: %w", err)
 	}
 	n := m.N()
+	if err := CheckCPUs(n, true); err != nil {
+		return fmt.Errorf("topo: estimate: %w", err)
+	}
 	send, recv := NewCosts(n, false), NewCosts(n, false)
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {

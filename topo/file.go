@@ -19,10 +19,12 @@ func (m *Model) Save(w io.Writer) error {
 	return enc.Encode(&c)
 }
 
-// Load reads a model written by Save and validates it.
+// Load reads a model written by Save and validates it. It reads at most
+// MaxFileBytes (ErrTooLarge past them) and refuses models past the other
+// limits (see MaxCPUs).
 func Load(r io.Reader) (*Model, error) {
 	var m Model
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(LimitReader(r, MaxFileBytes, "model"))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("topo: decoding model: %w", err)
@@ -36,9 +38,10 @@ func Load(r io.Reader) (*Model, error) {
 	return &m, nil
 }
 
-// ReadFile loads a model file.
+// ReadFile loads a model file, which must be a regular file of at most
+// MaxFileBytes.
 func ReadFile(path string) (*Model, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

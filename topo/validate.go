@@ -1,14 +1,22 @@
 package topo
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Validate checks that the model is internally consistent: unique CPU ids,
 // node references in range, square matrices of the right size with finite,
-// non-negative entries. It returns an error wrapping ErrInvalid that says
-// what is wrong.
+// non-negative entries, and cost matrices with zeros on the diagonal (a CPU
+// does not message itself). It returns an error wrapping ErrInvalid that
+// says what is wrong, or one wrapping ErrTooLarge when the model is past
+// MaxCPUs, MaxCostCPUs, MaxNodes or MaxCPUID.
 func (m *Model) Validate() error {
 	if len(m.CPUs) == 0 {
 		return invalid("no CPUs")
+	}
+	if err := m.checkSize(); err != nil {
+		return err
 	}
 	if err := m.validateCPUs(); err != nil {
 		return err
@@ -28,13 +36,37 @@ func (m *Model) Validate() error {
 		if c.c == nil {
 			continue
 		}
-		if err := checkSquare(c.name+".mean", c.c.Mean, len(m.CPUs)); err != nil {
+		if err := checkCosts(c.name+".mean", c.c.Mean, len(m.CPUs)); err != nil {
 			return err
 		}
 		if c.c.SD != nil {
-			if err := checkSquare(c.name+".sd", c.c.SD, len(m.CPUs)); err != nil {
+			if err := checkCosts(c.name+".sd", c.c.SD, len(m.CPUs)); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// checkSize applies the limits, before anything walks the model.
+func (m *Model) checkSize() error {
+	if err := CheckCPUs(len(m.CPUs), m.Send != nil || m.Recv != nil); err != nil {
+		return err
+	}
+	if len(m.Nodes) > MaxNodes {
+		return fmt.Errorf("%w: %d NUMA nodes, more than topo.MaxNodes = %d", ErrTooLarge, len(m.Nodes), MaxNodes)
+	}
+	return nil
+}
+
+// checkCosts is checkSquare with zeros required on the diagonal.
+func checkCosts(name string, a [][]float64, n int) error {
+	if err := checkSquare(name, a, n); err != nil {
+		return err
+	}
+	for i := range a {
+		if a[i][i] != 0 {
+			return invalid("%s[%d][%d] = %v, want 0 on the diagonal", name, i, i, a[i][i])
 		}
 	}
 	return nil
@@ -49,6 +81,9 @@ func (m *Model) validateCPUs() error {
 		seen[c.ID] = true
 		if c.ID < 0 {
 			return invalid("cpu[%d] has negative id %d", i, c.ID)
+		}
+		if c.ID > MaxCPUID {
+			return fmt.Errorf("%w: cpu[%d] has id %d, more than topo.MaxCPUID = %d", ErrTooLarge, i, c.ID, MaxCPUID)
 		}
 		if c.Node < 0 || c.Node >= len(m.Nodes) {
 			return invalid("cpu %d: node %d out of range (model has %d nodes)", c.ID, c.Node, len(m.Nodes))

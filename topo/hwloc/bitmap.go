@@ -6,12 +6,18 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/plexus-hpc/plexus/topo"
 )
 
 // infinitePrefix starts the hwloc form of a bitmap whose bits are all set
 // above the listed words ("0xf...f,0x0000ff00"), or of the full set when
 // nothing follows.
 const infinitePrefix = "0xf...f"
+
+// maxWords is the most words a bitmap may have: enough for every CPU
+// number up to topo.MaxCPUID.
+const maxWords = (topo.MaxCPUID + 32) / 32
 
 // bitmap is a parsed hwloc bitmap (cpuset or nodeset).
 type bitmap struct {
@@ -41,6 +47,10 @@ func parseBitmap(s string) (bitmap, error) {
 		s, b.infinite = rest[1:], true
 	}
 	parts := strings.Split(s, ",")
+	if len(parts) > maxWords {
+		return bitmap{}, fmt.Errorf("%w: bitmap of %d words, more than %d (index topo.MaxCPUID = %d)",
+			topo.ErrTooLarge, len(parts), maxWords, topo.MaxCPUID)
+	}
 	b.words = make([]uint32, len(parts))
 	for i, p := range parts {
 		w, err := parseWord(p)

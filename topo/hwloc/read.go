@@ -3,7 +3,6 @@ package hwloc
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,7 +21,7 @@ type Options struct {
 // ReadFile imports the hwloc XML file at path. The model is named after
 // the file, without directory and .xml suffix.
 func ReadFile(path string, opt Options) (*topo.Model, error) {
-	f, err := os.Open(path)
+	f, err := topo.OpenFile(path, topo.MaxXMLBytes)
 	if err != nil {
 		return nil, fmt.Errorf("hwloc: %w", err)
 	}
@@ -37,8 +36,11 @@ func ReadFile(path string, opt Options) (*topo.Model, error) {
 
 // Read imports an hwloc v2 XML topology. The model has no costs (Send and
 // Recv are nil); its Name is the HostName info, or "hwloc" without one.
+// It reads at most topo.MaxXMLBytes and refuses topologies past
+// topo.MaxCPUs, topo.MaxNodes or topo.MaxCPUID, with errors wrapping
+// topo.ErrTooLarge.
 func Read(r io.Reader, opt Options) (*topo.Model, error) {
-	t, err := decode(r)
+	t, err := decode(topo.LimitReader(r, topo.MaxXMLBytes, "hwloc XML"))
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package hwloc
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/plexus-hpc/plexus/topo"
 )
 
 // rawPU is a PU with the raw indices of its enclosing objects. Raw indices
@@ -114,6 +116,9 @@ func (w *walker) addPU(o *xmlObject, a ancestors) error {
 	os, err := o.index("os_index", o.OSIndex)
 	if err != nil {
 		return err
+	}
+	if err := topo.CheckCPUs(len(w.pus)+1, false); err != nil {
+		return fmt.Errorf("hwloc: %w", err)
 	}
 	if a.pkg < 0 {
 		// Files without Package objects describe one package.

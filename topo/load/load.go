@@ -32,6 +32,9 @@ func Open(spec string) (*topo.Model, error) {
 		}
 		return nil, unknown(spec)
 	}
+	if err := checkFile(spec, st); err != nil {
+		return nil, err
+	}
 	base := filepath.Base(spec)
 	for _, prefix := range []string{"send_", "receive_"} {
 		if name, ok := strings.CutPrefix(base, prefix); ok {
@@ -45,6 +48,20 @@ func Open(spec string) (*topo.Model, error) {
 		return hwloc.ReadFile(spec, hwloc.Options{})
 	}
 	return nil, unknown(spec)
+}
+
+// checkFile refuses what no reader takes, before anything is read: a
+// device such as /dev/zero never ends, and no model file is past
+// topo.MaxFileBytes.
+func checkFile(spec string, st os.FileInfo) error {
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("load: %w: %s", topo.ErrNotRegular, spec)
+	}
+	if st.Size() > topo.MaxFileBytes {
+		return fmt.Errorf("load: %w: %s has %d bytes, more than topo.MaxFileBytes = %d",
+			topo.ErrTooLarge, spec, st.Size(), topo.MaxFileBytes)
+	}
+	return nil
 }
 
 func unknown(spec string) error { return fmt.Errorf("load: %s: %w", spec, ErrUnknownFormat) }
@@ -66,9 +83,9 @@ func openBarrelfish(dir, name string) (*topo.Model, error) {
 }
 
 // firstByte returns the first non-space byte of the file, 0 when it is
-// empty or unreadable.
+// empty, unreadable, not a regular file or longer than the readers take.
 func firstByte(path string) byte {
-	f, err := os.Open(path)
+	f, err := topo.OpenFile(path, topo.MaxFileBytes)
 	if err != nil {
 		return 0
 	}

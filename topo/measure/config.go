@@ -8,6 +8,7 @@ import (
 
 	"github.com/plexus-hpc/plexus/affinity"
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/topo"
 )
 
 // Defaults for the zero fields of a Config.
@@ -88,6 +89,9 @@ func checkCPUList(cpus []int) error {
 	if cpus == nil {
 		return nil
 	}
+	if err := topo.CheckCPUs(len(cpus), true); err != nil {
+		return fmt.Errorf("measure: %w", err)
+	}
 	for i, id := range cpus {
 		if id < 0 {
 			return fmt.Errorf("%w: CPU %d is negative", ErrConfig, id)
@@ -143,6 +147,9 @@ func resolveCPUs(want, allowed []int) ([]int, error) {
 			bad, allowed, affinity.ErrNotAllowed)
 	}
 	cpus := slices.Sorted(slices.Values(want))
+	if err := topo.CheckCPUs(len(cpus), true); err != nil {
+		return nil, fmt.Errorf("measure: %w", err)
+	}
 	if len(cpus) < 2 {
 		return nil, fmt.Errorf("%w, have %d (%v); the process may run on %v",
 			ErrTooFewCPUs, len(cpus), cpus, allowed)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/topo"
 )
 
 func TestConfigDefaults(t *testing.T) {
@@ -100,5 +101,19 @@ func TestRepsSplit(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("reps %d split %v, want %v", c.reps, got, c.want)
 		}
+	}
+}
+
+// TestConfigValidateRefusesOversized checks that a CPU list too long for
+// the cost matrices is refused before they are allocated (and before the
+// duplicate check, which is quadratic).
+func TestConfigValidateRefusesOversized(t *testing.T) {
+	cpus := make([]int, topo.MaxCostCPUs+1)
+	for i := range cpus {
+		cpus[i] = i
+	}
+	err := Config{CPUs: cpus}.Validate()
+	if !errors.Is(err, topo.ErrTooLarge) || !strings.Contains(err.Error(), "2049 CPUs, more than topo.MaxCostCPUs = 2048") {
+		t.Fatalf("err = %v; want topo.ErrTooLarge naming topo.MaxCostCPUs", err)
 	}
 }

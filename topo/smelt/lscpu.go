@@ -3,12 +3,18 @@ package smelt
 import (
 	"bufio"
 	"fmt"
-	"os"
+	"io"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/plexus-hpc/plexus/topo"
 )
+
+// maxTextBytes bounds lscpu.txt, likwid.txt and proc_cpuinfo.txt. Real
+// ones of the largest machines are a few hundred kilobytes.
+const maxTextBytes = 16 << 20
 
 // lscpu is what ReadMachineDB uses from lscpu.txt.
 type lscpu struct {
@@ -21,6 +27,7 @@ type lscpu struct {
 	// nodeOrder); nodeLine is the line each came from.
 	nodes    map[int][]int
 	nodeLine map[int]int
+	listed   int // CPUs in nodes, all lists together
 }
 
 var nodeKey = regexp.MustCompile(`^NUMA node(\d+) CPU\(s\)$`)
@@ -28,7 +35,7 @@ var nodeKey = regexp.MustCompile(`^NUMA node(\d+) CPU\(s\)$`)
 // readLscpu parses the "Key: value" lines of an lscpu dump. Unknown keys
 // and lines without a colon (such as the echoed command) are ignored.
 func readLscpu(path string) (*lscpu, error) {
-	f, err := os.Open(path)
+	f, err := topo.OpenFile(path, maxTextBytes)
 	if err != nil {
 		return nil, fmt.Errorf("smelt: %w", err)
 	}
@@ -57,7 +64,9 @@ func (l *lscpu) set(key, val string, ln int) error {
 	var err error
 	switch key {
 	case "CPU(s)":
-		l.cpus, err = positive(val)
+		if l.cpus, err = positive(val); err == nil {
+			err = topo.CheckCPUs(l.cpus, false)
+		}
 	case "Socket(s)":
 		l.sockets, err = positive(val)
 	case "Thread(s) per core":
@@ -74,14 +83,33 @@ func (l *lscpu) set(key, val string, ln int) error {
 		if m == nil {
 			return nil
 		}
-		node, _ := strconv.Atoi(m[1])
-		if _, dup := l.nodes[node]; dup {
-			return fmt.Errorf("node %d listed twice", node)
-		}
-		l.nodes[node], err = parseCPUList(val)
-		l.nodeLine[node] = ln
+		return l.setNode(m[1], val, ln)
 	}
 	return err
+}
+
+// setNode records one "NUMA nodeN CPU(s):" line. The limits apply to the
+// sum over the lines, which is the model's CPU count.
+func (l *lscpu) setNode(num, val string, ln int) error {
+	node, err := strconv.Atoi(num)
+	if err != nil {
+		return fmt.Errorf("bad node number %q", num)
+	}
+	if _, dup := l.nodes[node]; dup {
+		return fmt.Errorf("node %d listed twice", node)
+	}
+	if len(l.nodes) >= topo.MaxNodes {
+		return fmt.Errorf("%w: more than topo.MaxNodes = %d NUMA nodes", topo.ErrTooLarge, topo.MaxNodes)
+	}
+	ids, err := parseCPUList(val)
+	if err != nil {
+		return err
+	}
+	if l.listed += len(ids); l.listed > topo.MaxCPUs {
+		return fmt.Errorf("NUMA node lists: %w", topo.CheckCPUs(l.listed, false))
+	}
+	l.nodes[node], l.nodeLine[node] = ids, ln
+	return nil
 }
 
 func positive(s string) (int, error) {
@@ -92,7 +120,9 @@ func positive(s string) (int, error) {
 	return v, nil
 }
 
-// parseCPUList parses a Linux CPU list such as "0-9,20-29".
+// parseCPUList parses a Linux CPU list such as "0-9,20-29". It refuses
+// CPU numbers past topo.MaxCPUID and lists of more than topo.MaxCPUs
+// before expanding them.
 func parseCPUList(s string) ([]int, error) {
 	var ids []int
 	for _, part := range strings.Split(s, ",") {
@@ -104,6 +134,12 @@ func parseCPUList(s string) ([]int, error) {
 		}
 		if err != nil || a < 0 || b < a {
 			return nil, fmt.Errorf("bad CPU list %q", s)
+		}
+		if b > topo.MaxCPUID {
+			return nil, fmt.Errorf("%w: CPU %d in list %q is past topo.MaxCPUID = %d", topo.ErrTooLarge, b, s, topo.MaxCPUID)
+		}
+		if err := topo.CheckCPUs(len(ids)+b-a+1, false); err != nil {
+			return nil, fmt.Errorf("CPU list %q: %w", s, err)
 		}
 		for id := a; id <= b; id++ {
 			ids = append(ids, id)
@@ -130,7 +166,7 @@ type likwidThread struct {
 // readLikwid parses the "HWThread Thread Core Socket" table of a
 // likwid-topology dump, keyed by OS CPU number.
 func readLikwid(path string) (map[int]likwidThread, error) {
-	f, err := os.Open(path)
+	f, err := topo.OpenFile(path, maxTextBytes)
 	if err != nil {
 		return nil, fmt.Errorf("smelt: %w", err)
 	}
@@ -196,7 +232,12 @@ func nominalGHz(model string) float64 {
 // cpuinfoModel returns the first "model name" of a /proc/cpuinfo dump, or
 // "" when the file is absent or has none.
 func cpuinfoModel(path string) string {
-	b, err := os.ReadFile(path)
+	f, err := topo.OpenFile(path, maxTextBytes)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return ""
 	}

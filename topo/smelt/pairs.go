@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -48,7 +47,10 @@ func (e *IncompleteError) Error() string {
 // comments, any order) into cycle matrices indexed by position in ids.
 // Every ordered pair of distinct CPUs must appear exactly once.
 func readPairs(path string, ids []int, syn pairSyntax) (*topo.Costs, error) {
-	f, err := os.Open(path)
+	if err := topo.CheckCPUs(len(ids), true); err != nil {
+		return nil, fmt.Errorf("smelt: %s: %w", path, err)
+	}
+	f, err := topo.OpenFile(path, topo.MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("smelt: %w", err)
 	}

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-)
 
-// maxCPU bounds the CPU numbers ParseCPUList accepts. The kernel's NR_CPUS
-// is far below it; the bound stops a corrupt file such as "0-4294967295"
-// from making the parser allocate gigabytes.
-const maxCPU = 1 << 20
+	"github.com/plexus-hpc/plexus/topo"
+)
 
 // ParseCPUList parses the kernel's CPU list syntax, as found in
 // devices/system/cpu/online, node cpulist and cache shared_cpu_list files:
@@ -18,6 +15,10 @@ const maxCPU = 1 << 20
 // Surrounding white space (the trailing newline) is ignored and an empty
 // list is valid, because memory-only NUMA nodes have an empty cpulist. The
 // result is sorted and free of duplicates.
+//
+// CPU numbers past topo.MaxCPUID and lists of more than topo.MaxCPUs
+// entries are refused before they are expanded, with an error wrapping
+// topo.ErrTooLarge: a corrupt "0-4294967295" costs an error, not gigabytes.
 func ParseCPUList(s string) ([]int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -26,6 +27,9 @@ func ParseCPUList(s string) ([]int, error) {
 	var ids []int
 	for elem := range strings.SplitSeq(s, ",") {
 		lo, hi, err := parseRange(elem)
+		if err == nil {
+			err = topo.CheckCPUs(len(ids)+hi-lo+1, false)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("cpu list %q: %w", s, err)
 		}
@@ -71,8 +75,8 @@ func parseCPU(s string) (int, error) {
 			return 0, fmt.Errorf("%q is not a CPU number", s)
 		}
 		n = n*10 + int(c-'0')
-		if n > maxCPU {
-			return 0, fmt.Errorf("CPU number %s exceeds %d", s, maxCPU)
+		if n > topo.MaxCPUID {
+			return 0, fmt.Errorf("%w: CPU number %s exceeds topo.MaxCPUID = %d", topo.ErrTooLarge, s, topo.MaxCPUID)
 		}
 	}
 	return n, nil

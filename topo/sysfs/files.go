@@ -3,31 +3,44 @@ package sysfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/plexus-hpc/plexus/topo"
 )
 
 // fileError reports a problem with one sysfs file. Every error from the
-// package names the file so that a user can look at it.
+// package names the file so that a user can look at it. The format may
+// wrap errors with %w.
 func fileError(path, format string, args ...any) error {
-	return fmt.Errorf("sysfs: %s: %s", path, fmt.Sprintf(format, args...))
+	return fmt.Errorf("sysfs: %s: "+format, append([]any{path}, args...)...)
 }
 
 // readOptional returns the trimmed contents of path and whether it exists.
 // A missing file is not an error: which files exist depends on the kernel
 // version and architecture.
+// Files longer than maxFileBytes, or not regular, are errors.
 func readOptional(path string) (string, bool, error) {
-	b, err := os.ReadFile(path)
+	f, err := topo.OpenFile(path, maxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
 	if err != nil {
 		return "", false, fmt.Errorf("sysfs: %w", err)
 	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return "", false, fmt.Errorf("sysfs: %w", err)
+	}
 	return strings.TrimSpace(string(b)), true, nil
 }
+
+// maxFileBytes bounds every file Discover reads. The longest real one, a
+// CPU list of topo.MaxCPUs unranged numbers, is under half of it.
+const maxFileBytes = 1 << 20
 
 // readInt reads a file holding one decimal integer, returning def when the
 // file does not exist.
@@ -58,7 +71,7 @@ func readList(path string, required bool) (ids []int, ok bool, err error) {
 	}
 	ids, err = ParseCPUList(s)
 	if err != nil {
-		return nil, false, fileError(path, "%v", err)
+		return nil, false, fileError(path, "%w", err)
 	}
 	return ids, true, nil
 }

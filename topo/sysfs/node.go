@@ -70,6 +70,9 @@ func nodeNumbers(dir string) ([]int, error) {
 			nums = append(nums, n)
 		}
 	}
+	if len(nums) > topo.MaxNodes {
+		return nil, fileError(dir, "%w: %d node directories, more than topo.MaxNodes = %d", topo.ErrTooLarge, len(nums), topo.MaxNodes)
+	}
 	slices.Sort(nums)
 	return nums, nil
 }
