@@ -27,15 +27,18 @@ var errNoRendezvous = errors.New("launch: no bootstrap address and secret, and n
 
 // Bootstrap configures Join. The zero value is ready to use.
 type Bootstrap struct {
-	// Log receives one line per refused bootstrap connection and per
-	// replaced stale rendezvous file; nil means log.Default().
+	// Log receives a line per replaced stale rendezvous file and per
+	// refused bootstrap connection, the latter at most a few a second
+	// with one line a second counting the rest; nil means log.Default().
 	Log *log.Logger
 	// TempDir holds rendezvous files; "" means os.TempDir(), which honours
 	// $TMPDIR. Every rank of a job must see the same directory.
 	TempDir string
 	// Handshake bounds how long rank 0 waits for a connection to
-	// authenticate, so a silent stranger holds nothing for long; 0 means
-	// 10 seconds.
+	// authenticate, so a silent stranger holds nothing for long, and how
+	// long a rank waits for rank 0 to answer before it tries again; 0
+	// means 2 seconds. A rank registers one round trip after it
+	// connects.
 	Handshake time.Duration
 }
 
@@ -94,7 +97,7 @@ func (b Bootstrap) handshake() time.Duration {
 	if b.Handshake > 0 {
 		return b.Handshake
 	}
-	return 10 * time.Second
+	return 2 * time.Second
 }
 
 func (b Bootstrap) rendezvous(info Info) string {

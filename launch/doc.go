@@ -47,9 +47,15 @@
 // network), and registers its rank and data address. Rank 0 proves the
 // secret back, and once all ranks have registered sends each the address
 // book, authenticated for that connection. Connections that fail to
-// authenticate (strangers, garbage, another job) are logged and dropped;
-// the job goes on. If ranks are missing when the context ends, rank 0's
-// error names them.
+// authenticate (strangers, garbage, another job) are logged and dropped,
+// told nothing; the job goes on. A flood of them is bounded: each must
+// register within Bootstrap.Handshake (2 s) in at most a kilobyte or so,
+// at most 512 wait at once (128 from one address; beyond that the oldest
+// is dropped), and a few refusals a second are logged, the rest counted.
+// If ranks are missing when the context ends, rank 0's error names them.
+//
+// The book also carries the job secret (Book.Secret), with which the
+// transports key the job's data links.
 //
 // plexus run gives every rank a fresh 32-byte secret and a free bootstrap
 // port. mpirun and srun give neither: then rank 0 listens on a free

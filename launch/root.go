@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -38,28 +37,6 @@ func (b Bootstrap) serve(ctx context.Context, info Info, myAddr string) (Book, e
 	book := b.sendBooks(ctx, members, myAddr)
 	book.Secret = secret
 	return book, nil
-}
-
-// admitAll accepts connections until ranks 1..size-1 have registered.
-// Each connection is admitted on its own goroutine, so a stranger that
-// says nothing delays nobody.
-func (b Bootstrap) admitAll(ctx context.Context, ln net.Listener, secret []byte, size int) ([]*conn, error) {
-	inner, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	regs := make(chan *conn)
-	wg.Go(func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return // the listener is closed when Join returns
-			}
-			wg.Go(func() { b.admit(inner, nc, secret, size, regs) })
-		}
-	})
-	context.AfterFunc(inner, func() { ln.Close() })
-	return collect(ctx, regs, size)
 }
 
 // collect gathers registrations; on failure it closes the ones it has.
@@ -99,49 +76,9 @@ func collect(ctx context.Context, regs <-chan *conn, size int) ([]*conn, error) 
 	return members, err
 }
 
-// admit runs rank 0's side of the handshake on one connection and hands a
-// registered rank to collect. Anything else is logged and dropped.
-func (b Bootstrap) admit(ctx context.Context, nc net.Conn, secret []byte, size int, regs chan<- *conn) {
-	stop := context.AfterFunc(ctx, func() { nc.Close() })
-	c, err := b.serverHandshake(ctx, nc, secret, size)
-	if err != nil {
-		stop()
-		nc.Close()
-		b.logf("launch: bootstrap refused connection from %s: %v", nc.RemoteAddr(), err)
-		return
-	}
-	c.release = stop
-	select {
-	case regs <- c: // collect owns the connection now
-	case <-ctx.Done():
-	}
-}
-
-func (b Bootstrap) serverHandshake(ctx context.Context, nc net.Conn, secret []byte, size int) (*conn, error) {
-	nc.SetDeadline(deadline(ctx, b.handshake()))
-	c := &conn{Conn: nc, secret: secret, nonce0: newNonce()}
-	if err := writeFrame(nc, append([]byte(magic), c.nonce0...)); err != nil {
-		return nil, err
-	}
-	frame, err := readFrame(nc, maxFrame)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := decodeRegister(secret, c.nonce0, frame)
-	switch {
-	case err != nil:
-		return nil, err
-	case reg.size != size:
-		return nil, fmt.Errorf("rank %d says the job has %d ranks, rank 0 has %d", reg.rank, reg.size, size)
-	case reg.rank < 1 || reg.rank >= size:
-		return nil, fmt.Errorf("rank %d is not in a job of %d ranks", reg.rank, size)
-	}
-	c.nonce1, c.rank, c.addr = reg.nonce, reg.rank, reg.addr
-	if err := writeFrame(nc, mac(secret, "ack", c.nonce0, c.nonce1, nil)); err != nil {
-		return nil, err
-	}
-	return c, nc.SetDeadline(time.Time{})
-}
+// bookTimeout bounds the writing of a book to a rank that has proven
+// itself: a book may be large, and the rank is no stranger.
+const bookTimeout = 10 * time.Second
 
 // sendBooks sends every rank the book and closes its connection. A rank
 // that vanished since it registered is only logged: its own Join fails.
@@ -152,7 +89,7 @@ func (b Bootstrap) sendBooks(ctx context.Context, members []*conn, myAddr string
 		addrs[r+1] = c.addr
 	}
 	for _, c := range members[1:] {
-		c.SetDeadline(deadline(ctx, b.handshake()))
+		c.SetDeadline(deadline(ctx, bookTimeout))
 		if err := writeFrame(c, encodeBook(c.secret, c.nonce0, c.nonce1, addrs)); err != nil {
 			b.logf("launch: bootstrap: address book for rank %d: %v", c.rank, err)
 		}

@@ -28,11 +28,15 @@ const (
 	magic     = "plexus-bootstrap/1"
 	nonceLen  = 32
 	macLen    = sha256.Size
-	maxAddr   = 1024     // longest data address a rank may register
-	maxFrame  = 64 << 10 // largest frame before the secret is checked
-	maxRanks  = 1 << 20  // largest job the book can describe
+	maxAddr   = 1024    // longest data address a rank may register
+	maxRanks  = 1 << 20 // largest job the book can describe
 	lenPrefix = 4
 )
+
+// maxRegister is the longest valid registration, the one frame rank 0
+// reads before the secret is checked: a stranger's announced length can
+// make it allocate no more.
+const maxRegister = len(magic) + nonceLen + 8 + 2 + maxAddr + macLen
 
 var errFrame = errors.New("launch: malformed bootstrap message")
 
