@@ -6,9 +6,14 @@
 // the first time it sends to it (or when the peer connects first). Every
 // connection starts with a mutual HMAC-SHA256 challenge-response on the
 // job's secret, so only ranks of the same job that hold the secret get a
-// connection; strangers are refused, logged through Config.Log, and never
-// disturb the connections already up. docs/wire-format.md describes the
-// frames and the handshake byte by byte.
+// connection; strangers are refused with no word about the job, logged
+// through Config.Log (a few lines a second, the rest counted), and never
+// disturb the connections already up. A flood of them cannot lock the
+// ranks out: handshakes in progress are bounded in all and per source
+// address, the oldest giving way to the newest, and a dial the acceptor
+// sheds is tried again. An Endpoint that must listen before it knows the
+// secret takes it later through Config.Key. docs/wire-format.md describes
+// the frames and the handshake byte by byte.
 //
 //	ep, err := tcp.Listen(tcp.Config{
 //		Rank: rank, Size: size, JobID: job, Secret: secret,
