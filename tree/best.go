@@ -14,8 +14,9 @@ import (
 // optima differ and small groups are cheap. It returns the fastest result,
 // so it is never worse than any starting tree for op, and the same inputs
 // give the same tree. Groups of up to kickMax members also get an iterated
-// local search (kickSearch).
-func best(g *group, root int, op Op) *shape {
+// local search (kickSearch). progress, when not nil, is told the passes
+// done out of the most the searches may take.
+func best(g *group, root int, op Op, progress func(done, total int)) *shape {
 	starts := startShapes(g, root, op)
 	if g.n() <= 2 {
 		return starts[0]
@@ -25,8 +26,12 @@ func best(g *group, root int, op Op) *shape {
 	}
 	x := newSim(g)
 	bs, bl := starts[0], x.latency(starts[0], op)
-	for _, st := range starts {
+	work := maxPasses * g.n() // a search's progress units: nodes scanned
+	for k, st := range starts {
 		l := newSearch(g, st, op)
+		if progress != nil {
+			l.progress = func(done int) { progress(k*work+done, len(starts)*work) }
+		}
 		l.run()
 		// The check guards against float noise in the incremental sums.
 		if s := l.shape(); x.latency(s, op) < bl {
@@ -35,6 +40,9 @@ func best(g *group, root int, op Op) *shape {
 	}
 	if g.n() <= kickMax {
 		bs = kickSearch(g, bs, op)
+	}
+	if progress != nil {
+		progress(len(starts)*work, len(starts)*work)
 	}
 	return bs
 }
@@ -79,9 +87,9 @@ func BestPair(m *topo.Model, spec Spec) (reduce, bcast *Tree, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	both := best(g, root, Barrier)
-	r := fasterOf(g, Reduce, best(g, root, Reduce), both)
-	b := fasterOf(g, Bcast, best(g, root, Bcast), both)
+	both := best(g, root, Barrier, nil)
+	r := fasterOf(g, Reduce, best(g, root, Reduce, nil), both)
+	b := fasterOf(g, Bcast, best(g, root, Bcast, nil), both)
 	name := Best.String()
 	return r.toTree(g, name, m.Name), b.toTree(g, name, m.Name), nil
 }

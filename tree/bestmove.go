@@ -11,18 +11,22 @@ type edit struct {
 
 // run improves the tree until a pass finds nothing or maxPasses is hit.
 func (l *search) run() {
-	for range maxPasses {
-		if !l.pass() {
+	for p := range maxPasses {
+		if !l.pass(p) {
 			return
 		}
 	}
 }
 
 // pass applies, for every non-root node in index order, its best strictly
-// improving move, if any. It reports whether anything changed.
-func (l *search) pass() bool {
+// improving move, if any. It reports whether anything changed. p is the
+// pass's number, for l.progress.
+func (l *search) pass(p int) bool {
 	improved := false
 	for v := range l.kids {
+		if l.progress != nil {
+			l.progress(p*len(l.kids) + v)
+		}
 		if v == l.root {
 			continue
 		}

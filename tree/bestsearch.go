@@ -35,6 +35,10 @@ type search struct {
 	val    []vals
 	cur    cost
 
+	// progress, when not nil, is called before each node a pass scans
+	// with the nodes scanned so far over all passes.
+	progress func(done int)
+
 	// Scratch for evaluating a candidate without changing the tree.
 	stamp  int
 	seen   []int // seen[x] == stamp: nval[x] holds x's value after the candidate

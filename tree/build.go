@@ -76,6 +76,11 @@ type Spec struct {
 	CPUs []int
 	// Root is the root's OS CPU number, or AutoRoot.
 	Root int
+	// Progress, when not nil, is called on the calling goroutine while
+	// Build builds a Best tree, with the work done so far and the total
+	// (done == total at the end); the search takes minutes on thousands of
+	// CPUs. Other topologies and BestPair do not call it.
+	Progress func(done, total int)
 }
 
 // Validate checks the spec and fills in defaults.
@@ -105,7 +110,13 @@ func Build(m *topo.Model, spec Spec) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return build(g, spec.Topology, spec.Op, root).toTree(g, spec.Topology.String(), m.Name), nil
+	var s *shape
+	if spec.Topology == Best {
+		s = best(g, root, spec.Op, spec.Progress)
+	} else {
+		s = build(g, spec.Topology, spec.Op, root)
+	}
+	return s.toTree(g, spec.Topology.String(), m.Name), nil
 }
 
 func (g *group) rootFor(id int) (int, error) {
@@ -139,7 +150,7 @@ func build(g *group, t Topology, op Op, root int) *shape {
 	case Adaptive:
 		return optimiseAdaptive(g, adaptive(g, root))
 	case Best:
-		return best(g, root, op)
+		return best(g, root, op, nil)
 	}
 	panic(fmt.Sprintf("tree: build: unhandled topology %v", t))
 }

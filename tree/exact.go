@@ -42,7 +42,7 @@ func Exact(m *topo.Model, cpus []int, root int) (*Tree, float64, error) {
 // exact runs the search seeded with the best heuristic tree, so only
 // strictly better schedules are explored and the seed is kept on a tie.
 func exact(g *group, root int) (*shape, float64) {
-	seed := best(g, root, Bcast)
+	seed := best(g, root, Bcast, nil)
 	x := newSim(g)
 	seedLat, _ := x.bcast(seed)
 	e := newExactSearch(g, root, seedLat)

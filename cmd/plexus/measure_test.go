@@ -53,7 +53,8 @@ func TestMachineMeasureUsage(t *testing.T) {
 	}{
 		{[]string{"--reps", "-1"}, "--reps: -1 is negative"},
 		{[]string{"--reps", "x"}, "invalid value"},
-		{[]string{"--cpus", "0-99999"}, "is not in model"},
+		{[]string{"--cpus", "0-9999"}, "is not in model"},
+		{[]string{"--cpus", "0-99999"}, "100000 CPUs, more than topo.MaxCPUs = 65536"},
 		{[]string{"--cpus", formatCPUList(cpus[:1])}, "need at least 2 CPUs"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {

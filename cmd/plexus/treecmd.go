@@ -66,7 +66,7 @@ func runTree(c *cli, args []string) error {
 	if spec.CPUs, err = groupFlags(m, o.cpus, o.root.id); err != nil {
 		return err
 	}
-	t, err := tree.Build(m, spec)
+	t, err := buildTree(c.stderr, m, spec)
 	if err != nil {
 		return err
 	}
@@ -79,6 +79,23 @@ func runTree(c *cli, args []string) error {
 	}
 	fmt.Fprintf(c.stderr, "wrote %s\n", o.out)
 	return nil
+}
+
+// buildTree builds spec's tree, drawing a progress bar on stderr while a
+// Best tree is searched for: on thousands of CPUs that takes minutes.
+func buildTree(stderr io.Writer, m *topo.Model, spec tree.Spec) (*tree.Tree, error) {
+	if spec.Topology == tree.Best {
+		p, shown := newProgress(stderr, "best tree on "+m.Name), -1
+		spec.Progress = func(done, total int) {
+			// One line per percent: the search reports every node it scans.
+			if pct := 100 * done / total; pct != shown {
+				shown = pct
+				p.update(done, total)
+			}
+		}
+		defer p.finish()
+	}
+	return tree.Build(m, spec)
 }
 
 // spec checks the flags that need no model, so that a typo is reported
