@@ -38,17 +38,20 @@ func (e *Endpoint) accept(nc net.Conn, t *guard.Ticket) {
 // prove runs the acceptor's side of the handshake up to its decision and
 // returns the keyed settings, the dialer's rank and its nonce. The proof
 // must arrive within PreAuthTimeout, so silent strangers leave the gate
-// early, and the job secret must be known within three quarters of
-// HandshakeTimeout, which leaves the dialer, whose deadline started
-// first, the time to read the refusal. A dialer that fails is told only
-// refusedAuth; the reason is logged.
+// early. A dialer that fails is told only refusedAuth; the reason is
+// logged. If the job secret is not known within three quarters of
+// HandshakeTimeout (the dialer's deadline started first), the connection
+// is closed without a word, as a busy acceptor sheds one, so that a rank
+// dialling a peer still busy with the exchange tries again.
 func (e *Endpoint) prove(nc net.Conn, dec *Decoder, t *guard.Ticket) (authConf, int, []byte, error) {
 	start := time.Now()
 	nc.SetReadDeadline(start.Add(e.cfg.PreAuthTimeout))
 	h, p, nonceA, err := e.auth.acceptHello(nc, dec)
 	a := e.auth
 	if err == nil {
-		a, err = e.keyed(start.Add(e.cfg.HandshakeTimeout * 3 / 4))
+		if a, err = e.keyed(start.Add(e.cfg.HandshakeTimeout * 3 / 4)); err != nil {
+			return a, 0, nil, err
+		}
 	}
 	var rank int
 	var nonceD []byte
