@@ -137,7 +137,7 @@ func (t *Ref[M, R]) Cancel(k Key, match func(R) bool) bool {
 // RemoveSource is Table.RemoveSource; Ref returns the receives in posting
 // order.
 func (t *Ref[M, R]) RemoveSource(comm uint32, src int32) (posted []R) {
-	if src < 0 {
+	if src < AnySource {
 		return nil
 	}
 	t.mu.Lock()

@@ -72,6 +72,9 @@ func TestRemoveSource(t *testing.T) {
 	if u, p := tab.Len(); u != 1 || p != 2 {
 		t.Errorf("left %d+%d, want the message and 2 receives", u, p)
 	}
+	if got := tab.RemoveSource(1, AnySource); !slices.Equal(got, []string{"anysource"}) {
+		t.Errorf("removed %q for AnySource, want the AnySource receive", got)
+	}
 }
 
 func TestShardLayout(t *testing.T) {

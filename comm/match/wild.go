@@ -131,12 +131,13 @@ func (t *Table[M, R]) dropWild(i int) {
 // comm for source src — exact ones and those with AnyTag — for a peer
 // that is gone, in no particular order. AnySource receives stay: another
 // peer may still satisfy them. Unexpected messages from src stay too: they
-// arrived and may still be received.
+// arrived and may still be received. With src AnySource it removes the
+// receives posted with AnySource, for a caller with no peer left.
 //
 // Any goroutine may call RemoveSource. It locks the whole table and scans
 // every posted key, so it is meant for the rare loss of a peer.
 func (t *Table[M, R]) RemoveSource(comm uint32, src int32) (posted []R) {
-	if src < 0 {
+	if src < AnySource {
 		return nil
 	}
 	t.lockAll()
