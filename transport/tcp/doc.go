@@ -65,7 +65,10 @@
 // A peer whose connection ends — a Bye, a reset or EOF, a malformed frame, or silence
 // beyond Config.PeerTimeout when heartbeats are on — is reported once to
 // Config.Lost, after its last Deliver, and stays lost: later Sends to it
-// fail with ErrPeerLost. Close sends Bye to every peer, fails waiting
+// fail with ErrPeerLost. A peer with no connection yet is watched only
+// once Reach is called for it: Reach dials it, and a peer that cannot be
+// reached (its port refuses: its process is gone) is reported lost the
+// same way (reach.go). Close sends Bye to every peer, fails waiting
 // Sends with ErrClosed and returns after the last callback has returned;
 // it must not be called from Deliver or Lost.
 //
