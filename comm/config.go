@@ -26,8 +26,8 @@ const (
 	// through them and 4.0 and 5.1 pulled (docs/benchmarks.md). Equal to
 	// DefaultEagerLimit: rendezvous starts at 64 KiB either way.
 	DefaultPullLimit = 64 << 10
-	// DefaultUnexpectedBudget bounds the bytes of unexpected eager
-	// messages one rank holds.
+	// DefaultUnexpectedBudget bounds the memory one rank spends on
+	// unexpected messages (see Config.UnexpectedBudget).
 	DefaultUnexpectedBudget = 64 << 20
 	// DefaultChunkSize is the payload of one rendezvous data frame. Over
 	// TCP loopback on a 2-core VM, 1 MiB messages streamed at 3.1 GB/s
@@ -37,10 +37,31 @@ const (
 	DefaultChunkSize = 512 << 10
 )
 
-// msgOverhead is what one stored unexpected message costs beyond its
-// payload (the entry, its key and the table's bookkeeping). Charging it
-// keeps a flood of empty messages inside the budget too.
+// msgOverhead is what one queued link message costs beyond its payload,
+// against the link's window (link.go).
 const msgOverhead = 64
+
+// entryOverhead is what one stored unexpected message costs the receiver
+// beyond its payload buffer: its msg (64 bytes), the matching table's
+// node (24) and the buffer's slice header (24), rounded up for the
+// table's index and the allocator's size classes. TestUnexpectedBound
+// checks the heap against it.
+const entryOverhead = 128
+
+// eagerCost is what an eager message of n bytes costs the receiver while
+// it is stored unexpected, and so the credit it takes: its pooled buffer
+// (n rounded up to the buffer's size class) plus entryOverhead.
+func eagerCost(n int) int64 {
+	if n > maxPooled {
+		return int64(n) + entryOverhead
+	}
+	return int64(minPooled)<<class(n) + entryOverhead
+}
+
+// rtsCost is what a stored rendezvous announcement costs the receiver:
+// its msg and node, and an offer to pull with its entry in World.offers,
+// fit in what an empty eager message is charged.
+const rtsCost = entryOverhead + minPooled
 
 // Config describes one world. The zero values of the optional fields mean
 // the defaults.
@@ -56,8 +77,27 @@ type Config struct {
 	// Puller), messages from this size on go by rendezvous even below
 	// EagerLimit.
 	PullLimit int
-	// UnexpectedBudget bounds the memory, in bytes, that unexpected eager
-	// messages may take at this rank. Each peer may use an equal share.
+	// UnexpectedBudget bounds the memory, in bytes, that eager messages
+	// from other ranks take at this rank while they wait unexpected (no
+	// receive posted for them yet). Each is charged what it costs stored:
+	// its payload rounded up to its pooled buffer's size class (64 bytes
+	// at least, then powers of two) plus 128 bytes for its entry. Each
+	// peer has an equal share of the budget as credit; a sender short of
+	// credit sends by rendezvous, and nothing is dropped or fails.
+	//
+	// A rendezvous announcement (RTS) is charged 192 bytes of the same
+	// credit, but it is sent even when the credit is spent, which takes
+	// the sender's credit below zero and stops its eager sends until
+	// receives give credit back: a posted receive must find its message
+	// however many others wait unmatched (MPI's progress rule), and only
+	// the announcement tells this rank that the message exists. So this
+	// rank holds at most UnexpectedBudget bytes of eager messages plus
+	// 192 bytes for each rendezvous send in flight to it beyond that —
+	// each of which is an unfinished send request at its sender, whose
+	// data stays there. UnexpectedBytes reports the sum. The bound holds
+	// for ranks that run this code (it is flow control between
+	// cooperating ranks, not a defence against a hostile one) and covers
+	// the stored entries, not the garbage collector's slack around them.
 	UnexpectedBudget int64
 	// ChunkSize is the size of one rendezvous data frame.
 	ChunkSize int

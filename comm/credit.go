@@ -2,12 +2,19 @@ package comm
 
 // Eager credit (flow control for unexpected messages). Every rank starts
 // with Config.share() bytes of credit towards each peer. An eager send
-// spends its length plus msgOverhead; a sender short of credit uses the
-// rendezvous protocol instead, which stores only a small announcement at
-// the receiver. The receiver gives credit back once it has taken the
-// message out of its table, in batches of w.batch bytes so that small
-// messages do not each cost a credit frame. Hence the bytes of eager
-// messages a rank holds unexpected never exceed Config.UnexpectedBudget.
+// spends what its message will cost the receiver stored unexpected
+// (eagerCost); a sender short of credit uses the rendezvous protocol
+// instead. Every announcement (RTS) is charged rtsCost too, but it is
+// sent even without credit, taking the credit below zero (chargeRTS):
+// MPI's progress rule wants a posted receive to find its message however
+// many others wait unmatched, and only the announcement tells the
+// receiver the message exists. The receiver gives credit back once it has
+// taken the message or announcement out of its table, in batches of
+// w.batch bytes so that small messages do not each cost a credit frame.
+// Hence the eager messages a rank holds unexpected never cost more than
+// Config.UnexpectedBudget; beyond it it holds only announcements, one per
+// rendezvous send in flight to it, and no eager data comes until
+// receives have brought the credit back above zero.
 
 import (
 	"context"
@@ -88,6 +95,19 @@ func (w *World) oweDelivered(peer int, n int64) {
 	if p.owedHere >= max(1, w.batch/8) {
 		w.owe(peer, p.owedHere)
 		p.owedHere = 0
+	}
+}
+
+// chargeRTS charges an announcement to peer to this rank's credit towards
+// it, below zero if need be (see above). Only a serialized world's one
+// caller touches taken, and announcements to this rank cost nothing.
+func (w *World) chargeRTS(peer int) {
+	switch {
+	case peer == w.cfg.Rank:
+	case w.serial:
+		w.peers[peer].taken -= rtsCost
+	default:
+		w.peers[peer].credit.Add(-rtsCost)
 	}
 }
 

@@ -17,7 +17,7 @@ type msg struct {
 	tag  int
 	len  int
 	seq  uint64
-	cost int64 // bytes charged to the sender's credit; 0 from this rank
+	cost int64 // charged to the sender's credit (eagerCost, rtsCost); 0 from this rank
 	buf  *[]byte
 
 	offer *offer // an RTS's offer to pull, if it made one (pull.go)
@@ -94,7 +94,7 @@ func (w *World) onEager(peer int, h frame.Header, payload []byte) {
 func (w *World) onEagerTag(peer int, tag int32, payload []byte) {
 	var cost int64
 	if peer != w.cfg.Rank {
-		cost = int64(len(payload)) + msgOverhead
+		cost = eagerCost(len(payload))
 	}
 	k := match.Key{Comm: commWorld, Source: int32(peer), Tag: tag}
 	if r, ok, err := w.table.Take(k); err == nil && ok {
@@ -128,7 +128,7 @@ func (w *World) deliverRun(peer int, h frame.Header, payloads [][]byte) {
 		n, _ = w.table.TakeN(k, reqs)
 		owed := int64(0)
 		for i, r := range reqs[:n] {
-			owed += int64(len(payloads[i])) + msgOverhead
+			owed += eagerCost(len(payloads[i]))
 			w.fill(r, peer, int(h.Tag), payloads[i])
 		}
 		w.oweDelivered(peer, owed)
@@ -140,9 +140,13 @@ func (w *World) deliverRun(peer int, h frame.Header, payloads [][]byte) {
 	}
 }
 
-// onRTS stores or matches a rendezvous announcement.
+// onRTS stores or matches a rendezvous announcement, which the sender
+// charged rtsCost to its credit for (chargeRTS).
 func (w *World) onRTS(peer int, h frame.Header, payload []byte) {
 	m := &msg{kind: frame.RTS, src: peer, tag: int(h.Tag), len: int(h.Aux), seq: h.Seq}
+	if peer != w.cfg.Rank {
+		m.cost = rtsCost
+	}
 	m.offer = w.offerFrom(peer, h, payload)
 	w.arrive(m)
 }

@@ -25,8 +25,10 @@
 // Messages between two ranks with the same tag are received in the order
 // they were sent (MPI's non-overtaking rule). Every wait takes a context;
 // a receive buffer too short gives ErrTruncated; a rank that dies gives
-// ErrPeerLost to every operation waiting on it; a closed world gives
-// ErrClosed.
+// ErrPeerLost to every operation waiting on it, even if the two ranks
+// never exchanged a message (an AnySource receive or probe waits on every
+// other rank, and fails so once all of them are lost); a closed world
+// gives ErrClosed.
 //
 // # How it works
 //
@@ -77,10 +79,13 @@
 // where one copy by the kernel beats two through shared memory's bulk
 // buffers; both are 64 KiB by default, since shared memory carries eager
 // payloads up to 64 KiB in its bulk buffers. A rank holds at most
-// Config.UnexpectedBudget bytes of unexpected eager messages: each sender
-// has an equal share as credit, spends it on eager sends, gets it back as
-// its messages are received, and uses the rendezvous protocol while it has
-// none.
+// Config.UnexpectedBudget bytes of unexpected eager messages, each charged
+// what it costs stored: each sender has an equal share as credit, spends
+// it on eager sends, gets it back as its messages are received, and uses
+// the rendezvous protocol while it has none. Announcements are charged
+// too, but always sent, so that a posted receive finds its message; past
+// the budget a rank holds only announcements, one per rendezvous send in
+// flight to it (credit.go).
 //
 // # Serialized worlds
 //

@@ -94,6 +94,7 @@ func (w *World) take(r *Request, m *msg, async bool) {
 		w.takeEager(r, m)
 		return
 	}
+	w.owe(m.src, m.cost) // the announcement's; its data is not charged
 	if async {
 		w.later(action{kind: actTakeRTS, r: r, m: m})
 		return

@@ -85,7 +85,7 @@ func (w *World) eager(peer, n int) bool {
 	if peer == w.cfg.Rank {
 		return true
 	}
-	return w.spend(peer, int64(n)+msgOverhead)
+	return w.spend(peer, eagerCost(n))
 }
 
 // sendEager hands an eager message to the transport.
@@ -126,8 +126,9 @@ func (w *World) queueEager(peer, tag int, buf []byte) error {
 }
 
 // announce registers rendezvous send r and sends its RTS, an offer to
-// pull if the peer can (pull.go). The entry is in place before the RTS
-// leaves, so the CTS or FIN always finds it.
+// pull if the peer can (pull.go), charged to the peer's credit
+// (chargeRTS). The entry is in place before the RTS leaves, so the CTS or
+// FIN always finds it.
 func (w *World) announce(ctx context.Context, r *Request) error {
 	r.seq = w.seq.Add(1)
 	p := &w.peers[r.peer]
@@ -138,6 +139,7 @@ func (w *World) announce(ctx context.Context, r *Request) error {
 	}
 	p.sends[r.seq] = r
 	p.mu.Unlock()
+	w.chargeRTS(r.peer)
 	h, offer := w.rts(r)
 	if err := w.route(ctx, r.peer, h, offer); err != nil {
 		w.forgetSend(r)

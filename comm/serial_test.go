@@ -173,7 +173,7 @@ func TestSerializedCredit(t *testing.T) {
 	ws := serialWorlds(t, 2, Config{UnexpectedBudget: budget}).ws
 	ctx := testCtx(t)
 	share, batch := ws[0].cfg.share(), ws[1].batch
-	n := int(4 * share / (8 + msgOverhead))
+	n := int(4 * share / eagerCost(8))
 	errc := make(chan error, 1)
 	go func() {
 		for i := range n {
@@ -305,10 +305,13 @@ func BenchmarkSerialWindowOneCore(b *testing.B) {
 // that poll the sender would go rendezvous and wait for an answer that
 // this goroutine, waiting, could never give.
 func TestSerializedWaitallPolls(t *testing.T) {
-	ws := serialWorlds(t, 2, Config{UnexpectedBudget: 16 << 10}).ws
+	// A window costs 12 KiB of credit: a budget of 64 KiB leaves room for
+	// the batch the receiver keeps back (a quarter) and the credit it
+	// returns only at its next call.
+	ws := serialWorlds(t, 2, Config{UnexpectedBudget: 64 << 10}).ws
 	ctx := testCtx(t)
 	const win = 64
-	windows := int(8*ws[0].cfg.share()/(8+msgOverhead)) / win
+	windows := int(8*ws[0].cfg.share()/eagerCost(8)) / win
 	sreqs, rreqs := make([]*Request, win), make([]*Request, win)
 	in := make([]byte, 8)
 	done := make(chan error, 1)

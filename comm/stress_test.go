@@ -27,16 +27,18 @@ func TestFloodBudget(t *testing.T) {
 			reqs = append(reqs, r)
 		}
 	}
+	// Beyond the budget only announcements come, each charged rtsCost.
 	deadline := time.Now().Add(5 * time.Second)
 	for n, _ := ws[0].table.Len(); n < 2*per && time.Now().Before(deadline); n, _ = ws[0].table.Len() {
-		if u := ws[0].UnexpectedBytes(); u > budget {
-			t.Fatalf("unexpected bytes %d over the budget %d", u, budget)
+		if u := ws[0].UnexpectedBytes(); u > budget+int64(n)*rtsCost {
+			t.Fatalf("unexpected bytes %d over the budget %d and %d announcements", u, budget, n)
 		}
 		time.Sleep(time.Millisecond)
 	}
+	n, _ := ws[0].table.Len()
 	u := ws[0].UnexpectedBytes()
-	if u > budget || u < budget/2 {
-		t.Fatalf("unexpected bytes %d, want in [%d, %d]", u, budget/2, budget)
+	if u > budget+int64(n)*rtsCost || u < budget/2 {
+		t.Fatalf("unexpected bytes %d, want in [%d, %d]", u, budget/2, budget+int64(n)*rtsCost)
 	}
 	buf := make([]byte, 2048)
 	for i := range per {

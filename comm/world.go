@@ -27,10 +27,13 @@ const commWorld = 0
 // one at a time). The transport's reader calls deliver and lost; in a
 // serialized world only the caller's polls do (serial.go).
 //
-// Invariants: unexpected counts the bytes (payload plus msgOverhead) of
-// eager messages stored in the table and never exceeds
-// Config.UnexpectedBudget, because each peer only sends eagerly what it has
-// credit for and credit comes back only after a stored message is taken.
+// Invariants: unexpected counts the cost (eagerCost, rtsCost) of the
+// messages and announcements from other ranks stored in the table. Its
+// eager part never exceeds Config.UnexpectedBudget, and nor does the whole
+// unless announcements took a peer's credit below zero: each peer only
+// sends eagerly what it has credit for, charges every announcement to its
+// credit (chargeRTS), and credit comes back only after a stored message is
+// taken.
 type World struct {
 	cfg Config
 	t   Transport
@@ -237,8 +240,9 @@ func (w *World) Size() int { return w.cfg.Size }
 // worlds made by New are never crowded.
 func (w *World) Crowded() bool { return w.crowded }
 
-// UnexpectedBytes returns the memory held by unexpected eager messages,
-// as charged against Config.UnexpectedBudget.
+// UnexpectedBytes returns the memory held by unexpected messages and
+// announcements from other ranks, as charged against
+// Config.UnexpectedBudget.
 func (w *World) UnexpectedBytes() int64 { return w.unexpected.Load() }
 
 // Close ends the world: every operation still waiting fails with
