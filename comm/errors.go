@@ -8,7 +8,8 @@ import "errors"
 var ErrTruncated = errors.New("comm: message truncated")
 
 // ErrPeerLost reports that the rank at the other end of an operation is
-// gone (its process died or its connection broke).
+// gone: its process died, its connection broke, or it could not be
+// reached at all (a TCP dial its port refused).
 var ErrPeerLost = errors.New("comm: peer lost")
 
 // ErrClosed reports an operation on a closed world.

@@ -1,9 +1,11 @@
 package comm
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -50,22 +52,35 @@ func hostKey() string {
 }
 
 // A card is what a rank registers with the launcher's bootstrap: its host
-// key and its TCP address, separated by a space (neither holds one). The
-// launcher carries it uninterpreted, so the address book doubles as the
-// host exchange the Mux routes by.
-func card(host, addr string) string { return host + " " + addr }
+// key, its TCP address and its process id, separated by spaces (none
+// holds one). The launcher carries it uninterpreted, so the address book
+// doubles as the host exchange the Mux routes by, and tells the ranks on
+// a host each other's process, to watch a rank that dies before it joins
+// shared memory (Mux.Reach).
+func card(host, addr string, pid int) string { return host + " " + addr + " " + strconv.Itoa(pid) }
 
-// readCards splits the cards of an address book into hosts and addresses.
-func readCards(cards []string) (hosts, addrs []string, err error) {
-	hosts, addrs = make([]string, len(cards)), make([]string, len(cards))
+// readCards splits the cards of an address book into hosts, addresses
+// and process ids.
+func readCards(cards []string) (hosts, addrs []string, pids []int, err error) {
+	hosts, addrs, pids = make([]string, len(cards)), make([]string, len(cards)), make([]int, len(cards))
 	for r, c := range cards {
-		h, a, ok := strings.Cut(c, " ")
-		if !ok || h == "" || a == "" {
-			return nil, nil, fmt.Errorf("comm: rank %d registered %q, not a host and an address", r, c)
+		if hosts[r], addrs[r], pids[r], err = readCard(c); err != nil {
+			return nil, nil, nil, fmt.Errorf("comm: rank %d registered %q: %w", r, c, err)
 		}
-		hosts[r], addrs[r] = h, a
 	}
-	return hosts, addrs, nil
+	return hosts, addrs, pids, nil
+}
+
+// readCard splits one card.
+func readCard(c string) (host, addr string, pid int, err error) {
+	f := strings.Split(c, " ")
+	if len(f) != 3 || f[0] == "" || f[1] == "" {
+		return "", "", 0, errors.New("not a host, an address and a process id")
+	}
+	if pid, err = strconv.Atoi(f[2]); err != nil || pid <= 0 {
+		return "", "", 0, fmt.Errorf("process id %q is not a positive number", f[2])
+	}
+	return f[0], f[1], pid, nil
 }
 
 // oneHost reports whether every rank runs on the same host.

@@ -57,6 +57,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 		w.crowded = crowded(hosts, info.Rank, hostCPUs(info))
 	}
 	if err == nil && mode != TransportTCP {
+		m.pids = b.pids // before Route: read once the routes are (Mux.Reach)
 		err = route(m, mode, hosts)
 	}
 	if err == nil {
@@ -71,18 +72,19 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 }
 
 // exchange runs the launcher's address exchange with this rank's card,
-// fills b with the TCP addresses and returns every rank's host.
+// fills b with the TCP addresses and process ids and returns every
+// rank's host.
 func exchange(ctx context.Context, info launch.Info, ep *tcp.Endpoint, b *book) ([]string, error) {
 	addr, err := advertise(ep.Addr())
 	if err != nil {
 		return nil, err
 	}
-	bk, err := joinBook(ctx, info, card(hostKey(), addr))
+	bk, err := joinBook(ctx, info, card(hostKey(), addr, os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
-	hosts, addrs, err := readCards(bk.Addrs)
-	b.addrs = addrs
+	hosts, addrs, pids, err := readCards(bk.Addrs)
+	b.addrs, b.pids = addrs, pids
 	b.secret = bk.Secret
 	return hosts, err
 }
@@ -195,6 +197,7 @@ func advertise(addr string) (string, error) {
 type book struct {
 	ready chan struct{}
 	addrs []string
+	pids  []int // the ranks' process ids, for Mux.Reach
 	// secret is the job secret the bootstrap used (launch.Book.Secret).
 	secret []byte
 }

@@ -110,12 +110,12 @@ func TestTransportMode(t *testing.T) {
 }
 
 func TestReadCards(t *testing.T) {
-	hosts, addrs, err := readCards([]string{card("h1", "127.0.0.1:5"), card("h2", "[::1]:6")})
-	if err != nil || hosts[1] != "h2" || addrs[1] != "[::1]:6" {
-		t.Errorf("%q %q %v", hosts, addrs, err)
+	hosts, addrs, pids, err := readCards([]string{card("h1", "127.0.0.1:5", 7), card("h2", "[::1]:6", 8)})
+	if err != nil || hosts[1] != "h2" || addrs[1] != "[::1]:6" || pids[1] != 8 {
+		t.Errorf("%q %q %v %v", hosts, addrs, pids, err)
 	}
-	for _, bad := range []string{"127.0.0.1:5", " 127.0.0.1:5", "h "} {
-		if _, _, err := readCards([]string{bad}); err == nil {
+	for _, bad := range []string{"127.0.0.1:5", " 127.0.0.1:5", "h ", "h 127.0.0.1:5", "h 127.0.0.1:5 0", "h 127.0.0.1:5 x", "h 127.0.0.1:5 1 2"} {
+		if _, _, _, err := readCards([]string{bad}); err == nil {
 			t.Errorf("card %q accepted", bad)
 		}
 	}

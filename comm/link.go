@@ -103,6 +103,7 @@ func (w *World) Link(peer, ch int) (*Link, error) {
 	if ch < 0 || ch >= LinkChannels {
 		return nil, fmt.Errorf("comm: link channel %d outside [0, %d)", ch, LinkChannels)
 	}
+	w.reach(peer) // collectives wait on their links' peers
 	return &Link{w: w, peer: peer, ch: ch, c: w.links.get(peer, ch)}, nil
 }
 

@@ -63,6 +63,9 @@ type Mux struct {
 	routes  atomic.Pointer[routes] // nil until Route
 	ready   chan struct{}          // closed by Route or Close
 	lost    []atomic.Bool
+	// pids are the ranks' process ids (0: unknown), set before Route and
+	// read only once the routes are (muxreach.go).
+	pids []int
 
 	mu     sync.Mutex // guards closed and local against Route racing Close
 	closed bool

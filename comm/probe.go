@@ -20,10 +20,8 @@ func (w *World) Probe(ctx context.Context, peer, tag int) (Status, error) {
 		if st, ok := w.Iprobe(peer, tag); ok {
 			return st, nil
 		}
-		if peer != AnySource {
-			if err := w.peerErr(peer); err != nil {
-				return Status{}, err
-			}
+		if err := w.probeWait(peer); err != nil {
+			return Status{}, err
 		}
 		if w.serial {
 			if err := w.waitSerial(ctx, wake); err != nil {
@@ -42,6 +40,17 @@ func (w *World) Probe(ctx context.Context, peer, tag int) (Status, error) {
 			return Status{}, ErrClosed
 		}
 	}
+}
+
+// probeWait has the transport watch what a probe of peer waits on and
+// returns why it would wait in vain, or nil.
+func (w *World) probeWait(peer int) error {
+	if peer == AnySource {
+		w.reachAll()
+		return w.anyErr()
+	}
+	w.reach(peer)
+	return w.peerErr(peer)
 }
 
 // Iprobe reports, without waiting, whether a message from peer with tag

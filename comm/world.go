@@ -48,6 +48,14 @@ type World struct {
 	eagerT EagerSender
 	flush  Flusher
 	puller Puller
+	// reacher is t as a Reacher, or nil (reach.go).
+	reacher Reacher
+	// reachedAll is set once every peer is reached (reachAll).
+	reachedAll atomic.Bool
+	// nlost counts the other ranks lost; anyLost is set, to the last
+	// loss, once every other rank is (anysource.go).
+	nlost   atomic.Int32
+	anyLost atomic.Pointer[error]
 	// isOpen is set, and opened closed, once t is (deliverOpened).
 	isOpen atomic.Bool
 	opened chan struct{}
@@ -107,6 +115,7 @@ type peer struct {
 	recvs  map[uint64]*Request
 	lost   error
 	dead   atomic.Bool
+	reach  atomic.Uint32 // whether the transport watches the peer (reach.go)
 	credit atomic.Int64
 	owed   atomic.Int64
 	// taken is the credit a serialized world's caller moved out of credit
@@ -142,6 +151,7 @@ func New(cfg Config, open Opener) (*World, error) {
 	}
 	w.t = t
 	w.useCalls(t)
+	w.reacher, _ = t.(Reacher)
 	if s, ok := t.(Sleeper); ok && s.Passive() && !cfg.Serialized {
 		// Nobody would receive while its goroutines sleep on their requests.
 		t.Close()
@@ -295,6 +305,7 @@ func (w *World) dropPeer(i int, err error) {
 	for _, r := range w.table.RemoveSource(commWorld, int32(i)) {
 		r.fail(err)
 	}
+	w.countLost(i, err)
 	w.probes.wake()
 	w.links.wakePeer(i)
 }

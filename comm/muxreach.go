@@ -1,0 +1,31 @@
+package comm
+
+// joinWatcher is a local transport that can watch a rank that has not
+// joined it yet by its process id (shm.Endpoint.AwaitJoin).
+type joinWatcher interface {
+	AwaitJoin(rank, pid int)
+}
+
+// Reach is Reacher's: it has the transport that carries peer watch it.
+// Before Route it reports false, since the route is not known yet. A
+// peer on this host is watched by its process id until it joins the
+// local transport, if Join learnt the id (pids).
+func (m *Mux) Reach(peer int) bool {
+	rt := m.routes.Load()
+	if rt == nil {
+		return false
+	}
+	if peer < 0 || peer >= len(rt.index) {
+		return true
+	}
+	if i := rt.index[peer]; i >= 0 {
+		if j, ok := rt.local.(joinWatcher); ok && peer < len(m.pids) && m.pids[peer] > 0 {
+			j.AwaitJoin(i, m.pids[peer])
+		}
+		return true
+	}
+	if r, ok := m.remote.(Reacher); ok {
+		return r.Reach(peer)
+	}
+	return true
+}
