@@ -7,9 +7,10 @@ import "errors"
 // other rank is lost nobody is left to send and it fails with ErrPeerLost
 // (the last loss). dropPeer counts the losses (countLost); the last one
 // stores its error in anyLost before it sweeps the posted AnySource
-// receives, and post looks at anyLost after it posts one, so that a
-// receive posted during the sweep fails too (whichever takes it out of
-// the table finishes it).
+// receives, and a receive that waits looks at anyLost once posted, when
+// its owner is about to sleep or tests it (Request.waiting), so that one
+// posted during the sweep fails too (whichever takes it out of the table
+// finishes it).
 
 // countLost counts the loss of rank i with err and, if no other rank is
 // left, fails the AnySource receives. Closing the world is no loss.

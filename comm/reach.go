@@ -4,16 +4,20 @@ package comm
 // peer only on a link it has: TCP connections open on first use and only
 // open ones carry heartbeats, and shared memory watches only the ranks
 // that have joined its segment. A peer that dies before the pair ever
-// talked would leave whatever waits on it waiting for ever. So before an
-// operation waits on a peer — a receive or probe from it (from every peer
-// for AnySource), a rendezvous send to it, a link to it — the world asks
-// its transport, once per peer, to reach that peer (Reacher), which makes
-// sure a loss is reported from then on.
+// talked would leave whatever waits on it waiting for ever. So when an
+// operation waits on a peer — a request whose owner goes to sleep on it
+// or finds it unfinished in Test (a receive from the peer, from every
+// peer for AnySource; a send to it), a probe, a link made to it — the
+// world asks its transport, once per peer, to reach that peer (Reacher),
+// which makes sure a loss is reported from then on. A wait that ends
+// while its owner spins never asks, so the message paths pay nothing,
+// and a job dials only the peers it waits on (every one only if a
+// wildcard receive waits), never all of them at join.
 //
 // Each peer's reach state moves unreached -> reaching -> reached, or
 // back to unreached when the transport cannot reach it yet (a Mux before
-// Route), by compare-and-swap, so that one goroutine calls Reach; a
-// reached peer costs a waiting operation one atomic load.
+// Route), by compare-and-swap, so that one goroutine at a time calls
+// Reach.
 
 // Reacher is a Transport that can watch a peer it has no link to yet.
 // Reach asks it to make sure that, from now on, peer is reported Lost
@@ -34,6 +38,22 @@ const (
 	peerReached
 )
 
+// waiting has the transport watch what r waits on — its peer, every
+// peer for an AnySource receive — and withdraws an AnySource receive that
+// no rank is left to satisfy (anysource.go). r's owner calls it when it
+// is about to sleep on r, or finds it unfinished in Test: waits that end
+// while the owner spins never get here, so the message paths pay nothing.
+func (r *Request) waiting() {
+	if r.peer != AnySource {
+		r.w.reach(r.peer)
+		return
+	}
+	r.w.reachAll()
+	if err := r.w.anyErr(); err != nil && !r.abort.Load() { // not withdrawn yet
+		r.withdraw(err)
+	}
+}
+
 // reach has the transport watch peer, which an operation is about to
 // wait on.
 func (w *World) reach(peer int) {
@@ -42,7 +62,8 @@ func (w *World) reach(peer int) {
 	}
 }
 
-// reachSlow is reach for a peer not reached yet.
+// reachSlow is reach for a peer not reached yet: it calls Reach unless
+// another goroutine is calling it.
 func (w *World) reachSlow(peer int) {
 	p := &w.peers[peer]
 	if !p.reach.CompareAndSwap(peerUnreached, peerReaching) {

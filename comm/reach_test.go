@@ -100,14 +100,14 @@ func startChild(t *testing.T, job, role string) (*exec.Cmd, <-chan struct{}) {
 	return cmd, ready
 }
 
-// joinKilled joins rank 0 of a job over mode whose rank 1, started in
-// role, is killed (and reaped) once the bootstrap is done.
-func joinKilled(t *testing.T, mode, role string) *World {
+// joinKilled joins rank 0 of a job over mode with cfg, whose rank 1,
+// started in role, is killed (and reaped) once the bootstrap is done.
+func joinKilled(t *testing.T, mode, role string, cfg Config) *World {
 	t.Helper()
 	info := reachJob(t, 0)
 	cmd, ready := startChild(t, info.JobID, role)
 	ctx := testCtx(t)
-	w, err := join(ctx, Config{}, info, mode)
+	w, err := join(ctx, cfg, info, mode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,14 +135,21 @@ func removeSegment(t *testing.T, w *World) {
 
 // TestReachKilledBeforeContact: over TCP, and over shared memory before
 // the peer joined the segment, a receive from a rank killed before the
-// pair exchanged anything (from it, or from AnySource), a probe, and a
-// send that waits for the dead rank's answer fail with ErrPeerLost.
+// pair exchanged anything (from it, or from AnySource; waited for, or
+// tested until done), a probe, and a send that waits for the dead rank's
+// answer fail with ErrPeerLost; in a serialized world too.
 func TestReachKilledBeforeContact(t *testing.T) {
-	for _, c := range []struct{ mode, role string }{{TransportTCP, "tcp"}, {TransportSHM, "book"}} {
-		for _, op := range []string{"recv", "anysource", "probe", "rendezvous"} {
-			t.Run(c.mode+"/"+op, func(t *testing.T) {
+	for _, c := range []struct {
+		mode, role string
+		cfg        Config
+	}{{TransportTCP, "tcp", Config{}}, {TransportSHM, "book", Config{}}, {TransportSHM, "book", Config{Serialized: true}}} {
+		for _, op := range []string{"recv", "anysource", "test", "probe", "rendezvous"} {
+			if c.cfg.Serialized && op != "recv" && op != "test" {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/serialized=%v/%s", c.mode, c.cfg.Serialized, op), func(t *testing.T) {
 				t.Parallel()
-				w := joinKilled(t, c.mode, c.role)
+				w := joinKilled(t, c.mode, c.role, c.cfg)
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
 				start := time.Now()
@@ -164,12 +171,29 @@ func waitOn(ctx context.Context, w *World, op string) error {
 		_, err = w.Recv(ctx, 1, 3, make([]byte, 8))
 	case "anysource":
 		_, err = w.Recv(ctx, AnySource, AnyTag, make([]byte, 8))
+	case "test":
+		err = testUntilDone(ctx, w)
 	case "probe":
 		_, err = w.Probe(ctx, 1, AnyTag)
 	case "rendezvous":
 		err = w.Send(ctx, 1, 3, make([]byte, w.cfg.EagerLimit+1))
 	}
 	return err
+}
+
+// testUntilDone receives from rank 1 by testing an Irecv, never waiting.
+func testUntilDone(ctx context.Context, w *World) error {
+	r, err := w.Irecv(1, 3, make([]byte, 8))
+	if err != nil {
+		return err
+	}
+	for ctx.Err() == nil {
+		if _, done, err := r.Test(); done {
+			return err
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return ctx.Err()
 }
 
 // TestReachSlowPeer: a rank that is alive but slow — it connects, or

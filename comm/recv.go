@@ -56,9 +56,7 @@ func recvKey(peer, tag int) match.Key {
 // post offers r to the table (MPIV Algorithm 1): either it meets a stored
 // message at once or it waits there for deliver. A receive from a peer
 // already lost withdraws itself; dropPeer marks before it sweeps, so
-// between them every such receive fails. A receive that waits has the
-// transport watch its peer, or every peer for AnySource (reach.go), and
-// an AnySource receive with no peer left fails as well (anysource.go).
+// between them every such receive fails.
 func (w *World) post(r *Request) {
 	k := recvKey(r.peer, r.tag)
 	var (
@@ -78,13 +76,7 @@ func (w *World) post(r *Request) {
 		w.unstore(m)
 		w.take(r, m, false)
 	case r.peer != AnySource:
-		w.reach(r.peer)
 		if perr := w.peerErr(r.peer); perr != nil && w.table.Cancel(k, r.is) {
-			r.fail(perr)
-		}
-	default:
-		w.reachAll()
-		if perr := w.anyErr(); perr != nil && w.table.Cancel(k, r.is) {
 			r.fail(perr)
 		}
 	}

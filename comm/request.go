@@ -101,7 +101,9 @@ func (r *Request) Test() (Status, bool, error) {
 	}
 	if !r.finished() {
 		r.checkLive()
-		return Status{}, false, nil
+		if r.waiting(); !r.finished() {
+			return Status{}, false, nil
+		}
 	}
 	return r.status, true, r.err
 }
@@ -141,6 +143,7 @@ func (r *Request) await(ctx context.Context) {
 	if r.spin() || !r.sleep() {
 		return
 	}
+	r.waiting()
 	r.w.sleepers.Add(1)
 	r.w.watch.add(ctx, r)
 	<-r.done

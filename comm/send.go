@@ -145,7 +145,6 @@ func (w *World) announce(ctx context.Context, r *Request) error {
 		w.forgetSend(r)
 		return err
 	}
-	w.reach(r.peer) // the send now waits for the peer's answer
 	return nil
 }
 

@@ -62,6 +62,7 @@ func (r *Request) awaitSerial(ctx context.Context) {
 				continue
 			}
 		}
+		r.waiting()
 		w.sleepSerial(ctx, r.finished)
 	}
 }

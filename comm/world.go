@@ -48,14 +48,6 @@ type World struct {
 	eagerT EagerSender
 	flush  Flusher
 	puller Puller
-	// reacher is t as a Reacher, or nil (reach.go).
-	reacher Reacher
-	// reachedAll is set once every peer is reached (reachAll).
-	reachedAll atomic.Bool
-	// nlost counts the other ranks lost; anyLost is set, to the last
-	// loss, once every other rank is (anysource.go).
-	nlost   atomic.Int32
-	anyLost atomic.Pointer[error]
 	// isOpen is set, and opened closed, once t is (deliverOpened).
 	isOpen atomic.Bool
 	opened chan struct{}
@@ -99,6 +91,17 @@ type World struct {
 	// spare is a serialized world's pooled request kept for its next
 	// blocking call (newRequest, release); only its caller touches it.
 	spare *Request
+	// The fields below are rarely touched, and last so that those above
+	// keep their places in the cache lines the hot paths read.
+	//
+	// reacher is t as a Reacher, or nil (reach.go).
+	reacher Reacher
+	// reachedAll is set once every peer is reached (reachAll).
+	reachedAll atomic.Bool
+	// nlost counts the other ranks lost; anyLost is set, to the last
+	// loss, once every other rank is (anysource.go).
+	nlost   atomic.Int32
+	anyLost atomic.Pointer[error]
 }
 
 // peer is the state kept per remote rank.
