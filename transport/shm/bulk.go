@@ -142,7 +142,9 @@ func (e *Endpoint) bulkAlloc(ctx context.Context, peer int, b *bulkOut, n int) (
 	need := skip + size
 	var bo ring.Backoff
 	for b.head+need-b.tail > bulkBytes {
-		b.tail = atomic.LoadUint64(b.consumed)
+		if v, ok := b.loadTail(); !ok {
+			return 0, 0, e.badConsumed(peer, b, v)
+		}
 		if b.head+need-b.tail <= bulkBytes {
 			break
 		}
@@ -167,8 +169,29 @@ func (b *bulkOut) restart(polls uint64) bool {
 		return false
 	}
 	b.polls = polls
-	b.tail = atomic.LoadUint64(b.consumed)
-	return b.tail == b.head
+	_, ok := b.loadTail()
+	return ok && b.tail == b.head
+}
+
+// loadTail loads the receiver's consumed count into tail and returns it,
+// unless it cannot be true: it only grows, and never past head, the bytes
+// produced. A bad value (the segment overwritten) leaves tail as it was;
+// waiting for it to change would stall for ever.
+func (b *bulkOut) loadTail() (uint64, bool) {
+	v := atomic.LoadUint64(b.consumed)
+	if v < b.tail || v > b.head {
+		return v, false
+	}
+	b.tail = v
+	return v, true
+}
+
+// badConsumed loses peer, whose consumed count v loadTail refused, and
+// returns the error.
+func (e *Endpoint) badConsumed(peer int, b *bulkOut, v uint64) error {
+	e.markLost(peer, fmt.Errorf("%w: bulk buffer %d→%d: consumed count %d outside [%d, %d]: it only grows, and never past the bytes produced",
+		ErrBadSegment, e.cfg.Rank, peer, v, b.tail, b.head))
+	return e.lostErr(peer)
 }
 
 // putBulk writes the bulk frame of h for a payload of n bytes at off,
@@ -269,8 +292,10 @@ func (in *bulkIn) publish() {
 func (e *Endpoint) publishBulk() {
 	for _, p := range e.bulkDirty {
 		in := &e.in[p].bulk
-		in.publish()
-		in.dirty = false
+		if in.dirty { // reportLost clears a lost peer's inbox, dirty too
+			in.publish()
+			in.dirty = false
+		}
 	}
 	e.bulkDirty = e.bulkDirty[:0]
 }

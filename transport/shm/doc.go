@@ -108,6 +108,22 @@
 // every rank joined and all their processes died, or some rank never
 // joined, none of the others lives, and StaleAge has passed.
 //
+// # Faults
+//
+// Any process of the user may truncate the segment's file, and a rank
+// that then touches a lost page gets SIGBUS. The Endpoint's own
+// goroutines (receive, monitor, flush timers) turn such a fault into a
+// panic (debug.SetPanicOnFault, set once per goroutine) that they
+// recover, and the monitor compares the file's size with the segment's
+// every Heartbeat; either way the Endpoint fails: the mapping is replaced
+// by private zeroed memory, so nothing in the process faults on it any
+// more, and every peer is lost with an error wrapping ErrBadSegment. The
+// callers' goroutines are not shielded, as that would cost on every
+// frame: one that touches the segment before the Endpoint failed still
+// dies (fault.go). A bulk buffer's consumed count that cannot be true
+// (past the bytes sent, or smaller than before) loses the peer too,
+// rather than stall its sender.
+//
 // # Performance
 //
 // On a 2-core KVM guest (AMD EPYC), go test -bench: a round trip of 8-byte

@@ -37,6 +37,8 @@ type Endpoint struct {
 
 	pendingN    atomic.Int32 // outboxes with frames pending (queue.go)
 	closing     atomic.Bool
+	failOnce    sync.Once   // the segment faulted or shrank (fault.go)
+	failed      atomic.Bool // set once failOnce is done
 	lostPending atomic.Int32
 	once        sync.Once
 	stop        chan struct{}

@@ -38,11 +38,19 @@ func (w *watch) observe(o observation, now time.Time, timeout time.Duration) err
 	return nil
 }
 
-// monitor beats this rank's heartbeat and watches the peers' until Close.
+// monitor beats this rank's heartbeat and watches the peers' until Close,
+// shielded from faults in the segment (fault.go).
 func (e *Endpoint) monitor() {
 	defer e.wg.Done()
+	shield()
 	t := time.NewTicker(e.cfg.Heartbeat)
 	defer t.Stop()
+	for !e.shielded(func() { e.monitorLoop(t) }) {
+	}
+}
+
+// monitorLoop is monitor's loop.
+func (e *Endpoint) monitorLoop(t *time.Ticker) {
 	for {
 		select {
 		case <-e.stop:
@@ -54,6 +62,7 @@ func (e *Endpoint) monitor() {
 }
 
 func (e *Endpoint) tick(now time.Time) {
+	e.checkSize()
 	atomic.AddUint64(e.seg.beat(e.cfg.Rank), 1)
 	e.probePeers()
 	for p := range e.peers {

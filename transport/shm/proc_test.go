@@ -24,8 +24,12 @@ const (
 // runChild is the second process: "echo" sends every frame back until one
 // tagged stopTag; "stream" sends 64 KiB frames until it fails; "pull"
 // offers a buffer (pullBuffer) to be pulled and waits for stopTag;
-// "sendexit" sends lateFrames and exits at once (stale_test.go).
+// "sendexit" sends lateFrames and exits at once (stale_test.go);
+// "truncate" is runTruncate (fault_test.go).
 func runChild(mode string) int {
+	if mode == "truncate" {
+		return runTruncate(os.Getenv(truncateEnv), os.Getenv(childDir))
+	}
 	done := make(chan struct{})
 	opened := make(chan struct{}) // closed once ep is set: Deliver may run before Open returns
 	var ep *Endpoint

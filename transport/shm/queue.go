@@ -184,13 +184,18 @@ func (e *Endpoint) bundleCut(o *outbox, off int) int {
 	return n
 }
 
-// flushPeer writes peer's pending bundle; the timer calls it.
+// flushPeer writes peer's pending bundle; the timer calls it, on a
+// goroutine of its own, shielded from faults in the segment (fault.go).
+// After a fault it releases again: the segment touched only under o.mu,
+// o.mu is still held, and the peer, now lost, gets nothing more.
 func (e *Endpoint) flushPeer(peer int) {
+	shield()
 	o := &e.out[peer]
 	o.mu.Lock()
 	o.armed = false
-	e.flushLocked(peer, o)
-	e.release(peer, o)
+	e.shielded(func() { e.flushLocked(peer, o) })
+	for !e.shielded(func() { e.release(peer, o) }) {
+	}
 }
 
 // flushAll writes every pending bundle. wait says whether to wait for an

@@ -40,10 +40,18 @@ type inbox struct {
 	bulk    bulkIn // the bulk buffer from the peer (bulk.go)
 }
 
-// receive polls the incoming rings until Close, standing aside while a
-// goroutine polls them (poll.go).
+// receive polls the incoming rings until Close, shielded from faults in
+// the segment (fault.go).
 func (e *Endpoint) receive() {
 	defer e.wg.Done()
+	shield()
+	for !e.shielded(e.receiveLoop) {
+	}
+}
+
+// receiveLoop is receive's loop, standing aside while a goroutine polls
+// the rings (poll.go).
+func (e *Endpoint) receiveLoop() {
 	idle := 0
 	for !e.closing.Load() {
 		if e.standingAside() {
