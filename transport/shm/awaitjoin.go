@@ -35,10 +35,20 @@ func (e *Endpoint) AwaitJoin(rank, pid int) {
 	go e.awaitJoin(rank, pid)
 }
 
-// awaitJoin looks at rank every Heartbeat until joinSettled.
+// awaitJoin looks at rank every Heartbeat until joinSettled, shielded
+// from faults in the segment as the Endpoint's other goroutines are
+// (fault.go): a segment truncated meanwhile fails the Endpoint rather
+// than the process.
 func (e *Endpoint) awaitJoin(rank, pid int) {
+	shield()
 	t := time.NewTicker(e.cfg.Heartbeat)
 	defer t.Stop()
+	for !e.shielded(func() { e.awaitLoop(t, rank, pid) }) {
+	}
+}
+
+// awaitLoop is awaitJoin's loop.
+func (e *Endpoint) awaitLoop(t *time.Ticker, rank, pid int) {
 	for {
 		select {
 		case <-e.stop:
