@@ -67,8 +67,12 @@
 // not owned by the user, readable by others or behind a symbolic link are
 // refused. The file exists on rank 0's host only, so multi-host jobs under
 // mpirun, srun or torchrun must set PLEXUS_ROOT (or MASTER_ADDR and
-// MASTER_PORT) and PLEXUS_SECRET for every rank, for instance
-// "mpirun -x PLEXUS_ROOT=node1:7000 -x PLEXUS_SECRET=$(openssl rand -hex 32)".
+// MASTER_PORT) and PLEXUS_SECRET for every rank, exported rather than
+// written on a command line (which every user can read in /proc), for
+// instance "export PLEXUS_SECRET=$(openssl rand -hex 32); mpirun -x
+// PLEXUS_ROOT=node1:7000 -x PLEXUS_SECRET ...". The data links between
+// ranks are keyed by the same secret as the bootstrap, whichever way it
+// came. docs/security.md states the whole trust model.
 // Under torchrun itself, whose agent may already listen on MASTER_PORT for
 // its own store, set PLEXUS_ROOT to another port.
 //
