@@ -140,6 +140,7 @@ func (m *Mux) Route(hosts []string) error {
 		return fmt.Errorf("comm: mux: open local transport: %w", err)
 	}
 	rt.local = t
+	m.expectPIDs(rt)
 	return m.publish(rt)
 }
 

@@ -6,6 +6,27 @@ type joinWatcher interface {
 	AwaitJoin(rank, pid int)
 }
 
+// pidExpecter is a local transport that can watch, by process id, a rank
+// it waits on without a wait of the world's (a sender stalled on the
+// ring of a rank that never joined: shm.Endpoint.ExpectPIDs).
+type pidExpecter interface {
+	ExpectPIDs(pids []int)
+}
+
+// expectPIDs gives rt's local transport the process ids of the ranks on
+// this host, numbered as it numbers them, when Join learnt them.
+func (m *Mux) expectPIDs(rt *routes) {
+	e, ok := rt.local.(pidExpecter)
+	if !ok || len(m.pids) != m.cfg.Size {
+		return
+	}
+	local := make([]int, len(rt.ranks))
+	for i, r := range rt.ranks {
+		local[i] = m.pids[r]
+	}
+	e.ExpectPIDs(local)
+}
+
 // Reach is Reacher's: it has the transport that carries peer watch it.
 // Before Route it reports false, since the route is not known yet. A
 // peer on this host is watched by its process id until it joins the

@@ -136,14 +136,15 @@ func removeSegment(t *testing.T, w *World) {
 // TestReachKilledBeforeContact: over TCP, and over shared memory before
 // the peer joined the segment, a receive from a rank killed before the
 // pair exchanged anything (from it, or from AnySource; waited for, or
-// tested until done), a probe, and a send that waits for the dead rank's
-// answer fail with ErrPeerLost; in a serialized world too.
+// tested until done), a probe, a send that waits for the dead rank's
+// answer, and eager sends that fill the dead rank's ring or socket fail
+// with ErrPeerLost; in a serialized world too.
 func TestReachKilledBeforeContact(t *testing.T) {
 	for _, c := range []struct {
 		mode, role string
 		cfg        Config
 	}{{TransportTCP, "tcp", Config{}}, {TransportSHM, "book", Config{}}, {TransportSHM, "book", Config{Serialized: true}}} {
-		for _, op := range []string{"recv", "anysource", "test", "probe", "rendezvous"} {
+		for _, op := range []string{"recv", "anysource", "test", "probe", "rendezvous", "flood"} {
 			if c.cfg.Serialized && op != "recv" && op != "test" {
 				continue
 			}
@@ -177,8 +178,22 @@ func waitOn(ctx context.Context, w *World, op string) error {
 		_, err = w.Probe(ctx, 1, AnyTag)
 	case "rendezvous":
 		err = w.Send(ctx, 1, 3, make([]byte, w.cfg.EagerLimit+1))
+	case "flood":
+		err = flood(ctx, w)
 	}
 	return err
+}
+
+// flood sends rank 1 small eager messages until a send fails: the ring
+// or socket towards a rank that never reads fills, and the sender then
+// waits on it.
+func flood(ctx context.Context, w *World) error {
+	msg := make([]byte, 8)
+	for {
+		if err := w.Send(ctx, 1, 3, msg); err != nil {
+			return err
+		}
+	}
 }
 
 // testUntilDone receives from rank 1 by testing an Irecv, never waiting.

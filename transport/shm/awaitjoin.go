@@ -83,3 +83,25 @@ func (e *Endpoint) joinSettled(rank, pid int) bool {
 	e.markLost(rank, fmt.Errorf("process %d exited before it joined the segment", pid))
 	return true
 }
+
+// ExpectPIDs tells the Endpoint the process id of each rank of the
+// segment (pids[r], 0 where unknown), so that a sender waiting for room
+// in the ring of a rank that has not joined has that rank watched as
+// AwaitJoin does: a ring fills when its reader never comes, and the
+// reader's death must end the wait. It may be called once, by any
+// goroutine; pids is not modified afterwards.
+func (e *Endpoint) ExpectPIDs(pids []int) {
+	if len(pids) == e.cfg.Size {
+		e.pids.Store(&pids)
+	}
+}
+
+// awaitStalled is AwaitJoin for peer, once, when its process id is known
+// (ExpectPIDs). A sender waiting for room calls it, off the send path.
+func (e *Endpoint) awaitStalled(peer int) {
+	pids := e.pids.Load()
+	if pids == nil || !e.peers[peer].awaited.CompareAndSwap(false, true) {
+		return
+	}
+	e.AwaitJoin(peer, (*pids)[peer])
+}

@@ -53,6 +53,8 @@ type Endpoint struct {
 	// set before Open returns and lives as long as the Endpoint.
 	canary      *uint64
 	probeLogged atomic.Bool // a failed probe was logged
+	// pids are the ranks' process ids when comm knows them (ExpectPIDs).
+	pids atomic.Pointer[[]int]
 }
 
 // outbox is the sending end of the ring to one peer; mu serialises the
@@ -73,8 +75,9 @@ type outbox struct {
 
 // peer is what this rank knows of another rank's liveness.
 type peer struct {
-	lost  atomic.Pointer[error] // set once, by whoever notices first
-	watch watch                 // monitor goroutine only
+	lost    atomic.Pointer[error] // set once, by whoever notices first
+	watch   watch                 // monitor goroutine only
+	awaited atomic.Bool           // awaitStalled asked AwaitJoin to watch it
 }
 
 // Stats counts how the receive goroutine waited.

@@ -268,6 +268,7 @@ func (e *Endpoint) waitErr(ctx context.Context, peer int) error {
 	if ctx != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
+	e.awaitStalled(peer)
 	return e.sendable(peer)
 }
 
