@@ -1,6 +1,7 @@
 package comm
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"testing"
@@ -81,21 +82,8 @@ func TestFreeInFlight(t *testing.T) {
 // TestFreeThenWaitPanics checks that using a freed request that was not
 // reused yet is caught.
 func TestFreeThenWaitPanics(t *testing.T) {
-	ws, _ := twinWorlds(t, 2, Config{})
 	ctx := testCtx(t)
-	r, err := ws[1].Irecv(0, 1, make([]byte, 8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ws[0].Send(ctx, 1, 1, payload(0, 1, 8)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Wait(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := Free(r); err != nil {
-		t.Fatal(err)
-	}
+	r := freedReceive(t, ctx)
 	defer func() {
 		if recover() == nil {
 			t.Error("Wait on a freed request did not panic")
@@ -180,10 +168,19 @@ func bytesPerRun(n int, f func()) float64 {
 // TestFreeTwice checks that a second Free of a request says it was freed
 // already, not that it is still in flight.
 func TestFreeTwice(t *testing.T) {
+	r := freedReceive(t, testCtx(t))
+	err := Free(r)
+	if !errors.Is(err, ErrFreed) || errors.Is(err, ErrInFlight) {
+		t.Fatalf("second Free: %v, want ErrFreed alone", err)
+	}
+}
+
+// freedReceive returns a receive of two twin worlds that completed and
+// was freed once.
+func freedReceive(t *testing.T, ctx context.Context) *Request {
+	t.Helper()
 	ws, _ := twinWorlds(t, 2, Config{})
-	ctx := testCtx(t)
-	buf := make([]byte, 8)
-	r, err := ws[1].Irecv(0, 7, buf)
+	r, err := ws[1].Irecv(0, 7, make([]byte, 8))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,8 +193,5 @@ func TestFreeTwice(t *testing.T) {
 	if err := Free(r); err != nil {
 		t.Fatalf("first Free: %v", err)
 	}
-	err = Free(r)
-	if !errors.Is(err, ErrFreed) || errors.Is(err, ErrInFlight) {
-		t.Fatalf("second Free: %v, want ErrFreed alone", err)
-	}
+	return r
 }
