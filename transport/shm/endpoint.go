@@ -166,14 +166,11 @@ func (e *Endpoint) Close() error {
 		e.wg.Wait()
 		// Wait out a Poll in progress (later ones see closing), then the
 		// Sends and Pulls in progress (they see closing too).
-		e.rx.Lock()
-		e.rx.Unlock() //nolint:staticcheck // an empty critical section is the point
+		waitOut(&e.rx)
 		for i := range e.out {
-			e.out[i].mu.Lock()
-			e.out[i].mu.Unlock() //nolint:staticcheck // an empty critical section is the point
+			waitOut(&e.out[i].mu)
 		}
-		e.pulling.Lock()
-		e.pulling.Unlock() //nolint:staticcheck // an empty critical section is the point
+		waitOut(&e.pulling)
 		atomic.StoreUint64(e.seg.state(e.cfg.Rank), stateClosed)
 		for p := range e.cfg.Size {
 			if p != e.cfg.Rank {
@@ -183,6 +180,13 @@ func (e *Endpoint) Close() error {
 		e.closeErr = e.seg.close(e.seg.allGone())
 	})
 	return e.closeErr
+}
+
+// waitOut returns once whoever held l when it was called has let go.
+func waitOut(l sync.Locker) {
+	l.Lock()
+	//lint:ignore SA2001 an empty critical section is the point: it waits out the holder
+	l.Unlock()
 }
 
 // markLost records that p is lost, once, and has the receive goroutine

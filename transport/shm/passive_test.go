@@ -105,7 +105,6 @@ func TestPassiveSleepReturns(t *testing.T) {
 		t.Fatalf("Sleep returned after %v, ctx %v", d, ctx.Err())
 	}
 	go func() { time.Sleep(20 * time.Millisecond); eps[1].Close() }()
-	start = time.Now()
 	var err error
 	passiveRecv(t, ep, func() bool {
 		select {

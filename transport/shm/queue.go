@@ -149,14 +149,14 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 	if n := len(o.pending); err == nil && n > ring.SlotPayload && n <= bulkMax {
 		// Through the bulk buffer: the receiver reads the frames where
 		// they lie, not copied out of the ring's slots first.
-		err = e.sendBulk(nil, peer, o, Header{}, o.pending, true)
+		err = e.sendBulk(mustFinish, peer, o, Header{}, o.pending, true)
 	} else {
 		for off := 0; err == nil && off < len(o.pending); {
 			n := e.bundleCut(o, off)
 			if n == 0 {
 				break // cannot happen: every pending frame fits a ring message
 			}
-			err = e.put(nil, peer, o.r, o.pending[off:off+n])
+			err = e.put(mustFinish, peer, o.r, o.pending[off:off+n])
 			off += n
 		}
 	}

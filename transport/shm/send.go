@@ -119,7 +119,7 @@ func (e *Endpoint) writeQueued(peer int, o *outbox) error {
 	bundle := o.scratch[:0]
 	for _, msg := range q {
 		if len(bundle)+len(msg) > len(o.scratch) {
-			if err := e.put(nil, peer, o.r, bundle); err != nil {
+			if err := e.put(mustFinish, peer, o.r, bundle); err != nil {
 				return err
 			}
 			bundle = bundle[:0]
@@ -129,7 +129,7 @@ func (e *Endpoint) writeQueued(peer int, o *outbox) error {
 	if len(bundle) == 0 {
 		return nil
 	}
-	return e.put(nil, peer, o.r, bundle)
+	return e.put(mustFinish, peer, o.r, bundle)
 }
 
 func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {
@@ -195,7 +195,7 @@ func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header,
 		return err
 	}
 	for off := n; off < len(payload); off += limit {
-		if err := e.put(nil, peer, o.r, payload[off:min(off+limit, len(payload))]); err != nil {
+		if err := e.put(mustFinish, peer, o.r, payload[off:min(off+limit, len(payload))]); err != nil {
 			return err
 		}
 	}
@@ -203,7 +203,7 @@ func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header,
 }
 
 // put sends one ring message, waiting for room under ring.Backoff, and
-// wakes peer if it sleeps. A nil ctx is not checked (mid-frame).
+// wakes peer if it sleeps. Mid-frame the caller passes mustFinish.
 func (e *Endpoint) put(ctx context.Context, peer int, r *ring.Ring, msg []byte) error {
 	var b ring.Backoff
 	for {
@@ -262,11 +262,17 @@ func (e *Endpoint) claim(ctx context.Context, peer int, r *ring.Ring, n int) ([]
 	return r.Part(0), nil
 }
 
-// waitErr says why a sender waiting for room should stop: ctx (if not nil)
-// ended, the peer was lost or the Endpoint closes; nil: keep waiting.
+// mustFinish is the ctx of a write that may not stop half done: the rest
+// of a frame whose first part is in the ring, or frames whose Send has
+// returned (queued or pending). Abandoning either would leave the stream
+// torn, so only the peer's loss or Close ends the wait.
+var mustFinish = context.Background()
+
+// waitErr says why a sender waiting for room should stop: ctx ended, the
+// peer was lost or the Endpoint closes; nil: keep waiting.
 func (e *Endpoint) waitErr(ctx context.Context, peer int) error {
-	if ctx != nil && ctx.Err() != nil {
-		return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	e.awaitStalled(peer)
 	return e.sendable(peer)
