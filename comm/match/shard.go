@@ -21,13 +21,15 @@ type shard[M, R any] struct {
 	_               [shardPad]byte
 }
 
-// shardLayout mirrors shard's fields with sizes that do not depend on the
-// type parameters, so the padding can be a constant.
+// shardLayout mirrors shard's fields (mu, keys, msgs, recvs, nUnexp,
+// nPosted) with sizes that do not depend on the type parameters, so the
+// padding can be a constant. Only its size is read, so the fields are
+// blank.
 type shardLayout struct {
-	mu              sync.Mutex
-	keys            index[struct{}, struct{}]
-	msgs, recvs     pool[struct{}]
-	nUnexp, nPosted int32
+	_    sync.Mutex
+	_    index[struct{}, struct{}]
+	_, _ pool[struct{}]
+	_, _ int32
 }
 
 const shardPad = (cacheLine - unsafe.Sizeof(shardLayout{})%cacheLine) % cacheLine
