@@ -1,6 +1,7 @@
-// Package ring is Plexus's shared-memory transport: a single-producer
-// single-consumer ring of cache-line-sized slots, after the UMP channel
-// Smelt inherits from Barrelfish (Smelt §4.1).
+// Package ring is a single-producer single-consumer queue of
+// cache-line-sized slots, after the UMP channel Smelt inherits from
+// Barrelfish (Smelt §4.1). It carries messages between processes in
+// transport/shm's segments and between goroutines in coll.
 //
 // A Ring lives on a byte region it is given — a heap allocation (NewHeap)
 // or memory mapped into several processes — and keeps nothing but integers

@@ -7,10 +7,6 @@ import "context"
 // one receive at a time, as on a Ring.
 type Pair struct{ tx, rx *Ring }
 
-// NewPair returns the end of a queue pair that sends on tx and receives
-// on rx, for rings on regions the caller allocated (shared memory, say).
-func NewPair(tx, rx *Ring) *Pair { return &Pair{tx: tx, rx: rx} }
-
 // NewPairs returns the two ends of a queue pair of heap rings with slots
 // slots each: a sends what b receives and b sends what a receives. It
 // panics on a bad slot count, as NewHeap does.

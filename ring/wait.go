@@ -62,10 +62,6 @@ func (b *Backoff) slow() bool {
 	return true
 }
 
-// Reset returns the Backoff to the spinning phase, for a waiter that has
-// just made progress. Only the Backoff's goroutine may call it.
-func (b *Backoff) Reset() { b.n = 0 }
-
 // Send sends p, waiting for room under the Backoff policy. It returns
 // ErrTooLarge at once for a message longer than MaxMessage, and ctx.Err()
 // unchanged if ctx ends while it waits; ctx is checked only while waiting,
