@@ -2,7 +2,6 @@ package tree
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/plexus-hpc/plexus/topo"
 )
@@ -112,11 +111,4 @@ func (g *group) nodesInOrder(root int) []int {
 		}
 	}
 	return order
-}
-
-// sortedIDs returns cpus sorted ascending (a copy).
-func sortedIDs(cpus []int) []int {
-	out := append([]int(nil), cpus...)
-	sort.Ints(out)
-	return out
 }
