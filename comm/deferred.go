@@ -126,9 +126,9 @@ func (w *World) run(a action) {
 	case actPush:
 		w.push(a.r, a.n)
 	case actAbort:
-		w.route(w.ctx, a.peer, frame.Header{Kind: frame.Data, Flags: FlagAbort, Seq: a.seq}, nil)
+		w.route(w.ctx, a.peer, frame.Header{Kind: frame.Data, Flags: flagAbort, Seq: a.seq}, nil)
 	case actRevoked:
-		w.fin(a.peer, a.seq, 0, FlagAbort)
+		w.fin(a.peer, a.seq, 0, flagAbort)
 	case actCredit:
 		w.returnCredit(a.peer, int64(a.n))
 	case actLinkCredit:

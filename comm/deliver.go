@@ -49,7 +49,7 @@ func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 	if peer < 0 || peer >= w.cfg.Size {
 		return
 	}
-	if h.Comm == CommLinks {
+	if h.Comm == commLinks {
 		w.deliverLink(peer, h, payload)
 		return
 	}
@@ -72,7 +72,7 @@ func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 func (w *World) deliverEager(peer int, comm uint32, tag int32, payload []byte) {
 	switch {
 	case peer < 0 || peer >= w.cfg.Size:
-	case comm == CommLinks:
+	case comm == commLinks:
 		w.deliverLink(peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
 	default:
 		w.onEagerTag(peer, tag, payload)
@@ -177,7 +177,7 @@ func (w *World) unstore(m *msg) { w.unexpected.Add(-m.cost) }
 // a transfer the sender has given up is answered with an abort, so the
 // receiver does not wait for data that will never come.
 func (w *World) onCTS(peer int, h frame.Header) {
-	if h.Flags&FlagPull != 0 {
+	if h.Flags&flagPull != 0 {
 		w.onFin(peer, h)
 		return
 	}
@@ -198,7 +198,7 @@ func (w *World) onCTS(peer int, h frame.Header) {
 // copy happens under the peer's lock so that a withdrawing owner, which
 // takes the same lock, never returns while its buffer is being written.
 func (w *World) onData(peer int, h frame.Header, payload []byte) {
-	if h.Flags&FlagPull != 0 {
+	if h.Flags&flagPull != 0 {
 		w.onRevoke(peer, h)
 		return
 	}
@@ -227,7 +227,7 @@ func (w *World) onData(peer int, h frame.Header, payload []byte) {
 // The caller holds r's peer lock.
 func (w *World) chunk(r *Request, h frame.Header, payload []byte) error {
 	switch {
-	case h.Flags&FlagAbort != 0:
+	case h.Flags&flagAbort != 0:
 		return ErrAborted
 	case r.abort.Load():
 		return r.cancelErr

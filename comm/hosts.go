@@ -54,9 +54,9 @@ func hostKey() string {
 // A card is what a rank registers with the launcher's bootstrap: its host
 // key, its TCP address and its process id, separated by spaces (none
 // holds one). The launcher carries it uninterpreted, so the address book
-// doubles as the host exchange the Mux routes by, and tells the ranks on
+// doubles as the host exchange the mux routes by, and tells the ranks on
 // a host each other's process, to watch a rank that dies before it joins
-// shared memory (Mux.Reach).
+// shared memory (mux.Reach).
 func card(host, addr string, pid int) string { return host + " " + addr + " " + strconv.Itoa(pid) }
 
 // readCards splits the cards of an address book into hosts, addresses

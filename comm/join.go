@@ -36,14 +36,14 @@ func JoinWith(ctx context.Context, cfg Config) (*World, error) {
 }
 
 // join makes the world of the rank info describes over mode's transports:
-// TCP alone, or a Mux of shared memory and TCP.
+// TCP alone, or a mux of shared memory and TCP.
 func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*World, error) {
 	cfg.Rank, cfg.Size = info.Rank, info.Size
 	b := &book{ready: make(chan struct{})}
 	defer close(b.ready) // empty on failure: dials fail rather than wait
 	var ep *tcp.Endpoint
 	remote := TCP(tcpConfig(info, b), func(e *tcp.Endpoint) { ep = e })
-	m := NewMux(MuxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized)})
+	m := newMux(muxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized)})
 	open := m.Open
 	if mode == TransportTCP {
 		open = remote
@@ -57,12 +57,12 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 		w.crowded = crowded(hosts, info.Rank, hostCPUs(info))
 	}
 	if err == nil && mode != TransportTCP {
-		m.pids = b.pids // before Route: read once the routes are (Mux.Reach)
+		m.pids = b.pids // before Route: read once the routes are (mux.Reach)
 		err = route(m, mode, hosts)
 	}
 	if err == nil {
 		w.adoptDirect() // the routes are known: maybe one transport reaches all
-		w.adoptSerial() // the Mux is passive now if every rank is local
+		w.adoptSerial() // the mux is passive now if every rank is local
 	}
 	if err != nil {
 		w.Close()
@@ -103,7 +103,7 @@ func crowded(hosts []string, rank, cpus int) bool {
 
 // route has m send to the ranks on this host over shared memory; with
 // TransportSHM they must be all the ranks.
-func route(m *Mux, mode string, hosts []string) error {
+func route(m *mux, mode string, hosts []string) error {
 	if mode == TransportSHM && !oneHost(hosts) {
 		return fmt.Errorf("transport shm, but the ranks run on several hosts: %q", hosts)
 	}
@@ -115,8 +115,8 @@ func route(m *Mux, mode string, hosts []string) error {
 // dead process is noticed within a heartbeat anyway, and a live rank busy
 // with a million goroutines may beat late. A serialized world whose ranks
 // all share the host gets a passive endpoint (serial.go).
-func shmOpener(info launch.Info, serialized bool) func(rank, size int) Opener {
-	return func(rank, size int) Opener {
+func shmOpener(info launch.Info, serialized bool) func(rank, size int) opener {
+	return func(rank, size int) opener {
 		shm.CleanStale("")
 		return SHM(shm.Config{Rank: rank, Size: size, JobID: jobID(info), PeerTimeout: 15 * time.Second,
 			Passive: serialized && size == info.Size})
@@ -197,7 +197,7 @@ func advertise(addr string) (string, error) {
 type book struct {
 	ready chan struct{}
 	addrs []string
-	pids  []int // the ranks' process ids, for Mux.Reach
+	pids  []int // the ranks' process ids, for mux.Reach
 	// secret is the job secret the bootstrap used (launch.Book.Secret).
 	secret []byte
 }

@@ -49,7 +49,7 @@ func TestJoinTransport(t *testing.T) {
 	for _, mode := range []string{TransportAuto, TransportSHM} {
 		ws := joinPair(t, mode)
 		for r, w := range ws {
-			m, ok := w.t.(*Mux)
+			m, ok := w.t.(*mux)
 			if !ok || m.routes.Load().index[1-r] < 0 {
 				t.Errorf("mode %s, rank %d: transport %T does not reach the other rank over shared memory", mode, r, w.t)
 			}
@@ -63,7 +63,7 @@ func TestJoinTransport(t *testing.T) {
 }
 
 // TestJoinDirectAndSerialized: ranks that all share a host send and poll
-// through shared memory without the Mux in between, and a Serialized
+// through shared memory without the mux in between, and a Serialized
 // world is serialized then; over TCP it is not.
 func TestJoinDirectAndSerialized(t *testing.T) {
 	for _, serialized := range []bool{false, true} {

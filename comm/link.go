@@ -15,46 +15,46 @@ import (
 // the collectives of package coll run across ranks (package
 // comm/collective). They satisfy coll.Link.
 //
-// Their frames carry communicator id CommLinks, which the world's own
+// Their frames carry communicator id commLinks, which the world's own
 // traffic (communicator 0) never uses, so no user receive or probe — not
 // even AnySource with AnyTag — can match a collective's message, and no
-// collective can take a user's. Within CommLinks the frame's Tag is the
+// collective can take a user's. Within commLinks the frame's Tag is the
 // channel, an id in [0, LinkChannels) that ranks reserve together
 // (ReserveChannels), so that several collective communicators on one world
 // stay apart too. The frames are:
 //
 //	frame.Eager,  Tag = channel             one message
-//	frame.Eager,  Tag = channel, FlagAbort  the sender's collectives on the
+//	frame.Eager,  Tag = channel, flagAbort  the sender's collectives on the
 //	                                        channel failed; payload says why
 //	frame.Credit, Tag = channel, Aux = n    n bytes of window given back
 //
 // A link bypasses the matching table: an arriving message is appended to
 // its channel's queue and TryRecv pops it, so a poll of an empty link costs
-// one atomic load. Each direction of a channel has a window of LinkWindow
+// one atomic load. Each direction of a channel has a window of linkWindow
 // bytes (a message costs its length plus a small overhead): the sender
 // spends it, the receiver gives it back in batches as it takes messages,
 // and a sender without window waits. So a root that broadcasts faster than
 // a child consumes cannot run the child out of memory.
 
-// CommLinks is the communicator id of link frames (see Link).
-const CommLinks = 1
+// commLinks is the communicator id of link frames (see Link).
+const commLinks = 1
 
 // Link limits.
 const (
 	// LinkChannels is how many channels a world has.
 	LinkChannels = 1024
-	// LinkWindow is the bytes in flight, per channel and direction, that a
+	// linkWindow is the bytes in flight, per channel and direction, that a
 	// sender may have before it waits for the receiver.
-	LinkWindow = 1 << 20
+	linkWindow = 1 << 20
 	// MaxLinkMessage is the longest message a link carries: a sender must
 	// be able to gather its cost even while the receiver holds back less
 	// than a batch of window.
-	MaxLinkMessage = LinkWindow - linkBatch - msgOverhead
+	MaxLinkMessage = linkWindow - linkBatch - msgOverhead
 )
 
 // linkBatch is the window a receiver gathers before it gives it back, so
 // that small messages do not each cost a credit frame.
-const linkBatch = LinkWindow / 16
+const linkBatch = linkWindow / 16
 
 // ErrLinkAborted reports a link whose channel a rank aborted (AbortLinks):
 // the collectives on it failed somewhere, and waiting longer would hang.
@@ -77,7 +77,7 @@ type Link struct {
 	// The transport's signal counters, once seen to reach the peer:
 	// txSig for the sending goroutine, rxSig for the receiving one
 	// (linksignal.go).
-	txSig, rxSig Signaller
+	txSig, rxSig signaller
 	// txCount and txAsleep are txSig's counter and the peer's sleep word.
 	txCount  *atomic.Uint64
 	txAsleep *atomic.Uint32
@@ -220,7 +220,7 @@ func (l *Link) TrySend(p []byte) (bool, error) {
 	if !l.c.spend(int64(len(p)) + msgOverhead) {
 		return false, nil
 	}
-	if err := l.w.routeEager(l.w.ctx, l.peer, CommLinks, int32(l.ch), p); err != nil {
+	if err := l.w.routeEager(l.w.ctx, l.peer, commLinks, int32(l.ch), p); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -303,6 +303,6 @@ func (w *World) AbortLinks(ch int, cause error) {
 // the frame cannot be sent the peer is lost, and its window no longer
 // matters.
 func (w *World) returnLinkCredit(peer, ch int, n int64) {
-	h := frame.Header{Kind: frame.Credit, Comm: CommLinks, Tag: int32(ch), Aux: uint64(n)}
+	h := frame.Header{Kind: frame.Credit, Comm: commLinks, Tag: int32(ch), Aux: uint64(n)}
 	_ = w.route(context.WithoutCancel(w.ctx), peer, h, nil)
 }

@@ -12,7 +12,7 @@ import (
 
 // TestLinkProgress checks that a member's poll of a link over TCP brings
 // the message in, in order, and that a world someone else polls, or one
-// over the twin (not a Poller), declines.
+// over the twin (not a poller), declines.
 func TestLinkProgress(t *testing.T) {
 	ws := tcpWorlds(t, 2, Config{})
 	a, b := linkPair(t, ws, 0)

@@ -13,27 +13,27 @@ import (
 // uses instead of empty messages (Smelt's zero-payload variants).
 //
 // To a peer whose transport keeps counters in memory both share
-// (Signaller: transport/shm, on the first SignalSlots(peer) channels), a signal
+// (signaller: transport/shm, on the first SignalSlots(peer) channels), a signal
 // is an atomic add there and a wait polls the peer's counter: no frame,
 // no matching, no delivery. If the peer's receive goroutine sleeps, the
-// signaller also sends a nudge — a link frame with FlagSignal and Aux 1 —
+// signaller also sends a nudge — a link frame with flagSignal and Aux 1 —
 // whose delivery rings the link's bell, because a member napping on its
 // bell would otherwise not look at the counter until its nap ends; and
-// the transport calls Events.Idle before its receive goroutine sleeps,
+// the transport calls events.Idle before its receive goroutine sleeps,
 // which rings every link's bell once, so a signal raised just before that
 // is looked at too (Dekker's pattern: see transport/shm's signal.go).
 //
-// To any other peer a signal is a link frame with FlagSignal (Aux 0) that
+// To any other peer a signal is a link frame with flagSignal (Aux 0) that
 // the receiver counts in the link's state and rings the bell for.
 //
 // Either way signals are ordered among themselves and not with the link's
 // messages, which is what coll.Signaler promises.
 
-// FlagSignal on a CommLinks Eager frame makes it a signal (Aux 0) or a
+// flagSignal on a commLinks Eager frame makes it a signal (Aux 0) or a
 // nudge for a signal counted in shared memory (Aux 1).
-const FlagSignal uint8 = 2
+const flagSignal uint8 = 2
 
-// Signaller is a Transport that can raise and count signals to some peers
+// signaller is a transport that can raise and count signals to some peers
 // in memory both share. SignalSlots returns how many counters there are
 // per direction with peer, 0 when peer cannot be signalled so. SignalTx
 // returns the counter that raising a signal towards peer on slot adds to,
@@ -42,7 +42,7 @@ const FlagSignal uint8 = 2
 // this rank on slot, with an error once peer is lost; SignalWord returns
 // the word Signals reads. The words are harmless to touch after Close;
 // nils mean no counters. None of them waits.
-type Signaller interface {
+type signaller interface {
 	SignalSlots(peer int) int
 	Signals(peer, slot int) (uint64, error)
 	SignalWord(peer, slot int) *atomic.Uint64
@@ -51,7 +51,7 @@ type Signaller interface {
 
 // shared returns the transport's counters for l, if it has them for l's
 // peer and channel, caching them in *cache once found (routes only grow).
-func (l *Link) shared(cache *Signaller) Signaller {
+func (l *Link) shared(cache *signaller) signaller {
 	if *cache == nil {
 		if s := l.w.sig; s != nil && l.ch < s.SignalSlots(l.peer) {
 			*cache = s
@@ -83,7 +83,7 @@ func (l *Link) Signal() error {
 
 // sendSignal sends a signal frame (aux 0) or a nudge (aux 1).
 func (l *Link) sendSignal(aux uint64) error {
-	h := frame.Header{Kind: frame.Eager, Comm: CommLinks, Tag: int32(l.ch), Flags: FlagSignal, Aux: aux}
+	h := frame.Header{Kind: frame.Eager, Comm: commLinks, Tag: int32(l.ch), Flags: flagSignal, Aux: aux}
 	return l.signalErr(l.w.route(context.WithoutCancel(l.w.ctx), l.peer, h, nil))
 }
 
@@ -107,7 +107,7 @@ func (l *Link) signalErr(err error) error {
 // n is the sum of the signal frames counted here and, when the transport
 // has counters for the peer, the peer's counter: each signal is counted in
 // exactly one of them, so the sum is right even if the two ends disagreed
-// for a while about whether the counters exist (a Mux before Route).
+// for a while about whether the counters exist (a mux before Route).
 func (l *Link) Signals() (n uint64, err error) {
 	err = l.err() // first: whatever came before the failure is in n
 	n = l.c.signals.Load()
@@ -141,7 +141,7 @@ func (c *linkChan) onSignal(h frame.Header) {
 }
 
 // ringBells rings the bell of every link, so that members napping on
-// them look at their signal counters once more (Events.Idle).
+// them look at their signal counters once more (events.Idle).
 func (l *links) ringBells() {
 	l.mu.Lock()
 	defer l.mu.Unlock()

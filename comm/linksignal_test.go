@@ -79,7 +79,7 @@ func watchSignals(t *testing.T, l *Link, want uint64) {
 		}
 		last = got
 		if l.w.t != nil {
-			if p, ok := l.w.t.(Poller); ok {
+			if p, ok := l.w.t.(poller); ok {
 				p.Poll(-1)
 			}
 		}

@@ -12,10 +12,10 @@ package comm
 //     that an empty poll takes no lock.
 //   - held is the window the peer has spent towards this rank and not got
 //     back: queued messages plus owed. The peer only sends what its credit
-//     allows, so held never exceeds LinkWindow; a peer that makes it do so
+//     allows, so held never exceeds linkWindow; a peer that makes it do so
 //     broke the protocol and the channel is aborted.
 //   - credit is what this rank may still spend sending on the channel: it
-//     starts at LinkWindow, spend lowers it by compare-and-swap and never
+//     starts at linkWindow, spend lowers it by compare-and-swap and never
 //     below zero, credit frames raise it.
 //   - linkGroup.err goes from nil to its first value once.
 //   - wake and more hold at most one token: a receiver (sender) that found
@@ -103,7 +103,7 @@ func (l *links) get(peer, ch int) *linkChan {
 	}
 	g := l.group(ch)
 	c := &linkChan{group: g, peer: peer, ch: ch, wake: make(chan struct{}, 1), more: make(chan struct{}, 1)}
-	c.credit.Store(LinkWindow)
+	c.credit.Store(linkWindow)
 	l.chans[k] = c
 	g.chans = append(g.chans, c)
 	return c
@@ -146,7 +146,7 @@ func (l *links) wakePeer(peer int) {
 	}
 }
 
-// deliverLink handles a frame on CommLinks from peer. It runs on the
+// deliverLink handles a frame on commLinks from peer. It runs on the
 // transport's reader and never waits.
 func (w *World) deliverLink(peer int, h frame.Header, payload []byte) {
 	ch := int(h.Tag)
@@ -160,9 +160,9 @@ func (w *World) deliverLink(peer int, h frame.Header, payload []byte) {
 		p.link = c
 	}
 	switch {
-	case h.Kind == frame.Eager && h.Flags&FlagSignal != 0:
+	case h.Kind == frame.Eager && h.Flags&flagSignal != 0:
 		c.onSignal(h)
-	case h.Kind == frame.Eager && h.Flags&FlagAbort != 0:
+	case h.Kind == frame.Eager && h.Flags&flagAbort != 0:
 		why := payload[:min(len(payload), maxAbortText)]
 		w.links.abort(ch, fmt.Errorf("%w: channel %d at rank %d: %s", ErrLinkAborted, ch, peer, why))
 	case h.Kind == frame.Eager:
@@ -170,7 +170,7 @@ func (w *World) deliverLink(peer int, h frame.Header, payload []byte) {
 			w.links.abort(ch, fmt.Errorf("%w: rank %d overran channel %d's window", ErrLinkAborted, peer, ch))
 		}
 	case h.Kind == frame.Credit:
-		c.credit.Add(int64(min(h.Aux, LinkWindow)))
+		c.credit.Add(int64(min(h.Aux, linkWindow)))
 		notify(c.more)
 	}
 }
@@ -182,7 +182,7 @@ func (c *linkChan) push(payload []byte) bool {
 	b := getBuf(len(payload))
 	copy(*b, payload)
 	c.mu.Lock()
-	if c.held+cost > LinkWindow {
+	if c.held+cost > linkWindow {
 		c.mu.Unlock()
 		putBuf(b)
 		return false
@@ -278,7 +278,7 @@ func notify(ev chan struct{}) {
 func (w *World) sendAborts(ch int, cause error) {
 	why := []byte(fmt.Sprint(cause))
 	why = why[:min(len(why), maxAbortText)]
-	h := frame.Header{Kind: frame.Eager, Flags: FlagAbort, Comm: CommLinks, Tag: int32(ch)}
+	h := frame.Header{Kind: frame.Eager, Flags: flagAbort, Comm: commLinks, Tag: int32(ch)}
 	ctx, cancel := context.WithTimeout(w.ctx, abortTimeout)
 	defer cancel()
 	var wg sync.WaitGroup

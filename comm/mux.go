@@ -12,37 +12,37 @@ import (
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// DefaultRouteTimeout is how long a Mux's Send waits for Route.
-const DefaultRouteTimeout = time.Minute
+// defaultRouteTimeout is how long a mux's Send waits for Route.
+const defaultRouteTimeout = time.Minute
 
 // errNoRoutes is returned by Sends that gave up waiting for Route.
 var errNoRoutes = errors.New("comm: mux: no routes (Route was not called)")
 
-// MuxConfig describes a Mux.
-type MuxConfig struct {
+// muxConfig describes a mux.
+type muxConfig struct {
 	// Rank is this world's rank in [0, Size).
 	Rank int
 	// Size is the number of ranks.
 	Size int
 	// Remote opens the transport to ranks on other hosts (TCP). It is
 	// numbered like the world.
-	Remote Opener
+	Remote opener
 	// Local returns the opener of the transport to the ranks on this
 	// rank's host (SHM), which numbers them among themselves: rank is this
 	// rank's index among them and size their count. Nil means every rank
 	// goes over Remote.
-	Local func(rank, size int) Opener
+	Local func(rank, size int) opener
 	// RouteTimeout bounds how long a Send waits for Route; zero means
-	// DefaultRouteTimeout.
+	// defaultRouteTimeout.
 	RouteTimeout time.Duration
 }
 
-// Mux is a Transport that carries the frames of the ranks on this rank's
+// mux is a transport that carries the frames of the ranks on this rank's
 // host over one transport (shared memory) and of the others over another
 // (TCP), each peer always over the same one, and merges what both deliver.
 // Join builds one by default.
 //
-// Use: NewMux, New(cfg, m.Open) — which opens Remote — then Route with
+// Use: newMux, New(cfg, m.Open) — which opens Remote — then Route with
 // every rank's host, which opens Local. Sends wait for Route (a bootstrap
 // may deliver, and so make the world answer, before it is done).
 //
@@ -51,15 +51,15 @@ type MuxConfig struct {
 // since a peer's frames all take one transport. Open and Route are called
 // once each, in that order, by one goroutine; Close at any time. Lost is
 // passed up once per peer, from whichever transport notices first.
-type Mux struct {
-	cfg    MuxConfig
-	ev     Events
-	remote Transport
-	// remoteQ, remoteF and remoteP are remote as a Queuer, a Flusher and
-	// a Poller, or nil: looked up once in Open.
-	remoteQ Queuer
-	remoteF Flusher
-	remoteP Poller
+type mux struct {
+	cfg    muxConfig
+	ev     events
+	remote transport
+	// remoteQ, remoteF and remoteP are remote as a queuer, a flusher and
+	// a poller, or nil: looked up once in Open.
+	remoteQ queuer
+	remoteF flusher
+	remoteP poller
 	routes  atomic.Pointer[routes] // nil until Route
 	ready   chan struct{}          // closed by Route or Close
 	lost    []atomic.Bool
@@ -69,7 +69,7 @@ type Mux struct {
 
 	mu     sync.Mutex // guards closed and local against Route racing Close
 	closed bool
-	local  Transport
+	local  transport
 }
 
 // routes says which transport reaches each peer.
@@ -79,50 +79,50 @@ type Mux struct {
 type routes struct {
 	index []int
 	ranks []int
-	local Transport
+	local transport
 	// pollers of remote and local, or nil: looked up once, as an
 	// interface assertion per Poll costs more than an empty poll; remoteP
 	// is nil too when every rank is reached locally.
-	remoteP, localP Poller
-	// localU, localQ, localE and localF are local as an UntilPoller, a
-	// Queuer, an EagerSender and a Flusher, or nil.
-	localU UntilPoller
-	localQ Queuer
-	localE EagerSender
-	localF Flusher
-	// localS is local as a Signaller, or nil.
-	localS Signaller
+	remoteP, localP poller
+	// localU, localQ, localE and localF are local as an untilPoller, a
+	// queuer, an eagerSender and a flusher, or nil.
+	localU untilPoller
+	localQ queuer
+	localE eagerSender
+	localF flusher
+	// localS is local as a signaller, or nil.
+	localS signaller
 }
 
-// NewMux returns a Mux for cfg, to be opened by New(cfg, m.Open).
-func NewMux(cfg MuxConfig) *Mux {
+// newMux returns a mux for cfg, to be opened by New(cfg, m.Open).
+func newMux(cfg muxConfig) *mux {
 	if cfg.RouteTimeout == 0 {
-		cfg.RouteTimeout = DefaultRouteTimeout
+		cfg.RouteTimeout = defaultRouteTimeout
 	}
-	return &Mux{cfg: cfg, ready: make(chan struct{}), lost: make([]atomic.Bool, cfg.Size)}
+	return &mux{cfg: cfg, ready: make(chan struct{}), lost: make([]atomic.Bool, cfg.Size)}
 }
 
-// Open is the Mux's Opener: it opens Remote with ev.
-func (m *Mux) Open(ev Events) (Transport, error) {
+// Open is the mux's Opener: it opens Remote with ev.
+func (m *mux) Open(ev events) (transport, error) {
 	if m.cfg.Rank < 0 || m.cfg.Rank >= m.cfg.Size {
 		return nil, fmt.Errorf("comm: mux: rank %d outside [0, %d)", m.cfg.Rank, m.cfg.Size)
 	}
 	m.ev = ev
-	t, err := m.cfg.Remote(Events{Deliver: ev.Deliver, Lost: m.peerLost})
+	t, err := m.cfg.Remote(events{Deliver: ev.Deliver, Lost: m.peerLost})
 	if err != nil {
 		return nil, err
 	}
 	m.remote = t
-	m.remoteQ, _ = t.(Queuer)
-	m.remoteF, _ = t.(Flusher)
-	m.remoteP, _ = t.(Poller)
+	m.remoteQ, _ = t.(queuer)
+	m.remoteF, _ = t.(flusher)
+	m.remoteP, _ = t.(poller)
 	return m, nil
 }
 
 // Route sends the ranks whose hosts[r] equals this rank's over Local and
 // the others over Remote. hosts names every rank's host; only equality
 // between names matters.
-func (m *Mux) Route(hosts []string) error {
+func (m *mux) Route(hosts []string) error {
 	if len(hosts) != m.cfg.Size {
 		return fmt.Errorf("comm: mux: %d host names for %d ranks", len(hosts), m.cfg.Size)
 	}
@@ -160,7 +160,7 @@ func sameHost(hosts []string, rank int) *routes {
 // localEvents translates the local transport's numbering to the world's.
 // The local transport is opened by Route, after the world's transport is
 // set, so its frames go to the world's Opened when there is one.
-func (m *Mux) localEvents(ranks []int) Events {
+func (m *mux) localEvents(ranks []int) events {
 	deliver := m.ev.Deliver
 	if m.ev.Opened != nil {
 		deliver = m.ev.Opened
@@ -170,10 +170,10 @@ func (m *Mux) localEvents(ranks []int) Events {
 		if m.ev.OpenedEager != nil {
 			eager = m.ev.OpenedEager
 		}
-		return Events{Deliver: deliver, DeliverRun: m.ev.DeliverRun, DeliverEager: eager,
+		return events{Deliver: deliver, DeliverRun: m.ev.DeliverRun, DeliverEager: eager,
 			Lost: m.peerLost, Idle: m.ev.Idle}
 	}
-	return Events{
+	return events{
 		Deliver: func(peer int, h frame.Header, payload []byte) {
 			h.Source = int32(ranks[peer])
 			deliver(ranks[peer], h, payload)
@@ -186,7 +186,7 @@ func (m *Mux) localEvents(ranks []int) Events {
 }
 
 // localEager is localEvents's DeliverEager, nil if the world has none.
-func (m *Mux) localEager(ranks []int) func(int, uint32, int32, []byte) {
+func (m *mux) localEager(ranks []int) func(int, uint32, int32, []byte) {
 	eager := m.ev.DeliverEager
 	if eager == nil {
 		return nil
@@ -197,7 +197,7 @@ func (m *Mux) localEager(ranks []int) func(int, uint32, int32, []byte) {
 }
 
 // localRun is localEvents's DeliverRun, nil if the world has none.
-func (m *Mux) localRun(ranks []int) func(int, frame.Header, [][]byte) {
+func (m *mux) localRun(ranks []int) func(int, frame.Header, [][]byte) {
 	run := m.ev.DeliverRun
 	if run == nil {
 		return nil
@@ -208,8 +208,8 @@ func (m *Mux) localRun(ranks []int) func(int, frame.Header, [][]byte) {
 	}
 }
 
-// publish installs rt, unless the Mux closed meanwhile.
-func (m *Mux) publish(rt *routes) error {
+// publish installs rt, unless the mux closed meanwhile.
+func (m *mux) publish(rt *routes) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -220,14 +220,14 @@ func (m *Mux) publish(rt *routes) error {
 	}
 	m.local = rt.local
 	if slices.Contains(rt.index, -1) {
-		rt.remoteP, _ = m.remote.(Poller) // else nothing comes that way: no poll
+		rt.remoteP, _ = m.remote.(poller) // else nothing comes that way: no poll
 	}
-	rt.localP, _ = rt.local.(Poller)
-	rt.localU, _ = rt.local.(UntilPoller)
-	rt.localQ, _ = rt.local.(Queuer)
-	rt.localF, _ = rt.local.(Flusher)
-	rt.localE, _ = rt.local.(EagerSender)
-	rt.localS, _ = rt.local.(Signaller)
+	rt.localP, _ = rt.local.(poller)
+	rt.localU, _ = rt.local.(untilPoller)
+	rt.localQ, _ = rt.local.(queuer)
+	rt.localF, _ = rt.local.(flusher)
+	rt.localE, _ = rt.local.(eagerSender)
+	rt.localS, _ = rt.local.(signaller)
 	m.routes.Store(rt)
 	close(m.ready)
 	return nil
@@ -235,9 +235,9 @@ func (m *Mux) publish(rt *routes) error {
 
 // Direct returns the local transport when it reaches every rank, which it
 // then numbers as the world does (Route numbers a host's ranks in rank
-// order), so that the world may send and poll through it without the Mux
+// order), so that the world may send and poll through it without the mux
 // in between; nil before Route or when some rank is remote.
-func (m *Mux) Direct() Transport {
+func (m *mux) Direct() transport {
 	rt := m.routes.Load()
 	if rt == nil || rt.local == nil || !m.allLocal(rt.ranks) {
 		return nil
@@ -248,17 +248,17 @@ func (m *Mux) Direct() Transport {
 // allLocal reports whether ranks, the ranks on this host in rank order
 // (sameHost), are every rank: the local transport then numbers them as
 // the world does.
-func (m *Mux) allLocal(ranks []int) bool { return len(ranks) == m.cfg.Size }
+func (m *mux) allLocal(ranks []int) bool { return len(ranks) == m.cfg.Size }
 
 // peerLost passes the first loss of each peer up.
-func (m *Mux) peerLost(peer int, err error) {
+func (m *mux) peerLost(peer int, err error) {
 	if peer >= 0 && peer < len(m.lost) && m.lost[peer].CompareAndSwap(false, true) {
 		m.ev.Lost(peer, err)
 	}
 }
 
 // Send sends the frame over the transport that reaches peer.
-func (m *Mux) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
+func (m *mux) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	rt := m.routes.Load()
 	if rt == nil {
 		var err error
@@ -276,7 +276,7 @@ func (m *Mux) Send(ctx context.Context, peer int, h frame.Header, payload []byte
 }
 
 // waitRoutes waits for Route.
-func (m *Mux) waitRoutes(ctx context.Context) (*routes, error) {
+func (m *mux) waitRoutes(ctx context.Context) (*routes, error) {
 	t := time.NewTimer(m.cfg.RouteTimeout)
 	defer t.Stop()
 	select {
@@ -293,7 +293,7 @@ func (m *Mux) waitRoutes(ctx context.Context) (*routes, error) {
 }
 
 // Close closes both transports; peers see this rank as lost.
-func (m *Mux) Close() error {
+func (m *mux) Close() error {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -313,8 +313,8 @@ func (m *Mux) Close() error {
 }
 
 // Queue is Send for a frame the transport that reaches peer may combine
-// with others in one write, when it can (Queuer).
-func (m *Mux) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
+// with others in one write, when it can (queuer).
+func (m *mux) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	rt := m.routes.Load()
 	if rt == nil || peer < 0 || peer >= len(rt.index) {
 		return m.Send(ctx, peer, h, payload)

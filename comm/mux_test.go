@@ -20,7 +20,7 @@ import (
 // counted wraps a transport and counts the frames it sends and delivers,
 // by world rank of the peer: the stats the routing tests check.
 type counted struct {
-	Transport
+	transport
 	ranks     []int // local number → world rank; nil for the identity
 	sent, got []atomic.Int64
 }
@@ -34,19 +34,19 @@ func (c *counted) rank(peer int) int {
 
 func (c *counted) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	c.sent[c.rank(peer)].Add(1)
-	return c.Transport.Send(ctx, peer, h, payload)
+	return c.transport.Send(ctx, peer, h, payload)
 }
 
 // count returns an opener of open's transport whose traffic c counts.
-func count(open Opener, c *counted) Opener {
-	return func(ev Events) (Transport, error) {
+func count(open opener, c *counted) opener {
+	return func(ev events) (transport, error) {
 		inner := ev.Deliver
 		ev.Deliver = func(peer int, h frame.Header, p []byte) {
 			c.got[c.rank(peer)].Add(1)
 			inner(peer, h, p)
 		}
 		t, err := open(ev)
-		c.Transport = t
+		c.transport = t
 		return c, err
 	}
 }
@@ -88,13 +88,13 @@ func newMuxWorld(t *testing.T, i int, hosts []string, b *book, dir string, mw mu
 	n := len(hosts)
 	tc := tcp.Config{Rank: i, Size: n, JobID: "mux-test", Secret: []byte("0123456789abcdef-test"),
 		Addrs: b.addr, Log: func(string, ...any) {}}
-	local := func(rank, size int) Opener {
+	local := func(rank, size int) opener {
 		mw.local.ranks = sameHost(hosts, i).ranks
 		sc := shm.Config{Rank: rank, Size: size, JobID: "mux-test-" + hosts[i], Dir: dir}
 		return count(SHM(sc), mw.local)
 	}
 	remote := count(TCP(tc, func(e *tcp.Endpoint) { b.addrs[i] = e.Addr() }), mw.remote)
-	m := NewMux(MuxConfig{Rank: i, Size: n, Remote: remote, Local: local})
+	m := newMux(muxConfig{Rank: i, Size: n, Remote: remote, Local: local})
 	w, err := New(Config{Rank: i, Size: n, EagerLimit: 1024, ChunkSize: 4096}, m.Open)
 	if err != nil {
 		t.Fatal(err)
@@ -245,8 +245,8 @@ func exchangeOnce(t *testing.T, ctx context.Context, a, b *World) {
 // after Close fails.
 func TestMuxSendWaitsForRoute(t *testing.T) {
 	tw := NewTwin(2)
-	m := NewMux(MuxConfig{Rank: 0, Size: 2, Remote: tw.Opener(0), RouteTimeout: 20 * time.Millisecond})
-	if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+	m := newMux(muxConfig{Rank: 0, Size: 2, Remote: tw.Opener(0), RouteTimeout: 20 * time.Millisecond})
+	if _, err := m.Open(events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, errNoRoutes) {

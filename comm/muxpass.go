@@ -8,14 +8,14 @@ import (
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// What a Mux passes on to the transport that reaches a peer: polling,
+// What a mux passes on to the transport that reaches a peer: polling,
 // single-copy pulls, signal counters, eager frames and flushes, each to
 // the local transport for ranks on this host and to the remote one
 // otherwise, looked up in the routes Route published.
 
 // Poll polls the transport that reaches peer, or both if peer is negative,
-// when it is a Poller (see Poller).
-func (m *Mux) Poll(peer int) bool {
+// when it is a poller (see poller).
+func (m *mux) Poll(peer int) bool {
 	p, local, ok := m.poller(peer)
 	if peer >= 0 {
 		return ok && p.Poll(local)
@@ -30,7 +30,7 @@ func (m *Mux) Poll(peer int) bool {
 
 // PollUntil is Poll with PollUntil's early return, where the transport
 // that reaches peer can do it.
-func (m *Mux) PollUntil(peer int, done interface{ Done() bool }) bool {
+func (m *mux) PollUntil(peer int, done interface{ Done() bool }) bool {
 	rt := m.routes.Load()
 	if rt == nil || peer < 0 || peer >= len(rt.index) {
 		return m.Poll(peer)
@@ -42,7 +42,7 @@ func (m *Mux) PollUntil(peer int, done interface{ Done() bool }) bool {
 }
 
 // PollDone passes PollDone to the transports Poll polled.
-func (m *Mux) PollDone(peer int) {
+func (m *mux) PollDone(peer int) {
 	if p, local, ok := m.poller(peer); ok && peer >= 0 {
 		p.PollDone(local)
 		return
@@ -59,7 +59,7 @@ func (m *Mux) PollDone(peer int) {
 // pollers returns the remote and the local transport as Pollers, each nil
 // if it is not one (or, for local, not open yet); looked up once, not per
 // poll.
-func (m *Mux) pollers() (remote, local Poller) {
+func (m *mux) pollers() (remote, local poller) {
 	if rt := m.routes.Load(); rt != nil {
 		return rt.remoteP, rt.localP
 	}
@@ -68,7 +68,7 @@ func (m *Mux) pollers() (remote, local Poller) {
 
 // poller returns the transport that reaches peer, if it can be polled, and
 // peer's number on it.
-func (m *Mux) poller(peer int) (Poller, int, bool) {
+func (m *mux) poller(peer int) (poller, int, bool) {
 	rt := m.routes.Load()
 	if rt == nil || peer < 0 || peer >= len(rt.index) {
 		return nil, 0, false
@@ -80,15 +80,15 @@ func (m *Mux) poller(peer int) (Poller, int, bool) {
 }
 
 // PullableBy reports whether peer can pull from this rank over the
-// transport that reaches it (see Puller).
-func (m *Mux) PullableBy(peer int) bool {
+// transport that reaches it (see puller).
+func (m *mux) PullableBy(peer int) bool {
 	p, n, ok := m.puller(peer)
 	return ok && p.PullableBy(n)
 }
 
 // Pull pulls from peer over the transport that reaches it, if that
-// transport is a Puller (see Puller).
-func (m *Mux) Pull(peer int, addr uint64, dst []byte) error {
+// transport is a puller (see puller).
+func (m *mux) Pull(peer int, addr uint64, dst []byte) error {
 	p, n, ok := m.puller(peer)
 	if !ok {
 		return fmt.Errorf("comm: mux: rank %d cannot be pulled from", peer)
@@ -96,9 +96,9 @@ func (m *Mux) Pull(peer int, addr uint64, dst []byte) error {
 	return p.Pull(n, addr, dst)
 }
 
-// puller returns the transport that reaches peer, if it is a Puller, and
+// puller returns the transport that reaches peer, if it is a puller, and
 // peer's number on it.
-func (m *Mux) puller(peer int) (Puller, int, bool) {
+func (m *mux) puller(peer int) (puller, int, bool) {
 	rt := m.routes.Load()
 	if rt == nil || peer < 0 || peer >= len(rt.index) {
 		return nil, 0, false
@@ -107,13 +107,13 @@ func (m *Mux) puller(peer int) (Puller, int, bool) {
 	if i := rt.index[peer]; i >= 0 {
 		t, n = rt.local, i
 	}
-	p, ok := t.(Puller)
+	p, ok := t.(puller)
 	return p, n, ok
 }
 
-// signaller returns the Signaller that reaches peer and peer's number on
+// signaller returns the signaller that reaches peer and peer's number on
 // it, if peer is on this host and the local transport keeps counters.
-func (m *Mux) signaller(peer int) (Signaller, int, bool) {
+func (m *mux) signaller(peer int) (signaller, int, bool) {
 	rt := m.routes.Load()
 	if rt == nil || rt.localS == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] < 0 {
 		return nil, 0, false
@@ -121,62 +121,62 @@ func (m *Mux) signaller(peer int) (Signaller, int, bool) {
 	return rt.localS, rt.index[peer], true
 }
 
-// SignalSlots is Signaller's: the local transport's for ranks on this
+// SignalSlots is signaller's: the local transport's for ranks on this
 // host, none for the others.
-func (m *Mux) SignalSlots(peer int) int {
+func (m *mux) SignalSlots(peer int) int {
 	if s, i, ok := m.signaller(peer); ok {
 		return s.SignalSlots(i)
 	}
 	return 0
 }
 
-// Signals is Signaller's, for a rank on this host.
-func (m *Mux) Signals(peer, slot int) (uint64, error) {
+// Signals is signaller's, for a rank on this host.
+func (m *mux) Signals(peer, slot int) (uint64, error) {
 	if s, i, ok := m.signaller(peer); ok {
 		return s.Signals(i, slot)
 	}
 	return 0, fmt.Errorf("comm: mux: rank %d keeps no signal counters with this rank", peer)
 }
 
-// SignalWord is Signaller's: the local transport's word for a rank on
+// SignalWord is signaller's: the local transport's word for a rank on
 // this host, nil for the others.
-func (m *Mux) SignalWord(peer, slot int) *atomic.Uint64 {
+func (m *mux) SignalWord(peer, slot int) *atomic.Uint64 {
 	if s, i, ok := m.signaller(peer); ok {
 		return s.SignalWord(i, slot)
 	}
 	return nil
 }
 
-// SignalTx is Signaller's: the local transport's words for a rank on this
+// SignalTx is signaller's: the local transport's words for a rank on this
 // host, nils for the others.
-func (m *Mux) SignalTx(peer, slot int) (*atomic.Uint64, *atomic.Uint32) {
+func (m *mux) SignalTx(peer, slot int) (*atomic.Uint64, *atomic.Uint32) {
 	if s, i, ok := m.signaller(peer); ok {
 		return s.SignalTx(i, slot)
 	}
 	return nil, nil
 }
 
-// SendEager is Send for an eager frame (EagerSender), passed on as such
+// SendEager is Send for an eager frame (eagerSender), passed on as such
 // where the transport that reaches peer takes it.
-func (m *Mux) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
+func (m *mux) SendEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
 	if t, local, ok := m.eagerRoute(peer); ok {
 		return t.SendEager(ctx, local, comm, tag, payload)
 	}
 	return m.Send(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
 }
 
-// QueueEager is Queue for an eager frame (EagerSender), passed on as such
+// QueueEager is Queue for an eager frame (eagerSender), passed on as such
 // where the transport that reaches peer takes it.
-func (m *Mux) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
+func (m *mux) QueueEager(ctx context.Context, peer int, comm uint32, tag int32, payload []byte) error {
 	if t, local, ok := m.eagerRoute(peer); ok {
 		return t.QueueEager(ctx, local, comm, tag, payload)
 	}
 	return m.Queue(ctx, peer, frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(len(payload))}, payload)
 }
 
-// eagerRoute returns the local transport as an EagerSender and peer's
+// eagerRoute returns the local transport as an eagerSender and peer's
 // number on it, if peer is reached locally and the transport is one.
-func (m *Mux) eagerRoute(peer int) (EagerSender, int, bool) {
+func (m *mux) eagerRoute(peer int) (eagerSender, int, bool) {
 	rt := m.routes.Load()
 	if rt == nil || rt.localE == nil || peer < 0 || peer >= len(rt.index) || rt.index[peer] < 0 {
 		return nil, 0, false
@@ -185,8 +185,8 @@ func (m *Mux) eagerRoute(peer int) (EagerSender, int, bool) {
 }
 
 // Flush writes the frames the transports hold back, where they do
-// (Flusher).
-func (m *Mux) Flush() {
+// (flusher).
+func (m *mux) Flush() {
 	if rt := m.routes.Load(); rt != nil && rt.localF != nil {
 		rt.localF.Flush()
 	}
@@ -196,15 +196,15 @@ func (m *Mux) Flush() {
 }
 
 // Passive reports whether every rank is reached through a passive local
-// transport (Direct, a Sleeper): the Mux then receives only when polled.
-func (m *Mux) Passive() bool {
-	s, ok := m.Direct().(Sleeper)
+// transport (Direct, a sleeper): the mux then receives only when polled.
+func (m *mux) Passive() bool {
+	s, ok := m.Direct().(sleeper)
 	return ok && s.Passive()
 }
 
 // Sleep passes Sleep to the transport that reaches every rank, if any.
-func (m *Mux) Sleep(ctx context.Context, ready func() bool) {
-	if s, ok := m.Direct().(Sleeper); ok {
+func (m *mux) Sleep(ctx context.Context, ready func() bool) {
+	if s, ok := m.Direct().(sleeper); ok {
 		s.Sleep(ctx, ready)
 	}
 }

@@ -15,7 +15,7 @@ type pidExpecter interface {
 
 // expectPIDs gives rt's local transport the process ids of the ranks on
 // this host, numbered as it numbers them, when Join learnt them.
-func (m *Mux) expectPIDs(rt *routes) {
+func (m *mux) expectPIDs(rt *routes) {
 	e, ok := rt.local.(pidExpecter)
 	if !ok || len(m.pids) != m.cfg.Size {
 		return
@@ -27,11 +27,11 @@ func (m *Mux) expectPIDs(rt *routes) {
 	e.ExpectPIDs(local)
 }
 
-// Reach is Reacher's: it has the transport that carries peer watch it.
+// Reach is reacher's: it has the transport that carries peer watch it.
 // Before Route it reports false, since the route is not known yet. A
 // peer on this host is watched by its process id until it joins the
 // local transport, if Join learnt the id (pids).
-func (m *Mux) Reach(peer int) bool {
+func (m *mux) Reach(peer int) bool {
 	rt := m.routes.Load()
 	if rt == nil {
 		return false
@@ -45,7 +45,7 @@ func (m *Mux) Reach(peer int) bool {
 		}
 		return true
 	}
-	if r, ok := m.remote.(Reacher); ok {
+	if r, ok := m.remote.(reacher); ok {
 		return r.Reach(peer)
 	}
 	return true

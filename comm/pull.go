@@ -1,22 +1,22 @@
 package comm
 
 // Pull rendezvous: when the transport can let the peer read this rank's
-// memory (a Puller, shared memory with cross-memory attach), a rendezvous
+// memory (a puller, shared memory with cross-memory attach), a rendezvous
 // send offers its buffer instead of waiting for a CTS and pushing chunks.
 //
 //	sender                                 receiver
-//	RTS+FlagPull, payload = buffer address →
+//	RTS+flagPull, payload = buffer address →
 //	                                       matched: Pull straight into the
 //	                                       receive buffer (what fits)
-//	← CTS+FlagPull, Aux = bytes pulled (FIN)
+//	← CTS+flagPull, Aux = bytes pulled (FIN)
 //	send completes: buf is free again      receive completes
 //
 // The sender's buffer stays reachable, and must stay unchanged, until the
 // FIN: the request that holds it sits in the peer's sends until then.
 // A sender that gives up after the offer left cannot simply forget it,
 // since the receiver may be reading the buffer: it sends a revoke
-// (Data+FlagPull+FlagAbort) and waits for the answer, either the FIN of a
-// pull already under way or CTS+FlagPull+FlagAbort (revoked: nothing will
+// (Data+flagPull+flagAbort) and waits for the answer, either the FIN of a
+// pull already under way or CTS+flagPull+flagAbort (revoked: nothing will
 // be read; a receive that matches the offer later fails with ErrAborted,
 // as after a classic rendezvous that was given up). The wait is bounded by
 // the peer's loss, which fails the send. A receiver whose Pull fails (the
@@ -37,10 +37,10 @@ import (
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// FlagPull marks the frames of the pull rendezvous: an RTS that offers
+// flagPull marks the frames of the pull rendezvous: an RTS that offers
 // the buffer's address, a CTS that ends the transfer (FIN), a Data frame
-// that revokes the offer (with FlagAbort).
-const FlagPull uint8 = 2
+// that revokes the offer (with flagAbort).
+const flagPull uint8 = 2
 
 // pullChunk bounds one Pull, so that a receive withdrawn during a very
 // large transfer stops within a few milliseconds.
@@ -78,7 +78,7 @@ func (w *World) rts(r *Request) (frame.Header, []byte) {
 		return h, nil
 	}
 	r.offered = true
-	h.Flags = FlagPull
+	h.Flags = flagPull
 	return h, binary.LittleEndian.AppendUint64(nil, bufAddr(r.buf))
 }
 
@@ -87,7 +87,7 @@ func (w *World) rts(r *Request) (frame.Header, []byte) {
 // transport's reader, which may run before New has stored w.t: it does
 // not look at the transport.
 func (w *World) offerFrom(peer int, h frame.Header, payload []byte) *offer {
-	if h.Flags&FlagPull == 0 || len(payload) != 8 {
+	if h.Flags&flagPull == 0 || len(payload) != 8 {
 		return nil
 	}
 	o := &offer{addr: binary.LittleEndian.Uint64(payload)}
@@ -133,7 +133,7 @@ func bufAddr(buf []byte) uint64 { return uint64(uintptr(unsafe.Pointer(unsafe.Sl
 
 // pull reads the first want bytes of the offer at addr into r's buffer,
 // in chunks, stopping if r's owner withdraws it. It returns the bytes read.
-func (w *World) pull(p Puller, r *Request, src int, addr uint64, want int) (int, error) {
+func (w *World) pull(p puller, r *Request, src int, addr uint64, want int) (int, error) {
 	for n := 0; n < want; {
 		if r.abort.Load() {
 			return n, r.cancelErr
@@ -148,9 +148,9 @@ func (w *World) pull(p Puller, r *Request, src int, addr uint64, want int) (int,
 }
 
 // fin tells peer that transfer seq is over: n bytes were pulled, or with
-// FlagAbort, its offer was revoked. The buffer is then free again.
+// flagAbort, its offer was revoked. The buffer is then free again.
 func (w *World) fin(peer int, seq uint64, n int, flags uint8) {
-	h := frame.Header{Kind: frame.CTS, Flags: FlagPull | flags, Seq: seq, Aux: uint64(n)}
+	h := frame.Header{Kind: frame.CTS, Flags: flagPull | flags, Seq: seq, Aux: uint64(n)}
 	_ = w.route(w.ctx, peer, h, nil) // fails only if peer is lost
 }
 
@@ -163,7 +163,7 @@ func (w *World) onFin(peer int, h frame.Header) {
 	p.mu.Unlock()
 	switch {
 	case r == nil:
-	case h.Flags&FlagAbort == 0:
+	case h.Flags&flagAbort == 0:
 		r.finish(w.sendStatus(r), nil)
 	case r.abort.Load():
 		r.fail(r.cancelErr)
@@ -181,7 +181,7 @@ func (w *World) onFin(peer int, h frame.Header) {
 func (w *World) revoke(r *Request, err error) {
 	r.cancelErr = err
 	r.abort.Store(true)
-	h := frame.Header{Kind: frame.Data, Flags: FlagPull | FlagAbort, Seq: r.seq}
+	h := frame.Header{Kind: frame.Data, Flags: flagPull | flagAbort, Seq: r.seq}
 	_ = w.route(w.ctx, r.peer, h, nil)
 }
 

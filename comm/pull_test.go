@@ -43,8 +43,8 @@ func (s *spy) Pull(peer int, addr uint64, dst []byte) error {
 func spyWorlds(t *testing.T, n int, cfg Config) ([]*World, []*spy) {
 	t.Helper()
 	spies := make([]*spy, n)
-	ws := shmWorldsVia(t, n, cfg, func(i int, open Opener) Opener {
-		return func(ev Events) (Transport, error) {
+	ws := shmWorldsVia(t, n, cfg, func(i int, open opener) opener {
+		return func(ev events) (transport, error) {
 			t, err := open(ev)
 			if err != nil {
 				return nil, err

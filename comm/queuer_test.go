@@ -13,15 +13,15 @@ import (
 
 // flushCounting is a transport that counts the Flush calls it gets.
 type flushCounting struct {
-	Transport
+	transport
 	n *atomic.Int32
 }
 
 func (f flushCounting) Flush() { f.n.Add(1) }
 
 // countingOpener opens rank's transport on tw, wrapped in flushCounting.
-func countingOpener(tw *Twin, rank int, n *atomic.Int32) func(Events) (Transport, error) {
-	return func(ev Events) (Transport, error) {
+func countingOpener(tw *Twin, rank int, n *atomic.Int32) func(events) (transport, error) {
+	return func(ev events) (transport, error) {
 		t, err := tw.Opener(rank)(ev)
 		return flushCounting{t, n}, err
 	}
@@ -64,14 +64,14 @@ func TestWaitallFlushes(t *testing.T) {
 	}
 }
 
-// TestMuxFlush: a Mux passes Flush on to the transports under it that
+// TestMuxFlush: a mux passes Flush on to the transports under it that
 // hold frames back, the local one once it is routed.
 func TestMuxFlush(t *testing.T) {
 	tw, local := NewTwin(2), NewTwin(2)
 	var nRemote, nLocal atomic.Int32
-	m := NewMux(MuxConfig{Rank: 0, Size: 2, Remote: countingOpener(tw, 0, &nRemote),
-		Local: func(rank, size int) Opener { return countingOpener(local, rank, &nLocal) }})
-	if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+	m := newMux(muxConfig{Rank: 0, Size: 2, Remote: countingOpener(tw, 0, &nRemote),
+		Local: func(rank, size int) opener { return countingOpener(local, rank, &nLocal) }})
+	if _, err := m.Open(events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
@@ -91,7 +91,7 @@ func TestMuxFlush(t *testing.T) {
 // eagerRecording is a transport that records the SendEager and
 // QueueEager calls it gets (and drops their frames).
 type eagerRecording struct {
-	Transport
+	transport
 	calls *[]string
 }
 
@@ -105,7 +105,7 @@ func (e eagerRecording) QueueEager(_ context.Context, peer int, comm uint32, tag
 	return nil
 }
 
-// TestMuxEager: a Mux passes SendEager and QueueEager to the local
+// TestMuxEager: a mux passes SendEager and QueueEager to the local
 // transport that takes them, with the peer's local number, and turns them
 // into a Send or Queue (here both a Send) of the same eager frame for a
 // peer over the remote transport.
@@ -113,18 +113,18 @@ func TestMuxEager(t *testing.T) {
 	tw, local := NewTwin(3), NewTwin(2)
 	var calls []string
 	got := make(chan frame.Header, 1)
-	m := NewMux(MuxConfig{Rank: 0, Size: 3, Remote: tw.Opener(0),
-		Local: func(rank, size int) Opener {
-			return func(ev Events) (Transport, error) {
+	m := newMux(muxConfig{Rank: 0, Size: 3, Remote: tw.Opener(0),
+		Local: func(rank, size int) opener {
+			return func(ev events) (transport, error) {
 				t, err := local.Opener(rank)(ev)
 				return eagerRecording{t, &calls}, err
 			}
 		}})
-	if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+	if _, err := m.Open(events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	remote, err := tw.Opener(1)(Events{Deliver: func(_ int, h frame.Header, _ []byte) { got <- h }, Lost: func(int, error) {}})
+	remote, err := tw.Opener(1)(events{Deliver: func(_ int, h frame.Header, _ []byte) { got <- h }, Lost: func(int, error) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,14 +156,14 @@ func TestMuxEager(t *testing.T) {
 
 // pollCounting is a transport that counts the Poll calls it gets.
 type pollCounting struct {
-	Transport
+	transport
 	n *atomic.Int32
 }
 
 func (p pollCounting) Poll(int) bool { p.n.Add(1); return false }
 func (p pollCounting) PollDone(int)  {}
 
-// TestMuxPollSkipsIdleRemote: a Mux whose ranks are all on this host does
+// TestMuxPollSkipsIdleRemote: a mux whose ranks are all on this host does
 // not poll the remote transport, which carries nothing; one with a rank
 // elsewhere does.
 func TestMuxPollSkipsIdleRemote(t *testing.T) {
@@ -173,13 +173,13 @@ func TestMuxPollSkipsIdleRemote(t *testing.T) {
 	}{{[]string{"a", "a"}, 0}, {[]string{"a", "b"}, 1}} {
 		tw, local := NewTwin(2), NewTwin(2)
 		var polls atomic.Int32
-		m := NewMux(MuxConfig{Rank: 0, Size: 2,
-			Remote: func(ev Events) (Transport, error) {
+		m := newMux(muxConfig{Rank: 0, Size: 2,
+			Remote: func(ev events) (transport, error) {
 				t, err := tw.Opener(0)(ev)
 				return pollCounting{t, &polls}, err
 			},
-			Local: func(rank, size int) Opener { return local.Opener(rank) }})
-		if _, err := m.Open(Events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
+			Local: func(rank, size int) opener { return local.Opener(rank) }})
+		if _, err := m.Open(events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := m.Route(c.hosts); err != nil {

@@ -8,18 +8,18 @@ package comm
 // operation waits on a peer — a request whose owner goes to sleep on it
 // or finds it unfinished in Test (a receive from the peer, from every
 // peer for AnySource; a send to it), a probe, a link made to it — the
-// world asks its transport, once per peer, to reach that peer (Reacher),
+// world asks its transport, once per peer, to reach that peer (reacher),
 // which makes sure a loss is reported from then on. A wait that ends
 // while its owner spins never asks, so the message paths pay nothing,
 // and a job dials only the peers it waits on (every one only if a
 // wildcard receive waits), never all of them at join.
 //
 // Each peer's reach state moves unreached -> reaching -> reached, or
-// back to unreached when the transport cannot reach it yet (a Mux before
+// back to unreached when the transport cannot reach it yet (a mux before
 // Route), by compare-and-swap, so that one goroutine at a time calls
 // Reach.
 
-// Reacher is a Transport that can watch a peer it has no link to yet.
+// reacher is a transport that can watch a peer it has no link to yet.
 // Reach asks it to make sure that, from now on, peer is reported Lost
 // once its process is gone, even if no frame was ever exchanged with it:
 // a TCP endpoint dials the peer, so that heartbeats cover the connection;
@@ -27,7 +27,7 @@ package comm
 // segment. It reports false if it cannot do so yet, and the world asks
 // again at its next wait. Reach must not block; the world calls it at
 // most once per peer for which it returned true.
-type Reacher interface {
+type reacher interface {
 	Reach(peer int) bool
 }
 

@@ -126,7 +126,7 @@ func joinKilled(t *testing.T, mode, role string, cfg Config) *World {
 // removeSegment removes w's shared-memory segment at the end of the test:
 // a rank that never joined it cannot be the last one out.
 func removeSegment(t *testing.T, w *World) {
-	if m, ok := w.t.(*Mux); ok {
+	if m, ok := w.t.(*mux); ok {
 		if s, ok := m.routes.Load().local.(shmSignaller); ok {
 			t.Cleanup(func() { os.Remove(s.Path()) })
 		}

@@ -233,13 +233,13 @@ func (r *Request) spin() bool {
 }
 
 // poll polls p for r's peer, returning as soon as r has finished if the
-// transport can (UntilPoller) and no other goroutine of the world sleeps
+// transport can (untilPoller) and no other goroutine of the world sleeps
 // waiting: the frames for those are better delivered by this poll, on its
 // way, than left for the transport's receive goroutine, which stands aside
 // while anyone polls (100 ping-pong pairs at once: 821 µs one-way with
 // the early return regardless, 291 without it among sleepers, 354 before
 // either; medians of 10 alternating runs).
-func (r *Request) poll(p Poller) bool {
+func (r *Request) poll(p poller) bool {
 	if u := r.w.until; u != nil && r.w.sleepers.Load() == 0 {
 		return u.PollUntil(r.peer, (*finishedReq)(r))
 	}
@@ -338,7 +338,7 @@ func lastReq(reqs []*Request) int {
 
 // waitLast waits for the last request of reqs, which is not nil, first:
 // a poller that stops as soon as the request it waits for is done
-// (UntilPoller) then takes in the frames of all the others on its way,
+// (untilPoller) then takes in the frames of all the others on its way,
 // rather than returning after each; the others are mostly done by then,
 // and WaitallInto's pass waits for any that are not.
 func waitLast(ctx context.Context, reqs []*Request) {

@@ -97,7 +97,7 @@ func (w *World) sendEager(ctx context.Context, peer, tag int, buf []byte) error 
 }
 
 // routeEager is route for an eager frame of communicator comm with tag,
-// passed down without a Header where the transport allows (EagerSender).
+// passed down without a Header where the transport allows (eagerSender).
 func (w *World) routeEager(ctx context.Context, peer int, comm uint32, tag int32, buf []byte) error {
 	if t := w.eagerT; t != nil && peer != w.cfg.Rank {
 		if err := t.SendEager(ctx, peer, comm, tag, buf); err != nil {
@@ -167,7 +167,7 @@ func (w *World) forgetSend(r *Request) bool {
 func (w *World) push(r *Request, n int) {
 	for off := 0; off < n; off += w.cfg.ChunkSize {
 		if r.abort.Load() {
-			h := frame.Header{Kind: frame.Data, Flags: FlagAbort, Seq: r.seq}
+			h := frame.Header{Kind: frame.Data, Flags: flagAbort, Seq: r.seq}
 			w.route(w.ctx, r.peer, h, nil)
 			r.fail(r.cancelErr)
 			return

@@ -7,7 +7,7 @@ import (
 
 // A serialized world (Config.Serialized) is used by one goroutine at a
 // time, and receives only inside its calls: its transport is passive
-// (Sleeper), so no receive goroutine delivers beside the caller, and
+// (sleeper), so no receive goroutine delivers beside the caller, and
 // nothing else does either — deferred work waits for the caller's next
 // poll instead of a goroutine of its own, and a caller that waits polls
 // and then sleeps on the transport (its futex), not on a channel that a
@@ -32,7 +32,7 @@ func (w *World) Serialized() bool { return w.serial }
 // transport is passive. It runs before the world is handed out (New, or
 // join once the routes are known), when nothing uses it yet.
 func (w *World) adoptSerial() {
-	s, ok := w.t.(Sleeper)
+	s, ok := w.t.(sleeper)
 	if !w.cfg.Serialized || w.serial || !ok || !s.Passive() {
 		return
 	}
@@ -68,7 +68,7 @@ func (r *Request) awaitSerial(ctx context.Context) {
 }
 
 // sleepSerial sleeps on the transport until something may have arrived
-// or ready reports true (see Sleeper), then runs the deferred work.
+// or ready reports true (see sleeper), then runs the deferred work.
 func (w *World) sleepSerial(ctx context.Context, ready func() bool) {
 	if w.ctx.Err() == nil && ctx.Err() == nil {
 		w.sleeper.Sleep(ctx, ready)
@@ -86,7 +86,7 @@ func (w *World) pollSerial() bool {
 
 // pollSerialFor is pollSerial for a caller that waits for what makes
 // done report true (a link's next message, say) from peer: with an
-// UntilPoller the poll stops as soon as it delivered that, without first
+// untilPoller the poll stops as soon as it delivered that, without first
 // looking at the ring's next slot, whose line the sender is about to
 // write — a read there makes the sender's next write fetch the line back.
 func (w *World) pollSerialFor(peer int, done interface{ Done() bool }) bool {

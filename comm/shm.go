@@ -8,8 +8,8 @@ import (
 
 // SHM returns an opener of a shared-memory endpoint configured by cfg,
 // whose Deliver and Lost are the world's. All ranks must run on this host.
-func SHM(cfg shm.Config) Opener {
-	return func(ev Events) (Transport, error) {
+func SHM(cfg shm.Config) opener {
+	return func(ev events) (transport, error) {
 		cfg.Deliver, cfg.DeliverRun, cfg.Lost, cfg.Idle = ev.Deliver, ev.DeliverRun, ev.Lost, ev.Idle
 		cfg.DeliverEager = ev.DeliverEager
 		ep, err := shm.Open(cfg)
@@ -20,23 +20,23 @@ func SHM(cfg shm.Config) Opener {
 	}
 }
 
-// A shm.Endpoint is a Transport, Poller and Puller as it stands: it sends
+// A shm.Endpoint is a transport, poller and puller as it stands: it sends
 // frame.Headers, and its contract (ordered per sender goroutine and peer,
 // payload free on return, serial Deliver per peer, Lost after the last
-// Deliver) is the one Transport asks for.
+// Deliver) is the one transport asks for.
 var _ interface {
-	Transport
-	Poller
-	UntilPoller
-	Queuer
-	EagerSender
-	Flusher
-	Signaller
-	Puller
-	Sleeper
+	transport
+	poller
+	untilPoller
+	queuer
+	eagerSender
+	flusher
+	signaller
+	puller
+	sleeper
 } = shmSignaller{}
 
-// shmSignaller is a shm.Endpoint as a Signaller: every peer has
+// shmSignaller is a shm.Endpoint as a signaller: every peer has
 // shm.SignalSlots counters per direction.
 type shmSignaller struct{ *shm.Endpoint }
 

@@ -23,13 +23,13 @@ func shmWorlds(t testing.TB, n int, cfg Config) fixture {
 
 // shmWorldsVia is shmWorlds with rank i's opener passed through wrap, if
 // wrap is not nil.
-func shmWorldsVia(t testing.TB, n int, cfg Config, wrap func(i int, open Opener) Opener) []*World {
+func shmWorldsVia(t testing.TB, n int, cfg Config, wrap func(i int, open opener) opener) []*World {
 	t.Helper()
 	return shmWorldsIn(t, n, cfg, false, wrap)
 }
 
 // shmWorldsIn is shmWorldsVia with passive endpoints if passive is set.
-func shmWorldsIn(t testing.TB, n int, cfg Config, passive bool, wrap func(i int, open Opener) Opener) []*World {
+func shmWorldsIn(t testing.TB, n int, cfg Config, passive bool, wrap func(i int, open opener) opener) []*World {
 	t.Helper()
 	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-comm-test-")
 	if err != nil {

@@ -5,8 +5,8 @@ import "github.com/plexus-hpc/plexus/transport/tcp"
 // TCP returns an opener of a TCP endpoint configured by cfg, whose Deliver
 // and Lost are the world's. The endpoint is reported to ready, if not nil,
 // once it listens, so that the caller can publish its address.
-func TCP(cfg tcp.Config, ready func(*tcp.Endpoint)) Opener {
-	return func(ev Events) (Transport, error) {
+func TCP(cfg tcp.Config, ready func(*tcp.Endpoint)) opener {
+	return func(ev events) (transport, error) {
 		cfg.Deliver, cfg.Lost = ev.Deliver, ev.Lost
 		ep, err := tcp.Listen(cfg)
 		if err != nil {
@@ -19,12 +19,12 @@ func TCP(cfg tcp.Config, ready func(*tcp.Endpoint)) Opener {
 	}
 }
 
-// A tcp.Endpoint is a Transport, Poller and Queuer as it stands: it sends
+// A tcp.Endpoint is a transport, poller and queuer as it stands: it sends
 // frame.Headers, and its contract (ordered per sender goroutine and peer,
-// payload free on return, serial Deliver per peer) is the one Transport
+// payload free on return, serial Deliver per peer) is the one transport
 // asks for.
 var _ interface {
-	Transport
-	Poller
-	Queuer
+	transport
+	poller
+	queuer
 } = (*tcp.Endpoint)(nil)

@@ -21,7 +21,7 @@ var errTwinDown = errors.New("comm: twin: rank down")
 type Twin struct {
 	mu    sync.Mutex
 	n     int
-	ev    []Events
+	ev    []events
 	down  []bool
 	pairs [][]*twinPair // pairs[src][dst]
 	in    []sync.WaitGroup
@@ -48,7 +48,7 @@ type twinFrame struct {
 
 // NewTwin returns a twin connecting n ranks.
 func NewTwin(n int) *Twin {
-	t := &Twin{n: n, ev: make([]Events, n), down: make([]bool, n), in: make([]sync.WaitGroup, n)}
+	t := &Twin{n: n, ev: make([]events, n), down: make([]bool, n), in: make([]sync.WaitGroup, n)}
 	t.pairs = make([][]*twinPair, n)
 	for s := range t.pairs {
 		t.pairs[s] = make([]*twinPair, n)
@@ -60,8 +60,8 @@ func NewTwin(n int) *Twin {
 }
 
 // Opener returns the opener of rank's end, for New.
-func (t *Twin) Opener(rank int) Opener {
-	return func(ev Events) (Transport, error) {
+func (t *Twin) Opener(rank int) opener {
+	return func(ev events) (transport, error) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		if rank < 0 || rank >= t.n || t.ev[rank].Deliver != nil {
@@ -140,7 +140,7 @@ func (t *Twin) run(src, dst int) {
 	}
 }
 
-// twinEnd is one rank's Transport.
+// twinEnd is one rank's transport.
 type twinEnd struct {
 	t    *Twin
 	rank int

@@ -36,18 +36,18 @@ const commWorld = 0
 // taken.
 type World struct {
 	cfg Config
-	t   Transport
+	t   transport
 	// sig, poll, until, queue, eagerT, flush and puller are t as a
-	// Signaller, Poller, UntilPoller, Queuer, EagerSender, Flusher and
-	// Puller, or nil: looked up once, as an interface assertion per
+	// signaller, poller, untilPoller, queuer, eagerSender, flusher and
+	// puller, or nil: looked up once, as an interface assertion per
 	// message costs more than an empty poll.
-	sig    Signaller
-	poll   Poller
-	until  UntilPoller
-	queue  Queuer
-	eagerT EagerSender
-	flush  Flusher
-	puller Puller
+	sig    signaller
+	poll   poller
+	until  untilPoller
+	queue  queuer
+	eagerT eagerSender
+	flush  flusher
+	puller puller
 	// isOpen is set, and opened closed, once t is (deliverOpened).
 	isOpen atomic.Bool
 	opened chan struct{}
@@ -87,15 +87,15 @@ type World struct {
 	// serial is set, before the world is handed out, when it runs
 	// Serialized (serial.go); sleeper is then its transport.
 	serial  bool
-	sleeper Sleeper
+	sleeper sleeper
 	// spare is a serialized world's pooled request kept for its next
 	// blocking call (newRequest, release); only its caller touches it.
 	spare *Request
 	// The fields below are rarely touched, and last so that those above
 	// keep their places in the cache lines the hot paths read.
 	//
-	// reacher is t as a Reacher, or nil (reach.go).
-	reacher Reacher
+	// reacher is t as a reacher, or nil (reach.go).
+	reacher reacher
 	// reachedAll is set once every peer is reached (reachAll).
 	reachedAll atomic.Bool
 	// nlost counts the other ranks lost; anyLost is set, to the last
@@ -139,12 +139,12 @@ type peer struct {
 }
 
 // New returns a world for cfg on the transport that open creates.
-func New(cfg Config, open Opener) (*World, error) {
+func New(cfg Config, open opener) (*World, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	w := newWorld(cfg.withDefaults())
-	t, err := open(Events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells,
+	t, err := open(events{Deliver: w.deliverOpened, Lost: w.lostOpened, Idle: w.links.ringBells,
 		Opened: w.deliver, DeliverRun: w.deliverRunOpened, DeliverEager: w.deliverEagerOpened,
 		OpenedEager: w.deliverEager})
 	if err != nil {
@@ -154,8 +154,8 @@ func New(cfg Config, open Opener) (*World, error) {
 	}
 	w.t = t
 	w.useCalls(t)
-	w.reacher, _ = t.(Reacher)
-	if s, ok := t.(Sleeper); ok && s.Passive() && !cfg.Serialized {
+	w.reacher, _ = t.(reacher)
+	if s, ok := t.(sleeper); ok && s.Passive() && !cfg.Serialized {
 		// Nobody would receive while its goroutines sleep on their requests.
 		t.Close()
 		w.cancel()
@@ -169,24 +169,24 @@ func New(cfg Config, open Opener) (*World, error) {
 }
 
 // useCalls looks t up as the optional interfaces the world calls: t is
-// its transport, or what a Mux reaches every rank through (adoptDirect).
-func (w *World) useCalls(t Transport) {
-	w.sig, _ = t.(Signaller)
-	w.poll, _ = t.(Poller)
-	w.until, _ = t.(UntilPoller)
-	w.queue, _ = t.(Queuer)
-	w.flush, _ = t.(Flusher)
-	w.eagerT, _ = t.(EagerSender)
-	w.puller, _ = t.(Puller)
+// its transport, or what a mux reaches every rank through (adoptDirect).
+func (w *World) useCalls(t transport) {
+	w.sig, _ = t.(signaller)
+	w.poll, _ = t.(poller)
+	w.until, _ = t.(untilPoller)
+	w.queue, _ = t.(queuer)
+	w.flush, _ = t.(flusher)
+	w.eagerT, _ = t.(eagerSender)
+	w.puller, _ = t.(puller)
 }
 
-// adoptDirect makes the world send and poll through the transport its Mux
-// reaches every rank through, when there is one (Mux.Direct): each call
-// then skips the Mux's route lookup and a dynamic call. Frames the world
-// sends with a Header, and Close, still go through the Mux. It runs
+// adoptDirect makes the world send and poll through the transport its mux
+// reaches every rank through, when there is one (mux.Direct): each call
+// then skips the mux's route lookup and a dynamic call. Frames the world
+// sends with a Header, and Close, still go through the mux. It runs
 // before the world is handed out (join, once the routes are known).
 func (w *World) adoptDirect() {
-	if m, ok := w.t.(interface{ Direct() Transport }); ok {
+	if m, ok := w.t.(interface{ Direct() transport }); ok {
 		if d := m.Direct(); d != nil {
 			w.useCalls(d)
 		}
@@ -357,7 +357,7 @@ func (w *World) routeQueued(ctx context.Context, peer int, h frame.Header, paylo
 	return nil
 }
 
-// flushQueued writes the frames the transport holds back (Flusher).
+// flushQueued writes the frames the transport holds back (flusher).
 func (w *World) flushQueued() {
 	if w.flush != nil {
 		w.flush.Flush()
