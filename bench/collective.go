@@ -79,12 +79,13 @@ func bcastRound(ctx context.Context) func(*coll.Member, int) error {
 
 func reduceRound(ctx context.Context) func(*coll.Member, int) error {
 	return func(mem *coll.Member, it int) error {
-		sum, err := coll.ReduceValue(mem, ctx, uint64(1), func(a, b uint64) uint64 { return a + b })
+		in, sum := [1]uint64{1}, [1]uint64{}
+		err := coll.ReduceValues(ctx, mem, in[:], sum[:], func(a, b uint64) uint64 { return a + b })
 		if err != nil {
 			return err
 		}
-		if mem.IsRoot() && sum != uint64(mem.Team().Size()) {
-			return fmt.Errorf("bench: reduce %d summed %d, want %d", it, sum, mem.Team().Size())
+		if mem.IsRoot() && sum[0] != uint64(mem.Team().Size()) {
+			return fmt.Errorf("bench: reduce %d summed %d, want %d", it, sum[0], mem.Team().Size())
 		}
 		_, err = mem.Broadcast(ctx, nil, 0)
 		return err

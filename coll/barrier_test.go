@@ -89,14 +89,15 @@ func mixed(t *testing.T, team *Team) {
 		if err := m.Barrier(ctx); err != nil {
 			return err
 		}
-		got, err := AllreduceValue(m, ctx, int64(m.CPU()), sum)
-		if want := int64(team.Size() * (team.Size() - 1) / 2); err == nil && got != want {
-			err = fmt.Errorf("allreduce %d, want %d", got, want)
+		var got [1]int64
+		err := AllreduceValues(ctx, m, []int64{int64(m.CPU())}, got[:], sum)
+		if want := int64(team.Size() * (team.Size() - 1) / 2); err == nil && got[0] != want {
+			err = fmt.Errorf("allreduce %d, want %d", got[0], want)
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := ReduceValue(m, ctx, 1, sum); err != nil {
+		if err := ReduceValues(ctx, m, []int64{1}, make([]int64, 1), sum); err != nil {
 			return err
 		}
 		var buf [4]byte

@@ -69,8 +69,8 @@ func BenchmarkReduce(b *testing.B) {
 		b.Run(prefix+"team-"+top.String(), func(b *testing.B) {
 			b.SetBytes(8)
 			benchTeam(b, pinnedTeam(b, cpus, top, nil), func(m *Member, ctx context.Context) error {
-				_, err := ReduceValue(m, ctx, int64(m.CPU()), sum)
-				return err
+				in, out := [1]int64{int64(m.CPU())}, [1]int64{}
+				return ReduceValues(ctx, m, in[:], out[:], sum)
 			})
 		})
 	}

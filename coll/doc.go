@@ -22,21 +22,29 @@
 //	team, err := coll.NewTeam(coll.Config{Bcast: bc, Pin: true})
 //	if err != nil { ... }
 //	err = team.Run(ctx, func(m *coll.Member) error {
+//		total := make([]int, 1)
+//		err := coll.AllreduceValues(ctx, m, []int{m.CPU()}, total, func(a, b int) int { return a + b })
+//		if err != nil {
+//			return err
+//		}
 //		buf := make([]byte, 64)
 //		n := 0
 //		if m.IsRoot() {
 //			n = copy(buf, "hello")
 //		}
-//		n, err := m.Broadcast(ctx, buf, n) // every member now has buf[:n]
-//		if err != nil {
-//			return err
-//		}
-//		total, err := coll.AllreduceValue(m, ctx, m.CPU(), func(a, b int) int { return a + b })
-//		if err != nil {
+//		if n, err = m.Broadcast(ctx, buf, n); err != nil { // every member now has buf[:n]
 //			return err
 //		}
 //		return m.Barrier(ctx)
 //	})
+//
+// Every function and method that waits takes a context.Context first and
+// returns ctx.Err() unchanged when it ends. Numbers are reduced with the
+// generic ReduceValues and AllreduceValues; Member.Reduce and
+// Member.Allreduce are their byte-level forms, for element types of the
+// caller's own with an op on their encodings. The same names and argument
+// order serve across processes in package comm/collective, whose rooted
+// collectives take the root rank after ctx.
 //
 // Run starts one goroutine per member, pinned to the member's CPU when
 // Config.Pin is set. Members may also be driven by goroutines of the

@@ -35,20 +35,20 @@ func Example() {
 	ctx := context.Background()
 	results := make([]string, team.Size())
 	err = team.Run(ctx, func(m *coll.Member) error {
+		sum := make([]int, 1)
+		err := coll.AllreduceValues(ctx, m, []int{10 * m.CPU()}, sum, func(a, b int) int { return a + b })
+		if err != nil {
+			return err
+		}
 		buf := make([]byte, 64)
 		n := 0
 		if m.IsRoot() {
 			n = copy(buf, "hello")
 		}
-		n, err := m.Broadcast(ctx, buf, n)
-		if err != nil {
+		if n, err = m.Broadcast(ctx, buf, n); err != nil {
 			return err
 		}
-		sum, err := coll.AllreduceValue(m, ctx, 10*m.CPU(), func(a, b int) int { return a + b })
-		if err != nil {
-			return err
-		}
-		results[m.CPU()] = fmt.Sprintf("cpu %d: %q, sum %d", m.CPU(), buf[:n], sum)
+		results[m.CPU()] = fmt.Sprintf("cpu %d: %q, sum %d", m.CPU(), buf[:n], sum[0])
 		return m.Barrier(ctx)
 	})
 	if err != nil {

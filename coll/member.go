@@ -17,9 +17,10 @@ import (
 // which any number of goroutines may call at once (see Broadcast). A
 // member that gets an error from a collective ends its team.
 //
-// Invariants: the links are fixed by NewTeam; acc, rx and pending, and
-// the signals consumed on each link (signal.seen), are state of the
-// member's goroutine; bcastMu is the only field several goroutines touch.
+// Invariants: the links are fixed by NewTeam; acc, rx, pending and
+// values, and the signals consumed on each link (signal.seen), are state
+// of the member's goroutine; bcastMu is the only field several goroutines
+// touch.
 type Member struct {
 	team  *Team
 	cpu   int
@@ -37,6 +38,7 @@ type Member struct {
 
 	acc, rx []byte // MaxMessage bytes each
 	pending []int  // reduction children not yet heard from
+	values  []byte // the Values functions' encodings (value.go)
 	bcastMu spinLock
 	bell    chan struct{} // rung by remote links; nil for in-process teams
 	prog    Progresser    // moves remote links' transport; nil for in-process teams

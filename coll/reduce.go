@@ -15,9 +15,12 @@ import (
 // folds its children's partial results in the order they arrive, which
 // varies from run to run, so op must be associative and commutative for
 // the result to be well defined.
+//
+// Reduce is the byte-level form of ReduceValues, for element types of the
+// caller's own; numbers are simpler with ReduceValues.
 func (m *Member) Reduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
-	if len(in) > len(m.acc) {
-		return m.fail(fmt.Errorf("%w: reduction of %d bytes, team limit %d", ErrTooLarge, len(in), len(m.acc)))
+	if err := m.checkSize(len(in)); err != nil {
+		return err
 	}
 	if m.root && len(out) < len(in) {
 		return m.fail(errShortOut(len(out), len(in)))
@@ -32,6 +35,15 @@ func (m *Member) Reduce(ctx context.Context, in, out []byte, op func(acc, in []b
 		return nil
 	}
 	return m.send(ctx, m.rparent, acc)
+}
+
+// checkSize fails the team with ErrTooLarge when a reduction of n bytes
+// exceeds MaxMessage.
+func (m *Member) checkSize(n int) error {
+	if n > len(m.acc) {
+		return m.fail(fmt.Errorf("%w: reduction of %d bytes, team limit %d", ErrTooLarge, n, len(m.acc)))
+	}
+	return nil
 }
 
 // gather folds every reduction child's message into acc as it arrives,
@@ -85,6 +97,7 @@ func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int
 // Allreduce is Reduce followed by a broadcast of the result: every member
 // ends with the result in out, which must hold len(in) bytes everywhere.
 // A team of two exchanges instead (exchange): one hop, not two.
+// Allreduce is the byte-level form of AllreduceValues.
 func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
 	if len(out) < len(in) {
 		return m.fail(errShortOut(len(out), len(in)))
@@ -113,8 +126,8 @@ func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in 
 // cross, so the whole takes one hop where Reduce and a broadcast take
 // two. out is len(in) bytes and may be in itself.
 func (m *Member) exchange(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
-	if len(in) > len(m.acc) {
-		return m.fail(fmt.Errorf("%w: reduction of %d bytes, team limit %d", ErrTooLarge, len(in), len(m.acc)))
+	if err := m.checkSize(len(in)); err != nil {
+		return err
 	}
 	to, from := m.pairEnds()
 	if err := m.send(ctx, to, in); err != nil {

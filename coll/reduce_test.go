@@ -24,18 +24,18 @@ func fold(team *Team, r int, op func(a, b int64) int64) int64 {
 
 func sum(a, b int64) int64 { return a + b }
 
-func TestReduceValue(t *testing.T) {
+func TestReduceValues(t *testing.T) {
 	ops := map[string]func(a, b int64) int64{"sum": sum, "max": func(a, b int64) int64 { return max(a, b) }}
 	eachTeam(t, func(t *testing.T, team *Team) {
 		for name, op := range ops {
 			run(t, team, func(ctx context.Context, m *Member) error {
 				for r := range rounds(300) {
-					got, err := ReduceValue(m, ctx, value(m.CPU(), r), op)
-					if err != nil {
+					var got [1]int64
+					if err := ReduceValues(ctx, m, []int64{value(m.CPU(), r)}, got[:], op); err != nil {
 						return err
 					}
-					if want := fold(team, r, op); m.IsRoot() && got != want {
-						return fmt.Errorf("%s round %d: got %d, want %d", name, r, got, want)
+					if want := fold(team, r, op); m.IsRoot() && got[0] != want {
+						return fmt.Errorf("%s round %d: got %d, want %d", name, r, got[0], want)
 					}
 				}
 				return nil
@@ -78,12 +78,13 @@ func TestAllreduce(t *testing.T) {
 	eachTeam(t, func(t *testing.T, team *Team) {
 		run(t, team, func(ctx context.Context, m *Member) error {
 			for r := range rounds(300) {
-				got, err := AllreduceValue(m, ctx, float64(value(m.CPU(), r))/4, func(a, b float64) float64 { return a + b })
-				if err != nil {
+				var got [1]float64
+				in := []float64{float64(value(m.CPU(), r)) / 4}
+				if err := AllreduceValues(ctx, m, in, got[:], func(a, b float64) float64 { return a + b }); err != nil {
 					return err
 				}
-				if want := float64(fold(team, r, sum)) / 4; got != want {
-					return fmt.Errorf("round %d: got %g, want %g", r, got, want)
+				if want := float64(fold(team, r, sum)) / 4; got[0] != want {
+					return fmt.Errorf("round %d: got %g, want %g", r, got[0], want)
 				}
 				if err := allreduceBytes(ctx, m, team, r); err != nil {
 					return err

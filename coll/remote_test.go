@@ -89,16 +89,16 @@ func TestNewMember(t *testing.T) {
 // allOps runs rounds of every collective on m and checks the results.
 func allOps(ctx context.Context, m *Member, ids []int) error {
 	for r := range rounds(50) {
-		sum, err := AllreduceValue(m, ctx, value(m.CPU(), r), func(a, b int64) int64 { return a + b })
-		if err != nil {
+		var sum [1]int64
+		if err := AllreduceValues(ctx, m, []int64{value(m.CPU(), r)}, sum[:], func(a, b int64) int64 { return a + b }); err != nil {
 			return err
 		}
 		var want int64
 		for _, id := range ids {
 			want += value(id, r)
 		}
-		if sum != want {
-			return fmt.Errorf("member %d round %d: allreduce %d, want %d", m.CPU(), r, sum, want)
+		if sum[0] != want {
+			return fmt.Errorf("member %d round %d: allreduce %d, want %d", m.CPU(), r, sum[0], want)
 		}
 		if err := m.Barrier(ctx); err != nil {
 			return err

@@ -157,15 +157,17 @@ func (p *program) step(ctx context.Context, seq int) error {
 	case 2:
 		return p.broadcast(ctx, seq)
 	case 3:
-		got, err := ReduceValue(p.m, ctx, value(p.m.CPU(), seq), sum)
-		if want := fold(p.team, seq, sum); err == nil && p.m.IsRoot() && got != want {
-			err = fmt.Errorf("reduce: got %d, want %d", got, want)
+		var got [1]int64
+		err := ReduceValues(ctx, p.m, []int64{value(p.m.CPU(), seq)}, got[:], sum)
+		if want := fold(p.team, seq, sum); err == nil && p.m.IsRoot() && got[0] != want {
+			err = fmt.Errorf("reduce: got %d, want %d", got[0], want)
 		}
 		return err
 	default:
-		got, err := AllreduceValue(p.m, ctx, value(p.m.CPU(), seq), sum)
-		if want := fold(p.team, seq, sum); err == nil && got != want {
-			err = fmt.Errorf("allreduce: got %d, want %d", got, want)
+		var got [1]int64
+		err := AllreduceValues(ctx, p.m, []int64{value(p.m.CPU(), seq)}, got[:], sum)
+		if want := fold(p.team, seq, sum); err == nil && got[0] != want {
+			err = fmt.Errorf("allreduce: got %d, want %d", got[0], want)
 		}
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/plexus-hpc/plexus/coll"
 )
 
-// Values travel as 8 bytes each, as in coll.ReduceValue: floats as
+// Values travel as 8 bytes each, as in coll.ReduceValues: floats as
 // float64 bits, which hold every float32 exactly, integers as their 64-bit
 // two's complement. Eight divides 64, so Reduce may cut a vector anywhere
 // its pieces need.
