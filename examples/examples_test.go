@@ -1,0 +1,143 @@
+// Package examples_test runs every program in examples/ under plexus run,
+// as a user would, and checks that the README quotes examples/hello
+// exactly.
+package examples_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestReadmeQuotesHello checks that README.md shows examples/hello/main.go
+// as it is, so that the README's program is one that compiles and runs
+// (TestHello).
+func TestReadmeQuotesHello(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("hello/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(readme, []byte("```go\n"+string(src)+"```\n")) {
+		t.Errorf("README.md does not quote examples/hello/main.go whole in a ```go block; copy the file into it")
+	}
+}
+
+func TestHello(t *testing.T) {
+	for _, n := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("ranks=%d", n), func(t *testing.T) {
+			out := runExample(t, "hello", n)
+			for r := range n {
+				want := fmt.Sprintf("rank %d of %d: the ranks add up to %d", r, n, n*(n-1)/2)
+				mustContain(t, out, want)
+			}
+			if n > 1 {
+				mustContain(t, out, `rank 1 received "hello" from rank 0`)
+			}
+		})
+	}
+}
+
+func TestRing(t *testing.T) {
+	out := runExample(t, "ring", 4, "-laps", "50")
+	mustContain(t, out, "token 300 after 50 laps of 4 ranks")
+}
+
+func TestAllreduce(t *testing.T) {
+	out := runExample(t, "allreduce", 3, "-n", "1001")
+	mustContain(t, out, "1001 values on 3 ranks: sum 4500, norm 168.819, histogram [101 100 100 100 100 100 100 100 100 100]")
+}
+
+func TestStencil(t *testing.T) {
+	for _, tc := range []struct {
+		ranks int
+		args  []string
+	}{
+		{4, []string{"-n", "10000", "-steps", "200"}},
+		{3, []string{"-n", "4", "-steps", "20"}}, // blocks of one and two cells
+	} {
+		t.Run(fmt.Sprintf("ranks=%d", tc.ranks), func(t *testing.T) {
+			out := runExample(t, "stencil", tc.ranks, tc.args...)
+			mustContain(t, out, fmt.Sprintf("on %d ranks", tc.ranks))
+			mustContain(t, out, "same as one process")
+		})
+	}
+}
+
+// bin holds the plexus command and the examples, built once.
+var bin struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if bin.dir != "" {
+		os.RemoveAll(bin.dir)
+	}
+	os.Exit(code)
+}
+
+// build builds cmd/plexus and every example into one directory and
+// returns it.
+func build(t *testing.T) string {
+	t.Helper()
+	bin.once.Do(func() {
+		bin.dir, bin.err = os.MkdirTemp("", "plexus-examples-")
+		if bin.err != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", bin.dir+string(filepath.Separator),
+			"../cmd/plexus", "./hello", "./ring", "./allreduce", "./stencil")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			bin.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if bin.err != nil {
+		t.Fatal(bin.err)
+	}
+	return bin.dir
+}
+
+// runExample runs example under plexus run with n ranks and returns the
+// ranks' output with the "[rank] " prefixes removed.
+func runExample(t *testing.T, example string, n int, args ...string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a job of several processes")
+	}
+	dir := build(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	argv := append([]string{"run", "-n", fmt.Sprint(n), "--timeout", "50s", "--",
+		filepath.Join(dir, example)}, args...)
+	cmd := exec.CommandContext(ctx, filepath.Join(dir, "plexus"), argv...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("plexus %s: %v\n%s", strings.Join(argv, " "), err, out)
+	}
+	return rankPrefix.ReplaceAllString(string(out), "")
+}
+
+var rankPrefix = regexp.MustCompile(`(?m)^\[\d+\] `)
+
+func mustContain(t *testing.T, out, want string) {
+	t.Helper()
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}
