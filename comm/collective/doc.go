@@ -10,7 +10,8 @@
 //	if err != nil { ... }
 //	buf := make([]byte, 1024)
 //	err = c.Bcast(ctx, 0, buf) // rank 0's buf, everywhere
-//	sum := make([]float64, 4)
+//	local := []float64{1, 2, 3, 4} // this rank's values
+//	sum := make([]float64, len(local))
 //	err = collective.AllreduceValues(ctx, c, local, sum, func(a, b float64) float64 { return a + b })
 //	err = c.Barrier(ctx)
 //
