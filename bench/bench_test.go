@@ -19,7 +19,7 @@ func localModel(tb testing.TB) *topo.Model {
 	if err != nil {
 		tb.Skipf("no sysfs: %v", err)
 	}
-	if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 		tb.Fatal(err)
 	}
 	return m

@@ -73,9 +73,9 @@ type Config struct {
 	// EagerLimit: messages shorter than this go eagerly (when the sender
 	// has credit); the others by rendezvous.
 	EagerLimit int
-	// PullLimit: towards a peer that can pull from this rank (see
-	// Puller), messages from this size on go by rendezvous even below
-	// EagerLimit.
+	// PullLimit: towards a peer that can pull from this rank's memory
+	// (shared memory with cross-memory attach), messages from this size
+	// on go by rendezvous even below EagerLimit.
 	PullLimit int
 	// UnexpectedBudget bounds the memory, in bytes, that eager messages
 	// from other ranks take at this rank while they wait unexpected (no
@@ -104,8 +104,8 @@ type Config struct {
 	// Transport is how JoinWith reaches the other ranks: TransportAuto
 	// (shared memory to the ranks on this host, TCP to the others),
 	// TransportTCP or TransportSHM (every rank must be on this host).
-	// Empty means the environment's PLEXUS_TRANSPORT, else auto. New
-	// ignores it: its Opener decides.
+	// Empty means the environment's PLEXUS_TRANSPORT, else auto. The
+	// worlds of package commtest ignore it.
 	Transport string
 	// Serialized promises that the world is used by one goroutine at a
 	// time: no two of its calls (its requests' and links' included, Close
@@ -113,9 +113,9 @@ type Config struct {
 	// goroutine — which is MPI's MPI_THREAD_SERIALIZED. Messages are then
 	// received only inside the world's calls, by the calling goroutine,
 	// as an MPI rank's are, and matching, request reuse and the shared
-	// memory rings take no locks (serial.go). It applies when every rank
-	// runs on this host over shared memory (JoinWith with the auto or shm
-	// transport, or New over an SHM opener with shm.Config.Passive);
+	// memory rings take no locks. It applies when every rank runs on
+	// this host over shared memory (JoinWith with the auto or shm
+	// transport, or commtest.SHM with shm.Config.Passive);
 	// otherwise the world runs as usual. World.Serialized says which.
 	Serialized bool
 }

@@ -119,13 +119,12 @@
 //
 // # Transports
 //
-// The world runs over a Transport: TCP between processes (TCP), shared
-// memory between processes on one host (SHM), a Mux of the two, or the
-// in-memory Twin, which connects several worlds inside one process and can
-// Kill a rank, for tests. Join uses a Mux: the ranks register their host
-// with their TCP address in the launcher's exchange, and each carries its
-// traffic with the ranks on its host over shared memory and with the
-// others over TCP. Config.Transport, or else the environment variable
-// PLEXUS_TRANSPORT, forces one: "tcp" (for comparisons and tests), "shm"
-// (every rank must be on one host) or "auto", the default.
+// Join reaches the ranks on this host over shared memory and the others
+// over TCP: the ranks register their host with their TCP address in the
+// launcher's exchange, which tells each which ranks share its host.
+// Config.Transport, or else the environment variable PLEXUS_TRANSPORT,
+// forces one: "tcp" (for comparisons and tests), "shm" (every rank must be
+// on one host) or "auto", the default. Package comm/commtest makes worlds
+// for tests: several ranks in one process over an in-memory twin that can
+// crash a rank, or over one explicitly configured transport.
 package comm

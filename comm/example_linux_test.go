@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/commtest"
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
@@ -24,8 +25,8 @@ func ExampleConfig_serialized() {
 	defer os.RemoveAll(dir)
 	var ws [2]*comm.World
 	for r := range ws {
-		open := comm.SHM(shm.Config{Rank: r, Size: 2, JobID: "example", Dir: dir, Passive: true})
-		w, err := comm.New(comm.Config{Rank: r, Size: 2, Serialized: true}, open)
+		sc := shm.Config{Rank: r, Size: 2, JobID: "example", Dir: dir, Passive: true}
+		w, err := commtest.SHM(comm.Config{Rank: r, Size: 2, Serialized: true}, sc)
 		if err != nil {
 			panic(err)
 		}

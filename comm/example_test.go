@@ -5,16 +5,18 @@ import (
 	"fmt"
 
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/commtest"
 )
 
-// Two worlds on the in-memory twin: rank 0 sends, rank 1 receives with
-// wildcards.
+// Two worlds in one process, on commtest's in-memory twin (in a job each
+// rank is a process that calls comm.Join): rank 0 sends, rank 1 receives
+// with wildcards.
 func Example() {
 	ctx := context.Background()
-	twin := comm.NewTwin(2)
+	twin := commtest.NewTwin(2)
 	var ws [2]*comm.World
 	for r := range ws {
-		w, err := comm.New(comm.Config{Rank: r, Size: 2}, twin.Opener(r))
+		w, err := twin.World(r, comm.Config{})
 		if err != nil {
 			panic(err)
 		}
@@ -37,10 +39,10 @@ func Example() {
 // window reuses them.
 func ExampleFree() {
 	ctx := context.Background()
-	twin := comm.NewTwin(2)
+	twin := commtest.NewTwin(2)
 	var ws [2]*comm.World
 	for r := range ws {
-		w, err := comm.New(comm.Config{Rank: r, Size: 2}, twin.Opener(r))
+		w, err := twin.World(r, comm.Config{})
 		if err != nil {
 			panic(err)
 		}

@@ -8,14 +8,14 @@ import (
 )
 
 // twinWorlds returns n worlds on one twin, closed when the test ends.
-func twinWorlds(t testing.TB, n int, cfg Config) ([]*World, *Twin) {
+func twinWorlds(t testing.TB, n int, cfg Config) ([]*World, *twin) {
 	t.Helper()
-	tw := NewTwin(n)
+	tw := newTwin(n)
 	ws := make([]*World, n)
 	for i := range ws {
 		c := cfg
 		c.Rank, c.Size = i, n
-		w, err := New(c, tw.Opener(i))
+		w, err := openWorld(c, tw.Opener(i))
 		if err != nil {
 			t.Fatal(err)
 		}

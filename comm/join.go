@@ -42,13 +42,13 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	b := &book{ready: make(chan struct{})}
 	defer close(b.ready) // empty on failure: dials fail rather than wait
 	var ep *tcp.Endpoint
-	remote := TCP(tcpConfig(info, b), func(e *tcp.Endpoint) { ep = e })
+	remote := openTCP(tcpConfig(info, b), func(e *tcp.Endpoint) { ep = e })
 	m := newMux(muxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized)})
 	open := m.Open
 	if mode == TransportTCP {
 		open = remote
 	}
-	w, err := New(cfg, open)
+	w, err := openWorld(cfg, open)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func route(m *mux, mode string, hosts []string) error {
 func shmOpener(info launch.Info, serialized bool) func(rank, size int) opener {
 	return func(rank, size int) opener {
 		shm.CleanStale("")
-		return SHM(shm.Config{Rank: rank, Size: size, JobID: jobID(info), PeerTimeout: 15 * time.Second,
+		return openSHM(shm.Config{Rank: rank, Size: size, JobID: jobID(info), PeerTimeout: 15 * time.Second,
 			Passive: serialized && size == info.Size})
 	}
 }

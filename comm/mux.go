@@ -42,7 +42,7 @@ type muxConfig struct {
 // (TCP), each peer always over the same one, and merges what both deliver.
 // Join builds one by default.
 //
-// Use: newMux, New(cfg, m.Open) — which opens Remote — then Route with
+// Use: newMux, openWorld(cfg, m.Open) — which opens Remote — then Route with
 // every rank's host, which opens Local. Sends wait for Route (a bootstrap
 // may deliver, and so make the world answer, before it is done).
 //
@@ -94,7 +94,7 @@ type routes struct {
 	localS signaller
 }
 
-// newMux returns a mux for cfg, to be opened by New(cfg, m.Open).
+// newMux returns a mux for cfg, to be opened by openWorld(cfg, m.Open).
 func newMux(cfg muxConfig) *mux {
 	if cfg.RouteTimeout == 0 {
 		cfg.RouteTimeout = defaultRouteTimeout

@@ -91,11 +91,11 @@ func newMuxWorld(t *testing.T, i int, hosts []string, b *book, dir string, mw mu
 	local := func(rank, size int) opener {
 		mw.local.ranks = sameHost(hosts, i).ranks
 		sc := shm.Config{Rank: rank, Size: size, JobID: "mux-test-" + hosts[i], Dir: dir}
-		return count(SHM(sc), mw.local)
+		return count(openSHM(sc), mw.local)
 	}
-	remote := count(TCP(tc, func(e *tcp.Endpoint) { b.addrs[i] = e.Addr() }), mw.remote)
+	remote := count(openTCP(tc, func(e *tcp.Endpoint) { b.addrs[i] = e.Addr() }), mw.remote)
 	m := newMux(muxConfig{Rank: i, Size: n, Remote: remote, Local: local})
-	w, err := New(Config{Rank: i, Size: n, EagerLimit: 1024, ChunkSize: 4096}, m.Open)
+	w, err := openWorld(Config{Rank: i, Size: n, EagerLimit: 1024, ChunkSize: 4096}, m.Open)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func exchangeOnce(t *testing.T, ctx context.Context, a, b *World) {
 // TestMuxSendWaitsForRoute: a Send before Route waits for it, and one
 // after Close fails.
 func TestMuxSendWaitsForRoute(t *testing.T) {
-	tw := NewTwin(2)
+	tw := newTwin(2)
 	m := newMux(muxConfig{Rank: 0, Size: 2, Remote: tw.Opener(0), RouteTimeout: 20 * time.Millisecond})
 	if _, err := m.Open(events{Deliver: func(int, frame.Header, []byte) {}, Lost: func(int, error) {}}); err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ func (w *World) rts(r *Request) (frame.Header, []byte) {
 
 // offerFrom records the offer an RTS carries, if it does; a malformed
 // one is ignored, so the receive will answer with a CTS. It runs on the
-// transport's reader, which may run before New has stored w.t: it does
+// transport's reader, which may run before openWorld has stored w.t: it does
 // not look at the transport.
 func (w *World) offerFrom(peer int, h frame.Header, payload []byte) *offer {
 	if h.Flags&flagPull == 0 || len(payload) != 8 {

@@ -43,7 +43,7 @@ func benchSHMWorlds(b *testing.B, cfg Config, noPull bool) []*World {
 	for i := range ws {
 		c := cfg
 		c.Rank, c.Size = i, 2
-		w, err := New(c, SHM(shm.Config{Rank: i, Size: 2, JobID: "pull-bench", Dir: dir, NoPull: noPull}))
+		w, err := openWorld(c, openSHM(shm.Config{Rank: i, Size: 2, JobID: "pull-bench", Dir: dir, NoPull: noPull}))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -20,7 +20,7 @@ type flushCounting struct {
 func (f flushCounting) Flush() { f.n.Add(1) }
 
 // countingOpener opens rank's transport on tw, wrapped in flushCounting.
-func countingOpener(tw *Twin, rank int, n *atomic.Int32) func(events) (transport, error) {
+func countingOpener(tw *twin, rank int, n *atomic.Int32) func(events) (transport, error) {
 	return func(ev events) (transport, error) {
 		t, err := tw.Opener(rank)(ev)
 		return flushCounting{t, n}, err
@@ -32,14 +32,14 @@ func countingOpener(tw *Twin, rank int, n *atomic.Int32) func(events) (transport
 // (Isend's eager requests are), so a window's last frames are not left
 // until the next poll.
 func TestWaitallFlushes(t *testing.T) {
-	tw := NewTwin(2)
+	tw := newTwin(2)
 	var flushes atomic.Int32
-	w0, err := New(Config{Rank: 0, Size: 2}, countingOpener(tw, 0, &flushes))
+	w0, err := openWorld(Config{Rank: 0, Size: 2}, countingOpener(tw, 0, &flushes))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w0.Close()
-	w1, err := New(Config{Rank: 1, Size: 2}, tw.Opener(1))
+	w1, err := openWorld(Config{Rank: 1, Size: 2}, tw.Opener(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestWaitallFlushes(t *testing.T) {
 // TestMuxFlush: a mux passes Flush on to the transports under it that
 // hold frames back, the local one once it is routed.
 func TestMuxFlush(t *testing.T) {
-	tw, local := NewTwin(2), NewTwin(2)
+	tw, local := newTwin(2), newTwin(2)
 	var nRemote, nLocal atomic.Int32
 	m := newMux(muxConfig{Rank: 0, Size: 2, Remote: countingOpener(tw, 0, &nRemote),
 		Local: func(rank, size int) opener { return countingOpener(local, rank, &nLocal) }})
@@ -110,7 +110,7 @@ func (e eagerRecording) QueueEager(_ context.Context, peer int, comm uint32, tag
 // into a Send or Queue (here both a Send) of the same eager frame for a
 // peer over the remote transport.
 func TestMuxEager(t *testing.T) {
-	tw, local := NewTwin(3), NewTwin(2)
+	tw, local := newTwin(3), newTwin(2)
 	var calls []string
 	got := make(chan frame.Header, 1)
 	m := newMux(muxConfig{Rank: 0, Size: 3, Remote: tw.Opener(0),
@@ -171,7 +171,7 @@ func TestMuxPollSkipsIdleRemote(t *testing.T) {
 		hosts []string
 		want  int32
 	}{{[]string{"a", "a"}, 0}, {[]string{"a", "b"}, 1}} {
-		tw, local := NewTwin(2), NewTwin(2)
+		tw, local := newTwin(2), newTwin(2)
 		var polls atomic.Int32
 		m := newMux(muxConfig{Rank: 0, Size: 2,
 			Remote: func(ev events) (transport, error) {

@@ -264,7 +264,7 @@ func slowRank(ctx context.Context, job, mode string, delay time.Duration, done *
 			return err
 		}
 		time.Sleep(delay)
-		w, err = New(Config{Rank: 1, Size: 2}, shmOpener(info, false)(1, 2))
+		w, err = openWorld(Config{Rank: 1, Size: 2}, shmOpener(info, false)(1, 2))
 	}
 	if err != nil {
 		return fmt.Errorf("slow rank: %w", err)

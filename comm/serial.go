@@ -29,7 +29,7 @@ import (
 func (w *World) Serialized() bool { return w.serial }
 
 // adoptSerial makes the world serialized if it was asked to be and its
-// transport is passive. It runs before the world is handed out (New, or
+// transport is passive. It runs before the world is handed out (openWorld, or
 // join once the routes are known), when nothing uses it yet.
 func (w *World) adoptSerial() {
 	s, ok := w.t.(sleeper)

@@ -281,7 +281,7 @@ func TestPassiveNeedsSerialized(t *testing.T) {
 		t.Skip(err)
 	}
 	defer os.RemoveAll(dir)
-	_, err = New(Config{Rank: 0, Size: 1}, SHM(shm.Config{Rank: 0, Size: 1, JobID: "comm-passive", Dir: dir, Passive: true}))
+	_, err = openWorld(Config{Rank: 0, Size: 1}, openSHM(shm.Config{Rank: 0, Size: 1, JobID: "comm-passive", Dir: dir, Passive: true}))
 	if err == nil || !strings.Contains(err.Error(), "Serialized") {
 		t.Fatalf("New: %v", err)
 	}

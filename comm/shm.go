@@ -6,9 +6,9 @@ import (
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
-// SHM returns an opener of a shared-memory endpoint configured by cfg,
+// openSHM returns an opener of a shared-memory endpoint configured by cfg,
 // whose Deliver and Lost are the world's. All ranks must run on this host.
-func SHM(cfg shm.Config) opener {
+func openSHM(cfg shm.Config) opener {
 	return func(ev events) (transport, error) {
 		cfg.Deliver, cfg.DeliverRun, cfg.Lost, cfg.Idle = ev.Deliver, ev.DeliverRun, ev.Lost, ev.Idle
 		cfg.DeliverEager = ev.DeliverEager

@@ -47,11 +47,11 @@ func shmWorldsIn(t testing.TB, n int, cfg Config, passive bool, wrap func(i int,
 	for i := range ws {
 		c := cfg
 		c.Rank, c.Size = i, n
-		open := SHM(shm.Config{Rank: i, Size: n, JobID: "comm-test", Dir: dir, Passive: passive})
+		open := openSHM(shm.Config{Rank: i, Size: n, JobID: "comm-test", Dir: dir, Passive: passive})
 		if wrap != nil {
 			open = wrap(i, open)
 		}
-		w, err := New(c, open)
+		w, err := openWorld(c, open)
 		if err != nil {
 			t.Fatal(err)
 		}

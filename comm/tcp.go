@@ -2,10 +2,10 @@ package comm
 
 import "github.com/plexus-hpc/plexus/transport/tcp"
 
-// TCP returns an opener of a TCP endpoint configured by cfg, whose Deliver
+// openTCP returns an opener of a TCP endpoint configured by cfg, whose Deliver
 // and Lost are the world's. The endpoint is reported to ready, if not nil,
 // once it listens, so that the caller can publish its address.
-func TCP(cfg tcp.Config, ready func(*tcp.Endpoint)) opener {
+func openTCP(cfg tcp.Config, ready func(*tcp.Endpoint)) opener {
 	return func(ev events) (transport, error) {
 		cfg.Deliver, cfg.Lost = ev.Deliver, ev.Lost
 		ep, err := tcp.Listen(cfg)

@@ -12,13 +12,13 @@ import (
 // errTwinDown is what a twin reports for a killed or closed rank.
 var errTwinDown = errors.New("comm: twin: rank down")
 
-// Twin is the in-memory transport: N worlds in one process, connected by
+// twin is the in-memory transport: N worlds in one process, connected by
 // one ordered queue and one delivering goroutine per ordered pair of
 // ranks, with fault injection (Kill). Tests run the same world code over
 // it as over TCP, deterministically in order per pair.
 //
 // Concurrency contract: all methods may be called from any goroutine.
-type Twin struct {
+type twin struct {
 	mu    sync.Mutex
 	n     int
 	ev    []events
@@ -46,9 +46,9 @@ type twinFrame struct {
 	buf *[]byte
 }
 
-// NewTwin returns a twin connecting n ranks.
-func NewTwin(n int) *Twin {
-	t := &Twin{n: n, ev: make([]events, n), down: make([]bool, n), in: make([]sync.WaitGroup, n)}
+// newTwin returns a twin connecting n ranks.
+func newTwin(n int) *twin {
+	t := &twin{n: n, ev: make([]events, n), down: make([]bool, n), in: make([]sync.WaitGroup, n)}
 	t.pairs = make([][]*twinPair, n)
 	for s := range t.pairs {
 		t.pairs[s] = make([]*twinPair, n)
@@ -59,8 +59,8 @@ func NewTwin(n int) *Twin {
 	return t
 }
 
-// Opener returns the opener of rank's end, for New.
-func (t *Twin) Opener(rank int) opener {
+// Opener returns the opener of rank's end, for openWorld.
+func (t *twin) Opener(rank int) opener {
 	return func(ev events) (transport, error) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
@@ -81,11 +81,11 @@ func (t *Twin) Opener(rank int) opener {
 // Kill makes rank fail as a crashed process would: frames in flight to and
 // from it are dropped, its sends fail, and every other rank, and rank
 // itself, hear that their peer is lost.
-func (t *Twin) Kill(rank int) { t.shut(rank, true) }
+func (t *twin) Kill(rank int) { t.shut(rank, true) }
 
 // shut stops every queue to and from rank. The other ranks hear that rank
 // is lost; rank itself hears of its peers only if lostSelf.
-func (t *Twin) shut(rank int, lostSelf bool) {
+func (t *twin) shut(rank int, lostSelf bool) {
 	t.mu.Lock()
 	if t.down[rank] {
 		t.mu.Unlock()
@@ -118,7 +118,7 @@ func (p *twinPair) signal() {
 
 // run delivers the frames from src to dst in order until the pair stops.
 // Lost comes from here too, after the last Deliver, as the contract says.
-func (t *Twin) run(src, dst int) {
+func (t *twin) run(src, dst int) {
 	defer t.in[dst].Done()
 	p := t.pairs[src][dst]
 	ev := t.ev[dst]
@@ -142,7 +142,7 @@ func (t *Twin) run(src, dst int) {
 
 // twinEnd is one rank's transport.
 type twinEnd struct {
-	t    *Twin
+	t    *twin
 	rank int
 }
 

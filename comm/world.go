@@ -138,8 +138,8 @@ type peer struct {
 	link *linkChan
 }
 
-// New returns a world for cfg on the transport that open creates.
-func New(cfg Config, open opener) (*World, error) {
+// openWorld returns a world for cfg on the transport that open creates.
+func openWorld(cfg Config, open opener) (*World, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -250,7 +250,7 @@ func (w *World) Size() int { return w.cfg.Size }
 
 // Crowded reports whether this rank's host runs more ranks of the world
 // than it has CPUs, so that ranks take turns on them. Join finds out;
-// worlds made by New are never crowded.
+// worlds made by package commtest are never crowded.
 func (w *World) Crowded() bool { return w.crowded }
 
 // UnexpectedBytes returns the memory held by unexpected messages and

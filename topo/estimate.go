@@ -31,12 +31,12 @@ type EstimateParams struct {
 	RefDistance float64
 }
 
-// DefaultEstimate is fitted to the only public Smelt pairwise model, the
-// 2-socket Intel Xeon E5-2670 v2 (Ivy Bridge-EP, 2×10 cores, 2.5 GHz) in
-// data/smelt/machinedb/intel_xeon_e5_v2_2x10: each cost is the mean over
-// the 180 same-node or 200 cross-node ordered pairs of the
-// pairwise-nsend_send / pairwise-nsend_receive files, converted from TSC
-// cycles at 2.5 GHz (send 62.7 / 196.3 cycles, receive 223.0 / 696.5
+// DefaultEstimate returns the parameters fitted to the only public Smelt
+// pairwise model, the 2-socket Intel Xeon E5-2670 v2 (Ivy Bridge-EP, 2×10
+// cores, 2.5 GHz) in data/smelt/machinedb/intel_xeon_e5_v2_2x10: each cost
+// is the mean over the 180 same-node or 200 cross-node ordered pairs of
+// the pairwise-nsend_send / pairwise-nsend_receive files, converted from
+// TSC cycles at 2.5 GHz (send 62.7 / 196.3 cycles, receive 223.0 / 696.5
 // cycles). TestDefaultEstimateFitted recomputes the fit from the data and
 // fails if any constant drifts more than 2% from it.
 //
@@ -48,13 +48,15 @@ type EstimateParams struct {
 //
 // RefDistance 21 is the ACPI SLIT remote distance firmware reports on
 // typical 2-socket Intel machines, which the fitted machine is.
-var DefaultEstimate = EstimateParams{
-	SendLocal:   25.1,
-	SendRemote:  78.5,
-	RecvLocal:   89.2,
-	RecvRemote:  278.6,
-	SMTFactor:   0.6,
-	RefDistance: 21,
+func DefaultEstimate() EstimateParams {
+	return EstimateParams{
+		SendLocal:   25.1,
+		SendRemote:  78.5,
+		RecvLocal:   89.2,
+		RecvRemote:  278.6,
+		SMTFactor:   0.6,
+		RefDistance: 21,
+	}
 }
 
 // Validate checks that the parameters are finite, positive and ordered:

@@ -47,7 +47,7 @@ func TestDefaultEstimateFitted(t *testing.T) {
 	m := load2x10(t)
 	sl, sr := classMeans(m, m.Send.Mean)
 	rl, rr := classMeans(m, m.Recv.Mean)
-	d := topo.DefaultEstimate
+	d := topo.DefaultEstimate()
 	for _, c := range []struct {
 		name        string
 		def, fitted float64
@@ -73,7 +73,7 @@ func TestEstimateVs2x10(t *testing.T) {
 	meas := load2x10(t)
 	est := load2x10(t)
 	est.Send, est.Recv = nil, nil
-	if err := topo.Estimate(est, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(est, topo.DefaultEstimate()); err != nil {
 		t.Fatal(err)
 	}
 	if !est.Provenance.CostsEstimated || est.Send.SD != nil {
@@ -123,7 +123,7 @@ func smtModel(nodes int, dist [][]float64) *topo.Model {
 
 func TestEstimateOrdering(t *testing.T) {
 	m := smtModel(2, nil)
-	if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []*topo.Costs{m.Send, m.Recv} {
@@ -135,7 +135,7 @@ func TestEstimateOrdering(t *testing.T) {
 			t.Errorf("diagonal %v, [5][0] %v", c.Mean[1][1], c.Mean[5][0])
 		}
 	}
-	d := topo.DefaultEstimate
+	d := topo.DefaultEstimate()
 	if m.Recv.Mean[0][4] != d.RecvRemote || m.Send.Mean[0][1] != d.SMTFactor*d.SendLocal {
 		t.Errorf("nil Distance: remote %v want %v", m.Recv.Mean[0][4], d.RecvRemote)
 	}
@@ -149,12 +149,12 @@ func TestEstimateDistanceScaling(t *testing.T) {
 		{32, 21, 12, 10},
 	}
 	m := smtModel(4, dist)
-	if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 		t.Fatal(err)
 	}
 	// From CPU 0 (node 0) to nodes 1, 2, 3 at distances 12, 21, 32.
 	s, r := m.Send.Mean[0], m.Recv.Mean[0]
-	d := topo.DefaultEstimate
+	d := topo.DefaultEstimate()
 	if !(d.SendLocal < s[4] && s[4] < s[8] && s[8] < s[12]) || !(r[2] < r[4] && r[4] < r[8] && r[8] < r[12]) {
 		t.Errorf("not monotone in distance: send %v recv %v", s, r)
 	}
@@ -176,7 +176,7 @@ func TestEstimateErrors(t *testing.T) {
 		func(p *topo.EstimateParams) { p.RefDistance = 10 },
 	}
 	for i, f := range bad {
-		p := topo.DefaultEstimate
+		p := topo.DefaultEstimate()
 		f(&p)
 		if err := p.Validate(); err == nil {
 			t.Errorf("case %d: %+v validated", i, p)
@@ -185,16 +185,16 @@ func TestEstimateErrors(t *testing.T) {
 			t.Errorf("case %d: Estimate accepted %+v", i, p)
 		}
 	}
-	if err := topo.Estimate(load2x10(t), topo.DefaultEstimate); !errors.Is(err, topo.ErrMeasured) {
+	if err := topo.Estimate(load2x10(t), topo.DefaultEstimate()); !errors.Is(err, topo.ErrMeasured) {
 		t.Errorf("measured model: err = %v", err)
 	}
 	m := smtModel(1, nil)
 	for range 2 { // re-estimating replaces earlier estimates
-		if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+		if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := topo.Estimate(&topo.Model{}, topo.DefaultEstimate); !errors.Is(err, topo.ErrInvalid) {
+	if err := topo.Estimate(&topo.Model{}, topo.DefaultEstimate()); !errors.Is(err, topo.ErrInvalid) {
 		t.Errorf("empty model: err = %v", err)
 	}
 }
@@ -204,7 +204,7 @@ func ExampleEstimate() {
 	for id := 0; id < 4; id++ {
 		m.CPUs = append(m.CPUs, topo.CPU{ID: id, Package: id / 2, Core: id, Node: id / 2, L2: id, L3: id / 2})
 	}
-	if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 		panic(err)
 	}
 	fmt.Printf("send local %.1f ns, remote %.1f ns\n", m.Send.Mean[0][1], m.Send.Mean[0][2])

@@ -66,7 +66,7 @@ func TestEstimateRefusesOversized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err) // a topology of 20,000 CPUs is fine without costs
 	}
-	err = Estimate(m, DefaultEstimate)
+	err = Estimate(m, DefaultEstimate())
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "topo.MaxCostCPUs = 2048") {
 		t.Fatalf("Estimate: %v; want ErrTooLarge naming topo.MaxCostCPUs", err)
 	}

@@ -52,7 +52,7 @@ func best(g *group, root int, op Op, progress func(done, total int)) *shape {
 const multiStartMax = 64
 
 // startTopologies are the generators best starts from: all but Best.
-var startTopologies = append(append([]Topology{}, Static...), Adaptive, AdaptiveBase)
+var startTopologies = append(Static(), Adaptive, AdaptiveBase)
 
 // startShapes returns the starting trees for op, fastest first (stable, so
 // ties keep startTopologies order).

@@ -26,12 +26,16 @@ const (
 	AdaptiveBase
 )
 
-// Topologies lists every topology in display order.
-var Topologies = []Topology{Adaptive, Best, Binary, Fibonacci, Sequential, MST, Cluster, Bad, AdaptiveBase}
+// Topologies returns every topology in display order, in a new slice.
+func Topologies() []Topology {
+	return []Topology{Adaptive, Best, Binary, Fibonacci, Sequential, MST, Cluster, Bad, AdaptiveBase}
+}
 
-// Static lists the machine-oblivious and machine-aware static topologies
-// of Smelt §2.4.
-var Static = []Topology{Binary, Fibonacci, Sequential, MST, Cluster, Bad}
+// Static returns the machine-oblivious and machine-aware static
+// topologies of Smelt §2.4, in a new slice.
+func Static() []Topology {
+	return []Topology{Binary, Fibonacci, Sequential, MST, Cluster, Bad}
+}
 
 var topologyNames = map[Topology]string{
 	Adaptive: "adaptive", Best: "best", Binary: "binary", Fibonacci: "fibonacci",
@@ -48,13 +52,14 @@ func (t Topology) String() string {
 
 // ParseTopology parses a topology name as printed by String.
 func ParseTopology(s string) (Topology, error) {
-	for _, t := range Topologies {
+	all := Topologies()
+	for _, t := range all {
 		if strings.EqualFold(s, t.String()) {
 			return t, nil
 		}
 	}
-	names := make([]string, len(Topologies))
-	for i, t := range Topologies {
+	names := make([]string, len(all))
+	for i, t := range all {
 		names[i] = t.String()
 	}
 	return 0, fmt.Errorf("tree: unknown topology %q (want one of %s)", s, strings.Join(names, ", "))

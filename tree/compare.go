@@ -39,7 +39,7 @@ func RoundRobin(m *topo.Model, k int) ([]int, error) {
 // Row is one topology's simulated latencies in a comparison.
 type Row struct {
 	Topology Topology
-	// Latency holds the simulated latency of every op in tree.Ops, in the
+	// Latency holds the simulated latency of every op of Ops, in the
 	// model's unit (nanoseconds). For Best each op's latency is that of the
 	// tree Best built for that op.
 	Latency map[Op]float64
@@ -47,14 +47,15 @@ type Row struct {
 	Root int
 }
 
-// Compare builds every topology of Topologies for the group cpus (nil means
-// every CPU of m) rooted at root (an OS CPU number or AutoRoot) and
-// simulates every op on it. Best is built once per op, because it
+// Compare builds every topology Topologies returns for the group cpus
+// (nil means every CPU of m) rooted at root (an OS CPU number or AutoRoot)
+// and simulates every op on it. Best is built once per op, because it
 // optimises for one op; the other topologies do not depend on the op, so
 // one tree serves all three. Rows are in Topologies order.
 func Compare(m *topo.Model, cpus []int, root int) ([]Row, error) {
-	rows := make([]Row, 0, len(Topologies))
-	for _, t := range Topologies {
+	all := Topologies()
+	rows := make([]Row, 0, len(all))
+	for _, t := range all {
 		r, err := compareOne(m, cpus, root, t)
 		if err != nil {
 			return nil, err
@@ -65,9 +66,9 @@ func Compare(m *topo.Model, cpus []int, root int) ([]Row, error) {
 }
 
 func compareOne(m *topo.Model, cpus []int, root int, t Topology) (Row, error) {
-	row := Row{Topology: t, Latency: make(map[Op]float64, len(Ops))}
+	row := Row{Topology: t, Latency: make(map[Op]float64, len(Ops()))}
 	var shared *Tree
-	for i, op := range Ops {
+	for i, op := range Ops() {
 		tr := shared
 		if tr == nil {
 			var err error
@@ -91,12 +92,12 @@ func compareOne(m *topo.Model, cpus []int, root int, t Topology) (Row, error) {
 }
 
 // BestStatic returns the lowest latency of op among the rows whose
-// topology is in Static: the baseline Smelt's Figure 10 labels its
+// topology is one Static returns: the baseline Smelt's Figure 10 labels its
 // speedups against. It returns +Inf when no static row is present.
 func BestStatic(rows []Row, op Op) float64 {
 	best := math.Inf(1)
 	for _, r := range rows {
-		if slices.Contains(Static, r.Topology) {
+		if slices.Contains(Static(), r.Topology) {
 			best = min(best, r.Latency[op])
 		}
 	}

@@ -16,7 +16,7 @@ func ExampleCompare() {
 	for id := range 8 {
 		m.CPUs = append(m.CPUs, topo.CPU{ID: id, Package: id / 4, Core: id, Node: id / 4, L2: id, L3: id / 4})
 	}
-	if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 		panic(err)
 	}
 	rows, err := tree.Compare(m, nil, tree.AutoRoot)

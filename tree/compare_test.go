@@ -62,17 +62,17 @@ func TestCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != len(Topologies) {
-		t.Fatalf("%d rows, want %d", len(rows), len(Topologies))
+	if len(rows) != len(Topologies()) {
+		t.Fatalf("%d rows, want %d", len(rows), len(Topologies()))
 	}
 	for i, r := range rows {
-		if r.Topology != Topologies[i] {
-			t.Errorf("row %d is %v, want %v", i, r.Topology, Topologies[i])
+		if r.Topology != Topologies()[i] {
+			t.Errorf("row %d is %v, want %v", i, r.Topology, Topologies()[i])
 		}
 		if r.Topology != Best && r.Root != 13 {
 			t.Errorf("%v: root %d, Smelt's cheapest root is 13", r.Topology, r.Root)
 		}
-		for _, op := range Ops {
+		for _, op := range Ops() {
 			if l := r.Latency[op]; !(l > 0) {
 				t.Errorf("%v %v: latency %v", r.Topology, op, l)
 			}
@@ -86,7 +86,7 @@ func TestCompare(t *testing.T) {
 func checkBestBeatsAll(t *testing.T, rows []Row) {
 	t.Helper()
 	best := rows[slices.IndexFunc(rows, func(r Row) bool { return r.Topology == Best })]
-	for _, op := range Ops {
+	for _, op := range Ops() {
 		for _, r := range rows {
 			if best.Latency[op] > r.Latency[op]*(1+1e-9) {
 				t.Errorf("%v: best %.1f > %v %.1f", op, best.Latency[op], r.Topology, r.Latency[op])
@@ -104,7 +104,7 @@ func checkRowMatchesBuild(t *testing.T, m *topo.Model, row Row) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, op := range Ops {
+	for _, op := range Ops() {
 		r, _ := Simulate(m, tr, op)
 		if r.Latency != row.Latency[op] {
 			t.Errorf("%v %v: Compare %.1f, Build+Simulate %.1f", row.Topology, op, row.Latency[op], r.Latency)
@@ -153,7 +153,7 @@ func TestSweep(t *testing.T) {
 		t.Fatalf("%d points, %d progress calls; want %d each", len(pts), len(calls), len(sizes))
 	}
 	for i, p := range pts {
-		if p.Size != sizes[i] || len(p.Rows) != len(Topologies) {
+		if p.Size != sizes[i] || len(p.Rows) != len(Topologies()) {
 			t.Errorf("point %d: size %d with %d rows", i, p.Size, len(p.Rows))
 		}
 		checkBestBeatsAll(t, p.Rows)

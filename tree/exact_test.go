@@ -122,7 +122,7 @@ func TestExactNoWorseThanHeuristics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, top := range Topologies {
+	for _, top := range Topologies() {
 		tr, err := Build(m, Spec{Topology: top, CPUs: cpus, Root: AutoRoot})
 		if err != nil {
 			t.Fatal(err)

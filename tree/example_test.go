@@ -26,7 +26,7 @@ func Example() {
 		return
 	}
 	t.WriteText(os.Stdout)
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		r, _ := tree.Simulate(m, t, op)
 		fmt.Printf("%s: %.0f ns\n", op, r.Latency)
 	}

@@ -19,8 +19,8 @@ const (
 	Barrier
 )
 
-// Ops lists every operation, in display order.
-var Ops = []Op{Bcast, Reduce, Barrier}
+// Ops returns every operation in display order, in a new slice.
+func Ops() []Op { return []Op{Bcast, Reduce, Barrier} }
 
 // String returns the operation's CLI name.
 func (o Op) String() string {
@@ -37,7 +37,7 @@ func (o Op) String() string {
 
 // ParseOp parses "bcast", "reduce" or "barrier".
 func ParseOp(s string) (Op, error) {
-	for _, o := range Ops {
+	for _, o := range Ops() {
 		if strings.EqualFold(s, o.String()) {
 			return o, nil
 		}

@@ -109,19 +109,19 @@ func writeCompareTable(w io.Writer, rows []tree.Row) error {
 	fmt.Fprintf(w, "root %d; latency in ns; ratio = latency / best static tree\n\n", rows[0].Root)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "topology\t")
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		fmt.Fprintf(tw, "%s\tratio\t", op)
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t", r.Topology)
-		for _, op := range tree.Ops {
+		for _, op := range tree.Ops() {
 			fmt.Fprintf(tw, "%.1f\t%.2f\t", r.Latency[op], ratio(r.Latency[op], tree.BestStatic(rows, op)))
 		}
 		fmt.Fprintln(tw)
 	}
 	fmt.Fprint(tw, "best static\t")
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		fmt.Fprintf(tw, "%s\t\t", bestStaticName(rows, op))
 	}
 	fmt.Fprintln(tw)
@@ -131,7 +131,7 @@ func writeCompareTable(w io.Writer, rows []tree.Row) error {
 // bestStaticName names the static topology BestStatic picked.
 func bestStaticName(rows []tree.Row, op tree.Op) string {
 	bs := tree.BestStatic(rows, op)
-	for _, t := range tree.Static {
+	for _, t := range tree.Static() {
 		for _, r := range rows {
 			if r.Topology == t && r.Latency[op] == bs {
 				return t.String()
@@ -169,7 +169,7 @@ func jsonRows(rows []tree.Row) []rowJSON {
 	for i, r := range rows {
 		out[i] = rowJSON{Topology: r.Topology.String(), Root: r.Root,
 			Latency: map[string]float64{}, Ratio: map[string]float64{}}
-		for _, op := range tree.Ops {
+		for _, op := range tree.Ops() {
 			out[i].Latency[op.String()] = r.Latency[op]
 			out[i].Ratio[op.String()] = ratio(r.Latency[op], tree.BestStatic(rows, op))
 		}

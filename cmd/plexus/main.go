@@ -158,7 +158,7 @@ const modelHelp = `Commands that need a machine model take one of:
   --model DIR|FILE  a Plexus model file, a Smelt machinedb directory, or a
                     Barrelfish matrix (send_<machine>_<variant> or DIR:machine_variant)
 Models without measured send/receive costs get costs estimated from the
-topology (topo.DefaultEstimate), and the output says so.
+topology (topo.DefaultEstimate()), and the output says so.
 `
 
 func firstLine(s string) string {

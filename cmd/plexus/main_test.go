@@ -140,7 +140,7 @@ func TestTreeFormats(t *testing.T) {
 func TestCompare(t *testing.T) {
 	out := mustRun(t, "tree", "compare", "--model", model2x10)
 	wantAll(t, "compare table", out, "20 CPUs 0-19", "root 13", "ratio", "best static", "cluster")
-	for _, top := range tree.Topologies {
+	for _, top := range tree.Topologies() {
 		wantAll(t, "compare table", out, "\n"+strings.Repeat(" ", len("adaptive-base")-len(top.String())+2)+top.String()+" ")
 	}
 	var res compareJSON
@@ -148,7 +148,7 @@ func TestCompare(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Rows) != len(tree.Topologies) || len(res.CPUs) != 10 || res.CostsEstimated {
+	if len(res.Rows) != len(tree.Topologies()) || len(res.CPUs) != 10 || res.CostsEstimated {
 		t.Fatalf("JSON: %d rows, %d cpus, estimated %v", len(res.Rows), len(res.CPUs), res.CostsEstimated)
 	}
 	for _, r := range res.Rows {
@@ -170,11 +170,11 @@ func TestSweepSVG(t *testing.T) {
 	wantAll(t, "sweep output", out, "group sizes 2-5", "bcast latency (ns)", "reduce latency (ns)",
 		"barrier latency (ns)", "adaptive ratio")
 	wantAll(t, "sweep progress", errOut, "100%", "done in")
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		path := strings.TrimSuffix(plot, ".svg") + "-" + op.String() + ".svg"
 		c := svgCount(t, path)
-		if want := 4 * len(tree.Topologies); c["circle.point"] != want || c["line.legend"] != len(tree.Topologies) {
-			t.Errorf("%s: %d points, %d legend entries; want %d, %d", op, c["circle.point"], c["line.legend"], want, len(tree.Topologies))
+		if want := 4 * len(tree.Topologies()); c["circle.point"] != want || c["line.legend"] != len(tree.Topologies()) {
+			t.Errorf("%s: %d points, %d legend entries; want %d, %d", op, c["circle.point"], c["line.legend"], want, len(tree.Topologies()))
 		}
 	}
 }

@@ -48,7 +48,7 @@ func withCosts(m *topo.Model) error {
 	if m.HasCosts() {
 		return nil
 	}
-	if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 		return fmt.Errorf("estimating costs for %s: %w", m.Name, err)
 	}
 	return nil
@@ -57,7 +57,7 @@ func withCosts(m *topo.Model) error {
 // costNote says where the costs came from, for every command's header.
 func costNote(m *topo.Model) string {
 	if m.Provenance.CostsEstimated {
-		return "costs estimated from topology (topo.DefaultEstimate)"
+		return "costs estimated from topology (topo.DefaultEstimate())"
 	}
 	if f := m.Provenance.FreqGHz; f > 0 {
 		return fmt.Sprintf("costs measured (converted from cycles at %g GHz)", f)

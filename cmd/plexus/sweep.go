@@ -37,7 +37,7 @@ func runSweep(c *cli, o *compareOpts, m *topo.Model) error {
 	}
 	fmt.Fprintf(c.stdout, "%s: group sizes %s, CPUs round-robin over %d NUMA nodes, %s\n",
 		m.Name, formatCPUList(sizes), len(m.Nodes), costNote(m))
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		if err := writeSweepTable(c.stdout, op, points); err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func writeSweepTable(w io.Writer, op tree.Op, points []tree.SweepPoint) error {
 	fmt.Fprintf(w, "\n%s latency (ns)\n", op)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "size\t")
-	for _, t := range tree.Topologies {
+	for _, t := range tree.Topologies() {
 		fmt.Fprintf(tw, "%s\t", t)
 	}
 	fmt.Fprintln(tw, "best static\tadaptive ratio\tbest ratio\t")
@@ -119,7 +119,7 @@ func latencyOf(rows []tree.Row, t tree.Topology, op tree.Op) float64 {
 // the extension: plot.svg becomes plot-bcast.svg.
 func writeSweepSVGs(w io.Writer, path string, m *topo.Model, points []tree.SweepPoint) error {
 	base := strings.TrimSuffix(path, ".svg")
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		name := fmt.Sprintf("%s-%s.svg", base, op)
 		plot := sweepPlot(m, op, points)
 		if err := writeFile(name, func(f io.Writer) error { return svg.WriteLinePlot(f, plot) }); err != nil {
@@ -135,8 +135,8 @@ func sweepPlot(m *topo.Model, op tree.Op, points []tree.SweepPoint) svg.LinePlot
 		Title:  fmt.Sprintf("%s on %s, CPUs round-robin over NUMA nodes", op, m.Name),
 		XLabel: "group size (CPUs)", YLabel: "simulated latency (ns)",
 	}
-	for i, t := range tree.Topologies {
-		s := svg.Series{Name: t.String(), Dashed: !slices.Contains(tree.Static, t)}
+	for i, t := range tree.Topologies() {
+		s := svg.Series{Name: t.String(), Dashed: !slices.Contains(tree.Static(), t)}
 		for _, pt := range points {
 			s.X = append(s.X, float64(pt.Size))
 			s.Y = append(s.Y, pt.Rows[i].Latency[op])

@@ -164,7 +164,7 @@ func writeTreeText(w io.Writer, m *topo.Model, t *tree.Tree, op tree.Op) error {
 		return err
 	}
 	fmt.Fprintln(w, "\nsimulated latency")
-	for _, o := range tree.Ops {
+	for _, o := range tree.Ops() {
 		r, err := tree.Simulate(m, t, o)
 		if err != nil {
 			return err

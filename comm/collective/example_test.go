@@ -7,19 +7,20 @@ import (
 
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/collective"
+	"github.com/plexus-hpc/plexus/comm/commtest"
 )
 
-// Three ranks on the in-memory twin (in a real job each is a process that
-// called comm.Join): rank 0 broadcasts a greeting, then the ranks sum
-// their rank numbers.
+// Three ranks on commtest's in-memory twin (in a real job each is a
+// process that called comm.Join): rank 0 broadcasts a greeting, then the
+// ranks sum their rank numbers.
 func Example() {
 	const n = 3
 	ctx := context.Background()
-	twin := comm.NewTwin(n)
+	twin := commtest.NewTwin(n)
 	var wg sync.WaitGroup
 	out := make([]string, n)
 	for r := range n {
-		w, err := comm.New(comm.Config{Rank: r, Size: n}, twin.Opener(r))
+		w, err := twin.World(r, comm.Config{})
 		if err != nil {
 			panic(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/commtest"
 	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
@@ -21,10 +22,10 @@ type fixture struct {
 // twinWorlds returns n worlds on one comm twin.
 func twinWorlds(t testing.TB, n int) fixture {
 	t.Helper()
-	tw := comm.NewTwin(n)
+	tw := commtest.NewTwin(n)
 	ws := make([]*comm.World, n)
 	for i := range ws {
-		w, err := comm.New(comm.Config{Rank: i, Size: n}, tw.Opener(i))
+		w, err := tw.World(i, comm.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func tcpWorlds(t testing.TB, n int) fixture {
 	for i := range ws {
 		tc := tcp.Config{Rank: i, Size: n, JobID: "collective-test", Secret: []byte("0123456789abcdef-test"),
 			Addrs: book, Log: func(string, ...any) {}}
-		w, err := comm.New(comm.Config{Rank: i, Size: n}, comm.TCP(tc, func(e *tcp.Endpoint) { addrs[i] = e.Addr() }))
+		w, err := commtest.TCP(comm.Config{Rank: i, Size: n}, tc, func(e *tcp.Endpoint) { addrs[i] = e.Addr() })
 		if err != nil {
 			t.Fatal(err)
 		}

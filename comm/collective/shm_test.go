@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/commtest"
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
@@ -42,7 +43,7 @@ func shmWorldsOf(t testing.TB, n int, serial bool) fixture {
 	ws := make([]*comm.World, n)
 	for i := range ws {
 		sc := shm.Config{Rank: i, Size: n, JobID: "collective-test", Dir: dir, Passive: serial}
-		w, err := comm.New(comm.Config{Rank: i, Size: n, Serialized: serial}, comm.SHM(sc))
+		w, err := commtest.SHM(comm.Config{Rank: i, Size: n, Serialized: serial}, sc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,7 +16,7 @@ func large(b *testing.B) *topo.Model {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+	if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 		b.Fatal(err)
 	}
 	return m

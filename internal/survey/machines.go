@@ -88,7 +88,7 @@ func hwlocFiles(dataDir string) ([]Machine, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := topo.Estimate(m, topo.DefaultEstimate); err != nil {
+		if err := topo.Estimate(m, topo.DefaultEstimate()); err != nil {
 			return nil, fmt.Errorf("survey: %s: %w", p, err)
 		}
 		out = append(out, Machine{"hwloc/" + strings.TrimSuffix(filepath.Base(p), ".xml"), m})

@@ -67,7 +67,7 @@ func one(m Machine, opt Options) ([]Point, []Gap, error) {
 }
 
 func writeMachine(w io.Writer, m Machine, pts []Point) {
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		sel := byOp(pts, op)
 		s := Summarize(sel)
 		fmt.Fprintf(w, "| %s | %d | %v | %d | %.3f | %.3f | %.3f | %.3f | %d |\n", m.Name, m.Model.N(), op, len(sel),
@@ -77,7 +77,7 @@ func writeMachine(w io.Writer, m Machine, pts []Point) {
 
 func writeTotals(w io.Writer, points []Point, gaps []Gap) {
 	fmt.Fprintln(w)
-	for _, op := range tree.Ops {
+	for _, op := range tree.Ops() {
 		s := Summarize(byOp(points, op))
 		fmt.Fprintf(w, "All machines, %v: %d points; best/static mean %.3f, worst %.3f; best/adaptive mean %.3f, worst %.3f; best slower in %d\n",
 			op, s.Points, s.MeanVsStatic, s.WorstVsStatic, s.MeanVsAdaptive, s.WorstVsAdaptive, s.Violations)

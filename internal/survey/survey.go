@@ -31,7 +31,7 @@ func Survey(m Machine, sizes []int, progress func(done, total int)) ([]Point, er
 	}
 	var out []Point
 	for _, sp := range points {
-		for _, op := range tree.Ops {
+		for _, op := range tree.Ops() {
 			out = append(out, point(m.Name, op, sp))
 		}
 	}

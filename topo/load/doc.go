@@ -14,7 +14,7 @@
 //	m, err = load.Open("data/smelt/barrelfish:gruyere_NUMA")
 //	m, err = load.Open("data/hwloc/x86-AMD-17h-Zen-2xEpyc-7451.xml")
 //	if err == nil && !m.HasCosts() {
-//		err = topo.Estimate(m, topo.DefaultEstimate)
+//		err = topo.Estimate(m, topo.DefaultEstimate())
 //	}
 //
 // Smelt and Barrelfish data are read with default smelt.Options (clock from
