@@ -26,7 +26,7 @@ func teamFor(m *topo.Model, cpus []int, topology tree.Topology, op tree.Op) (*co
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	team, err := coll.NewTeam(coll.Config{Bcast: t, MaxMessage: 64})
+	team, err := coll.NewTeam(coll.Config{Broadcast: t, MaxMessage: 64})
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -43,7 +43,7 @@ func BenchmarkBarrier(b *testing.B) {
 	}
 }
 
-func BenchmarkBcast(b *testing.B) {
+func BenchmarkBroadcast(b *testing.B) {
 	cpus := machineCPUs(b, 2)
 	prefix := fmt.Sprintf("members=%d/impl=", len(cpus))
 	for _, top := range benchTopologies {

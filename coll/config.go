@@ -19,10 +19,11 @@ const (
 
 // Config describes a team. Validate fills in its defaults.
 type Config struct {
-	// Bcast is the broadcast tree; its members are the team, named by CPU.
-	Bcast *tree.Tree
-	// Reduce is the reduction tree; nil means Bcast. It must have the same
-	// members and root.
+	// Broadcast is the broadcast tree; its members are the team, named by
+	// CPU.
+	Broadcast *tree.Tree
+	// Reduce is the reduction tree; nil means Broadcast. It must have the
+	// same members and root.
 	Reduce *tree.Tree
 	// Pin makes Run pin each member's goroutine to the CPU the member is
 	// named after. Every member must then be a CPU the process may use.
@@ -41,10 +42,10 @@ type Config struct {
 
 // Validate checks c and fills in its defaults.
 func (c *Config) Validate() error {
-	if c.Bcast == nil {
+	if c.Broadcast == nil {
 		return fmt.Errorf("coll: config has no broadcast tree")
 	}
-	if err := c.Bcast.Validate(); err != nil {
+	if err := c.Broadcast.Validate(); err != nil {
 		return fmt.Errorf("coll: broadcast tree: %w", err)
 	}
 	if err := c.validateReduce(); err != nil {
@@ -54,26 +55,26 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if c.Pin {
-		return checkAllowed(c.Bcast.Members())
+		return checkAllowed(c.Broadcast.Members())
 	}
 	return nil
 }
 
 func (c *Config) validateReduce() error {
 	if c.Reduce == nil {
-		c.Reduce = c.Bcast
+		c.Reduce = c.Broadcast
 		return nil
 	}
 	if err := c.Reduce.Validate(); err != nil {
 		return fmt.Errorf("coll: reduction tree: %w", err)
 	}
-	if c.Reduce.Root != c.Bcast.Root {
+	if c.Reduce.Root != c.Broadcast.Root {
 		return fmt.Errorf("coll: reduction tree root %d, broadcast tree root %d: they must agree",
-			c.Reduce.Root, c.Bcast.Root)
+			c.Reduce.Root, c.Broadcast.Root)
 	}
-	if !slices.Equal(c.Reduce.Members(), c.Bcast.Members()) {
+	if !slices.Equal(c.Reduce.Members(), c.Broadcast.Members()) {
 		return fmt.Errorf("coll: reduction tree members %v differ from broadcast tree members %v",
-			c.Reduce.Members(), c.Bcast.Members())
+			c.Reduce.Members(), c.Broadcast.Members())
 	}
 	return nil
 }

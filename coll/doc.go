@@ -19,7 +19,7 @@
 // fault injection, for tests.
 //
 //	bc, _ := tree.Build(model, tree.Spec{Topology: tree.Adaptive, Root: tree.AutoRoot})
-//	team, err := coll.NewTeam(coll.Config{Bcast: bc, Pin: true})
+//	team, err := coll.NewTeam(coll.Config{Broadcast: bc, Pin: true})
 //	if err != nil { ... }
 //	err = team.Run(ctx, func(m *coll.Member) error {
 //		total := make([]int, 1)

@@ -38,7 +38,7 @@ func TestLinkFaultPropagates(t *testing.T) {
 			}
 			return 0
 		}})
-		team := newTeam(t, Config{Bcast: bc, Transport: tw})
+		team := newTeam(t, Config{Broadcast: bc, Transport: tw})
 		start := time.Now()
 		err := within(t, team, time.Minute, func(ctx context.Context, m *Member) error {
 			for range 100 {
@@ -64,7 +64,7 @@ func TestLinkFaultPropagates(t *testing.T) {
 // context ends; they return its error unchanged.
 func TestContextErrorUnchanged(t *testing.T) {
 	for _, tr := range transports {
-		team := newTeam(t, Config{Bcast: buildTree(t, 3, tree.Binary), Transport: tr.make()})
+		team := newTeam(t, Config{Broadcast: buildTree(t, 3, tree.Binary), Transport: tr.make()})
 		errs := make(chan error, team.Size())
 		within(t, team, 50*time.Millisecond, func(ctx context.Context, m *Member) error {
 			if m.IsRoot() {
@@ -85,7 +85,7 @@ func TestContextErrorUnchanged(t *testing.T) {
 }
 
 func TestCloseWakesWaiters(t *testing.T) {
-	team := newTeam(t, Config{Bcast: buildTree(t, 4, tree.Adaptive)})
+	team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Adaptive)})
 	time.AfterFunc(20*time.Millisecond, team.Close)
 	err := within(t, team, time.Minute, func(ctx context.Context, m *Member) error {
 		if m.IsRoot() {
@@ -105,7 +105,7 @@ func TestCloseWakesWaiters(t *testing.T) {
 // rings, ring.ErrTruncated), and its subtree is not left hanging.
 func TestTruncated(t *testing.T) {
 	for _, tr := range transports {
-		team := newTeam(t, Config{Bcast: buildTree(t, 5, tree.Binary), Transport: tr.make()})
+		team := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Binary), Transport: tr.make()})
 		err := within(t, team, time.Minute, func(ctx context.Context, m *Member) error {
 			buf := make([]byte, 100)
 			if !m.IsRoot() {
@@ -140,7 +140,7 @@ func TestBadInputs(t *testing.T) {
 		},
 	}
 	for name, f := range cases {
-		team := newTeam(t, Config{Bcast: buildTree(t, 4, tree.Binary)})
+		team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Binary)})
 		err := within(t, team, time.Minute, f)
 		if err == nil || errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%s: got %v, want an error before the deadline", name, err)
@@ -157,14 +157,14 @@ func TestConfigErrors(t *testing.T) {
 	}
 	cases := map[string]Config{
 		"no tree":          {},
-		"invalid tree":     {Bcast: &tree.Tree{Root: 1, Children: map[int][]int{0: nil}}},
-		"members differ":   {Bcast: a, Reduce: b},
-		"roots differ":     {Bcast: a, Reduce: other},
-		"slots":            {Bcast: a, Slots: 3},
-		"max message":      {Bcast: a, Slots: 4, MaxMessage: 1000},
-		"negative":         {Bcast: a, MaxMessage: -1},
-		"pin not allowed":  {Bcast: &tree.Tree{Root: math.MaxInt32, Children: map[int][]int{math.MaxInt32: nil}}, Pin: true},
-		"transport errors": {Bcast: a, Transport: func(a, b int) (Link, Link, error) { return nil, nil, errors.New("no") }},
+		"invalid tree":     {Broadcast: &tree.Tree{Root: 1, Children: map[int][]int{0: nil}}},
+		"members differ":   {Broadcast: a, Reduce: b},
+		"roots differ":     {Broadcast: a, Reduce: other},
+		"slots":            {Broadcast: a, Slots: 3},
+		"max message":      {Broadcast: a, Slots: 4, MaxMessage: 1000},
+		"negative":         {Broadcast: a, MaxMessage: -1},
+		"pin not allowed":  {Broadcast: &tree.Tree{Root: math.MaxInt32, Children: map[int][]int{math.MaxInt32: nil}}, Pin: true},
+		"transport errors": {Broadcast: a, Transport: func(a, b int) (Link, Link, error) { return nil, nil, errors.New("no") }},
 	}
 	for name, cfg := range cases {
 		if _, err := NewTeam(cfg); err == nil {
@@ -173,7 +173,7 @@ func TestConfigErrors(t *testing.T) {
 			t.Logf("%s: %v", name, err)
 		}
 	}
-	cfg := Config{Bcast: &tree.Tree{Root: 1 << 20, Children: map[int][]int{1 << 20: nil}}, Pin: true}
+	cfg := Config{Broadcast: &tree.Tree{Root: 1 << 20, Children: map[int][]int{1 << 20: nil}}, Pin: true}
 	if _, err := NewTeam(cfg); !errors.Is(err, affinity.ErrNotAllowed) {
 		t.Errorf("pinning to CPU %d: %v, want affinity.ErrNotAllowed", 1<<20, err)
 	}

@@ -27,7 +27,7 @@ func Example() {
 	}
 	// Pin is off so the example runs anywhere; the twin transport would do
 	// as well as the default rings.
-	team, err := coll.NewTeam(coll.Config{Bcast: bc})
+	team, err := coll.NewTeam(coll.Config{Broadcast: bc})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -25,7 +25,7 @@ const gatherHeader = 8
 // must pass an in of the same length; out must hold size × len(in) bytes
 // at the root and is untouched elsewhere.
 func (m *Member) Gather(ctx context.Context, in, out []byte) error {
-	ids := m.team.cfg.Bcast.Members()
+	ids := m.team.cfg.Broadcast.Members()
 	if m.root && len(out) < len(ids)*len(in) {
 		return m.fail(errShortOut(len(out), len(ids)*len(in)))
 	}
@@ -115,7 +115,7 @@ func (m *Member) relayStream(ctx context.Context, s blockSink, c end, left int) 
 // everywhere. The result goes down the broadcast tree in messages of at
 // most MaxMessage bytes.
 func (m *Member) Allgather(ctx context.Context, in, out []byte) error {
-	total := len(m.team.cfg.Bcast.Members()) * len(in)
+	total := len(m.team.cfg.Broadcast.Members()) * len(in)
 	if len(out) < total {
 		return m.fail(errShortOut(len(out), total))
 	}

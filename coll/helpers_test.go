@@ -91,7 +91,7 @@ func eachTeam(t *testing.T, f func(t *testing.T, team *Team)) {
 		for _, top := range topologies {
 			for _, n := range sizes() {
 				t.Run(fmt.Sprintf("%s/%v/members=%d", tr.name, top, n), func(t *testing.T) {
-					f(t, newTeam(t, Config{Bcast: buildTree(t, n, top), Transport: tr.make()}))
+					f(t, newTeam(t, Config{Broadcast: buildTree(t, n, top), Transport: tr.make()}))
 				})
 			}
 		}

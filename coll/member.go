@@ -46,9 +46,9 @@ type Member struct {
 
 func newMember(t *Team, cpu int) *Member {
 	return &Member{
-		team: t, cpu: cpu, root: cpu == t.cfg.Bcast.Root,
-		pair:  len(t.cfg.Bcast.Children) == 2, // both trees: one edge, the same root
-		spins: spinBudget(len(t.cfg.Bcast.Children), t.cfg.Pin),
+		team: t, cpu: cpu, root: cpu == t.cfg.Broadcast.Root,
+		pair:  len(t.cfg.Broadcast.Children) == 2, // both trees: one edge, the same root
+		spins: spinBudget(len(t.cfg.Broadcast.Children), t.cfg.Pin),
 		acc:   make([]byte, t.cfg.MaxMessage), rx: make([]byte, t.cfg.MaxMessage),
 	}
 }

@@ -37,7 +37,7 @@ func pinnedTeam(tb testing.TB, cpus []int, top tree.Topology, tr Transport) *Tea
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return newTeam(tb, Config{Bcast: t, Pin: true, Transport: tr})
+	return newTeam(tb, Config{Broadcast: t, Pin: true, Transport: tr})
 }
 
 // Pinned members run on their CPUs, and every collective works there.

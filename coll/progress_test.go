@@ -85,7 +85,7 @@ func TestRemoteMembersProgress(t *testing.T) {
 					l, err := ds[id](peer, lane)
 					return progressTwin{l.(*TwinLink), &calls}, err
 				}
-				m, err := NewMember(Config{Bcast: bc}, id, dial)
+				m, err := NewMember(Config{Broadcast: bc}, id, dial)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -63,21 +63,21 @@ func NewMember(cfg Config, self int, dial Dialer) (*Member, error) {
 // validateRemote is Validate for a team with one local member.
 func (c *Config) validateRemote(self int) error {
 	switch {
-	case c.Bcast == nil:
+	case c.Broadcast == nil:
 		return fmt.Errorf("coll: config has no broadcast tree")
 	case c.Pin:
 		return fmt.Errorf("coll: a remote team's member %d cannot be pinned: members are not CPUs", self)
 	case c.MaxMessage < 0:
 		return fmt.Errorf("coll: config has negative MaxMessage (%d)", c.MaxMessage)
 	}
-	if err := c.Bcast.Validate(); err != nil {
+	if err := c.Broadcast.Validate(); err != nil {
 		return fmt.Errorf("coll: broadcast tree: %w", err)
 	}
 	if err := c.validateReduce(); err != nil {
 		return err
 	}
-	if _, ok := c.Bcast.Children[self]; !ok {
-		return fmt.Errorf("coll: member %d is not in the trees (members %v)", self, c.Bcast.Members())
+	if _, ok := c.Broadcast.Children[self]; !ok {
+		return fmt.Errorf("coll: member %d is not in the trees (members %v)", self, c.Broadcast.Members())
 	}
 	if c.MaxMessage == 0 {
 		c.MaxMessage = DefaultMaxMessage
@@ -117,7 +117,7 @@ func (w *remoteWiring) end(peer int, lane Lane) (end, error) {
 func (w *remoteWiring) trees() error {
 	cfg, m := &w.m.team.cfg, w.m
 	var err error
-	if m.bkids, err = w.kids(cfg.Bcast.Children[m.cpu]); err != nil {
+	if m.bkids, err = w.kids(cfg.Broadcast.Children[m.cpu]); err != nil {
 		return err
 	}
 	if m.rkids, err = w.kids(cfg.Reduce.Children[m.cpu]); err != nil {
@@ -127,7 +127,7 @@ func (w *remoteWiring) trees() error {
 	if m.root {
 		return nil
 	}
-	if m.bparent, err = w.end(cfg.Bcast.Parent()[m.cpu], LaneTrees); err != nil {
+	if m.bparent, err = w.end(cfg.Broadcast.Parent()[m.cpu], LaneTrees); err != nil {
 		return err
 	}
 	m.rparent, err = w.end(cfg.Reduce.Parent()[m.cpu], LaneTrees)
@@ -149,7 +149,7 @@ func (w *remoteWiring) kids(ids []int) ([]end, error) {
 // dissemination wires the rounds of DisseminationBarrier as
 // Team.wireDissemination does, seen from one member.
 func (w *remoteWiring) dissemination() error {
-	ids := w.m.team.cfg.Bcast.Members()
+	ids := w.m.team.cfg.Broadcast.Members()
 	n := len(ids)
 	i := slices.Index(ids, w.m.cpu)
 	for d := 1; d < n; d <<= 1 {

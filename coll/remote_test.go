@@ -45,7 +45,7 @@ func remoteMembers(t *testing.T, bc *tree.Tree) []*Member {
 	ds := twinDialers(bc.Members())
 	var ms []*Member
 	for _, id := range bc.Members() {
-		m, err := NewMember(Config{Bcast: bc}, id, ds[id])
+		m, err := NewMember(Config{Broadcast: bc}, id, ds[id])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,14 +120,14 @@ func allOps(ctx context.Context, m *Member, ids []int) error {
 func TestNewMemberErrors(t *testing.T) {
 	bc := buildTree(t, 3, tree.Binary)
 	d := twinDialers(bc.Members())[0]
-	if _, err := NewMember(Config{Bcast: bc, Pin: true}, 0, d); err == nil {
+	if _, err := NewMember(Config{Broadcast: bc, Pin: true}, 0, d); err == nil {
 		t.Error("a pinned remote member was accepted")
 	}
-	if _, err := NewMember(Config{Bcast: bc}, 7, d); err == nil {
+	if _, err := NewMember(Config{Broadcast: bc}, 7, d); err == nil {
 		t.Error("a member outside the trees was accepted")
 	}
 	fail := func(int, Lane) (Link, error) { return nil, errors.New("no route") }
-	if _, err := NewMember(Config{Bcast: bc}, 1, fail); err == nil {
+	if _, err := NewMember(Config{Broadcast: bc}, 1, fail); err == nil {
 		t.Error("a dial failure was ignored")
 	}
 }

@@ -48,7 +48,7 @@ func TestTeamUsesSignals(t *testing.T) {
 		{"one link without", withoutSignals(Rings(DefaultSlots), first), false},
 	}
 	for _, c := range cases {
-		team := newTeam(t, Config{Bcast: bc, Transport: c.tr})
+		team := newTeam(t, Config{Broadcast: bc, Transport: c.tr})
 		if team.signals != c.want {
 			t.Errorf("%s: team uses signals %v, want %v", c.name, team.signals, c.want)
 		}
@@ -96,8 +96,8 @@ func TestInterleavedCollectives(t *testing.T) {
 				t.Fatal(err)
 			}
 			shapes := map[string]Config{
-				"adaptive": {Bcast: buildTree(t, n, tree.Adaptive)},
-				"bestpair": {Bcast: bc, Reduce: red},
+				"adaptive": {Broadcast: buildTree(t, n, tree.Adaptive)},
+				"bestpair": {Broadcast: bc, Reduce: red},
 				"crossed":  crossedChains(n),
 			}
 			for shape, cfg := range shapes {
@@ -123,7 +123,7 @@ func crossedChains(n int) Config {
 	for i := n - 1; i > 1; i-- {
 		bc.Children[i] = []int{i - 1}
 	}
-	return Config{Bcast: bc, Reduce: red}
+	return Config{Broadcast: bc, Reduce: red}
 }
 
 // interleave runs the random program with the given seed on team.
@@ -220,7 +220,7 @@ func (r *recordingTwin) transport(a, b int) (Link, Link, error) {
 func TestLinkFailureWakesSignalWaiters(t *testing.T) {
 	for _, n := range []int{2, 5} {
 		var rec recordingTwin
-		team := newTeam(t, Config{Bcast: buildTree(t, n, tree.Binary), Transport: rec.transport})
+		team := newTeam(t, Config{Broadcast: buildTree(t, n, tree.Binary), Transport: rec.transport})
 		if !team.signals {
 			t.Fatal("twin team does not use signals")
 		}
@@ -254,7 +254,7 @@ func TestEndWakesSignalWaiters(t *testing.T) {
 	}
 	for _, tr := range transports {
 		for name, e := range ends {
-			team := newTeam(t, Config{Bcast: buildTree(t, 4, tree.Adaptive), Transport: tr.make()})
+			team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Adaptive), Transport: tr.make()})
 			start := time.Now()
 			err := within(t, team, 200*time.Millisecond, func(ctx context.Context, m *Member) error {
 				if m.IsRoot() {

@@ -50,7 +50,7 @@ func NewTeam(cfg Config) (*Team, error) {
 		return nil, err
 	}
 	t := &Team{cfg: cfg}
-	ids := cfg.Bcast.Members()
+	ids := cfg.Broadcast.Members()
 	for _, id := range ids {
 		t.members = append(t.members, newMember(t, id))
 	}
@@ -68,7 +68,7 @@ func (t *Team) Members() []*Member { return append([]*Member(nil), t.members...)
 func (t *Team) Size() int { return len(t.members) }
 
 // Root returns the member at the root of both trees.
-func (t *Team) Root() *Member { return t.member(t.cfg.Bcast.Root) }
+func (t *Team) Root() *Member { return t.member(t.cfg.Broadcast.Root) }
 
 func (t *Team) member(cpu int) *Member {
 	for _, m := range t.members {

@@ -61,7 +61,7 @@ func (l *linker) signals() bool {
 
 func (m *Member) wireTrees(l *linker) error {
 	cfg := &m.team.cfg
-	for _, c := range cfg.Bcast.Children[m.cpu] {
+	for _, c := range cfg.Broadcast.Children[m.cpu] {
 		down, up, err := l.ends(m.cpu, c)
 		if err != nil {
 			return err

@@ -70,7 +70,7 @@ func (r *rank) bcasts(c *collective.Comm, n int) (time.Duration, error) {
 	buf := make([]byte, 8)
 	for range n {
 		start := time.Now()
-		if err := c.Bcast(r.ctx, 0, buf); err != nil {
+		if err := c.Broadcast(r.ctx, 0, buf); err != nil {
 			return 0, err
 		}
 		total += time.Since(start)

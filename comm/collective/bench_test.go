@@ -49,7 +49,7 @@ func opFunc(c *Comm, op string) func(ctx context.Context) error {
 	add := func(acc, in []byte) { acc[0] += in[0] }
 	switch op {
 	case "bcast":
-		return func(ctx context.Context) error { return c.Bcast(ctx, 0, out) }
+		return func(ctx context.Context) error { return c.Broadcast(ctx, 0, out) }
 	case "allreduce":
 		return func(ctx context.Context) error { return c.Allreduce(ctx, in, out, add) }
 	}

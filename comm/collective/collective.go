@@ -70,7 +70,7 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 	}
 	c := &Comm{w: w, cfg: cfg, base: base, direct: map[int]*comm.Link{}}
 	if c.reduce, c.bcast, err = c.plan(ctx); err == nil {
-		ccfg := coll.Config{Bcast: c.bcast, Reduce: c.reduce, MaxMessage: cfg.MaxMessage}
+		ccfg := coll.Config{Broadcast: c.bcast, Reduce: c.reduce, MaxMessage: cfg.MaxMessage}
 		c.member, err = coll.NewMember(ccfg, w.Rank(), c.dial)
 	}
 	if err != nil {

@@ -68,7 +68,7 @@ func allOps(ctx context.Context, c *Comm) error {
 	for r := range roundsOf(30) {
 		root, n := r%c.Size(), sizesOf[r%len(sizesOf)]
 		steps := []func() error{
-			func() error { return checkBcast(ctx, c, root, r, n) },
+			func() error { return checkBroadcast(ctx, c, root, r, n) },
 			func() error { return checkReduce(ctx, c, root, r, n/8) },
 			func() error { return checkAllreduce(ctx, c, r, n/8) },
 			func() error { return checkGather(ctx, c, root, r, n) },
@@ -112,12 +112,12 @@ func sumVec(size, r, n int) []int64 {
 	return acc
 }
 
-func checkBcast(ctx context.Context, c *Comm, root, r, n int) error {
+func checkBroadcast(ctx context.Context, c *Comm, root, r, n int) error {
 	buf := make([]byte, n)
 	if c.Rank() == root {
 		copy(buf, data(root, r, n))
 	}
-	if err := c.Bcast(ctx, root, buf); err != nil {
+	if err := c.Broadcast(ctx, root, buf); err != nil {
 		return err
 	}
 	if !bytes.Equal(buf, data(root, r, n)) {

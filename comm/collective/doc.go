@@ -1,5 +1,5 @@
 // Package collective runs collective operations across the ranks of a
-// comm.World — Bcast, Reduce, Allreduce, Barrier, Gather and Allgather —
+// comm.World — Broadcast, Reduce, Allreduce, Barrier, Gather and Allgather —
 // on trees that the tree generator plans over a model of the ranks, with
 // the very member code that runs them between cores in one process
 // (package coll).
@@ -9,7 +9,7 @@
 //	c, err := collective.New(ctx, w, collective.Config{Topology: tree.Adaptive})
 //	if err != nil { ... }
 //	buf := make([]byte, 1024)
-//	err = c.Bcast(ctx, 0, buf) // rank 0's buf, everywhere
+//	err = c.Broadcast(ctx, 0, buf) // rank 0's buf, everywhere
 //	local := []float64{1, 2, 3, 4} // this rank's values
 //	sum := make([]float64, len(local))
 //	err = collective.AllreduceValues(ctx, c, local, sum, func(a, b float64) float64 { return a + b })

@@ -34,7 +34,7 @@ func Example() {
 			if w.Rank() == 0 {
 				copy(msg, "hello")
 			}
-			if err := c.Bcast(ctx, 0, msg); err != nil {
+			if err := c.Broadcast(ctx, 0, msg); err != nil {
 				panic(err)
 			}
 			sum := make([]int, 1)

@@ -14,9 +14,9 @@ import (
 // go down (and up) the trees in pieces, one after the other, so that the
 // pieces pipeline along the tree's paths.
 
-// Bcast delivers root's buf to every rank's buf. Every rank passes a buf
+// Broadcast delivers root's buf to every rank's buf. Every rank passes a buf
 // of the same length.
-func (c *Comm) Bcast(ctx context.Context, root int, buf []byte) error {
+func (c *Comm) Broadcast(ctx context.Context, root int, buf []byte) error {
 	if err := c.begin(ctx); err != nil {
 		return err
 	}
