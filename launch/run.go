@@ -43,9 +43,9 @@ type Job struct {
 	// SSH is the command that runs a rank on another host, given the host
 	// and a shell command; nil means ssh -o BatchMode=yes --.
 	SSH []string
-	// Bind says how ranks on this host are bound to CPUs (bind.go);
-	// BindAuto, the zero value, binds each to a core of its own when
-	// they fit, as Open MPI's mpirun does.
+	// Bind says how ranks on this host are bound to CPUs; BindAuto, the
+	// zero value, gives each an equal share of whole cores when there are
+	// no more local ranks than cores, and leaves them unbound otherwise.
 	Bind Bind
 }
 
