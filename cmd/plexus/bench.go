@@ -17,7 +17,7 @@ import (
 var benchCollCmd = &command{
 	name:    "bench coll",
 	summary: "measure ring ping-pong, streaming and collectives against Go's own primitives",
-	usage: `bench coll [--model FILE] [--quick] [--members LIST] [--json]
+	usage: `bench coll [--model DIR|FILE] [--quick] [--members LIST] [--json]
 
 Runs, on goroutines pinned to this machine's CPUs, side by side:
   pingpong  round trip between two CPUs: impl atomic (the floor), ring, chan
@@ -44,7 +44,7 @@ type benchOpts struct {
 
 func (o *benchOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("bench coll", flag.ContinueOnError)
-	fs.StringVar(&o.model, "model", "", "model `FILE` for trees and predictions (default: measure this machine, quick)")
+	fs.StringVar(&o.model, "model", "", "model `DIR|FILE` for trees and predictions, as for plexus machine (default: measure this machine, quick)")
 	fs.BoolVar(&o.quick, "quick", false, "shorter runs (3 runs of about 10 ms per case instead of 5 of 100 ms)")
 	fs.StringVar(&o.members, "members", "", "team sizes as a `LIST` such as 2-4 (default all allowed CPUs)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")

@@ -15,8 +15,8 @@ import (
 var benchP2PCmd = &command{
 	name:    "bench p2p",
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
-	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks 2,4] [--sizes LIST] [--goroutines LIST]
-                 [--cases LIST] [--quick] [--runs R] [--multiple] [--no-pgo] [--json]
+	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks LIST] [--sizes LIST] [--goroutines LIST]
+                 [--cases LIST] [--quick] [--runs N] [--multiple] [--no-pgo] [--json]
 
 Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
 jobs of ranks on this host, as plexus run does; with --peers it also builds
@@ -74,16 +74,16 @@ type p2pOpts struct {
 
 func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("bench p2p", flag.ContinueOnError)
-	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between ranks: tcp (loopback) or shm (shared memory)")
+	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between ranks, `tcp|shm`: TCP loopback or shared memory")
 	fs.BoolVar(&o.cfg.Peers, "peers", false, "also run the Open MPI programs of bench/peers")
-	fs.StringVar(&o.ranks, "ranks", "2,4", "job sizes as a comma-separated `LIST`")
+	fs.StringVar(&o.ranks, "ranks", "2,4", "job sizes as a comma-separated `LIST` such as 2,4")
 	fs.StringVar(&o.sizes, "sizes", "", "message sizes in bytes as a comma-separated `LIST` (default 1 to 4194304, powers of two)")
 	fs.StringVar(&o.goroutines, "goroutines", "", "goroutine counts of the multi-goroutine cases as a comma-separated `LIST` (default none)")
 	fs.StringVar(&o.cases, "cases", "", "run only these programs, a comma-separated `LIST` of latency, bw, msgrate, coll, latency_mt, msgrate_mt")
 	fs.BoolVar(&o.cfg.Quick, "quick", false, "few iterations, one run: a smoke test")
 	fs.BoolVar(&o.cfg.Multiple, "multiple", false, "run the single-goroutine cases on default worlds, not serialized ones")
 	fs.BoolVar(&o.cfg.NoPGO, "no-pgo", false, "build the Plexus program without its profile (bench/p2pprog/default.pgo)")
-	fs.IntVar(&o.cfg.Runs, "runs", 0, "runs per case, reported as the median (default 3, 1 with --quick)")
+	fs.IntVar(&o.cfg.Runs, "runs", 0, "`N` runs per case, reported as the median (default 3, 1 with --quick)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	return fs
 }

@@ -109,6 +109,10 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		writeHelp(stdout)
 		return exitOK
 	}
+	if len(args) == 1 && args[0] == "help" {
+		fmt.Fprint(stdout, helpUsage)
+		return exitOK
+	}
 	cmd, rest := lookup(args)
 	if cmd == nil || len(rest) > 0 {
 		fmt.Fprintf(stderr, "plexus help: unknown command %q\n", strings.Join(args, " "))
@@ -117,6 +121,12 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	writeUsage(stdout, cmd, cmd.flags())
 	return exitOK
 }
+
+const helpUsage = `usage: plexus help [COMMAND]
+
+Without a command, lists the commands; with one, such as "tree compare",
+shows its usage and flags, as "plexus COMMAND -h" does.
+`
 
 func writeUsage(w io.Writer, cmd *command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "usage: plexus %s\n\nflags:\n", cmd.usage)
@@ -144,12 +154,12 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) error {
 }
 
 func writeHelp(w io.Writer) {
-	fmt.Fprint(w, "plexus: machine models and Smelt's communication trees\n\nusage: plexus <command> [flags]\n\ncommands:\n")
+	fmt.Fprint(w, "plexus: machine models and Smelt's communication trees\n\nusage: plexus COMMAND [FLAGS]\n\ncommands:\n")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "  help [command]   show a command's usage and flags\n\n"+modelHelp+
-		"\nRun 'plexus help <command>' for a command's flags.\n")
+	fmt.Fprint(w, "  help [COMMAND]   show a command's usage and flags\n\n"+modelHelp+
+		"\nRun 'plexus help COMMAND' for a command's flags.\n")
 }
 
 const modelHelp = `Commands that need a machine model take one of:

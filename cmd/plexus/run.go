@@ -17,15 +17,21 @@ import (
 var runCmd = &command{
 	name:    "run",
 	summary: "start N ranks of a program, locally or over ssh, and bootstrap them",
-	usage: `run -n N [--host h1,h2 | --hostfile F] [--bind-to share|core|none|auto] [--timeout D] -- prog [args...]
+	usage: `run -n N [--host HOSTS | --hostfile FILE] [--bind-to share|core|none|auto] [--timeout DURATION] [--] PROG [ARGS...]
 
-Starts N ranks of prog, each with PLEXUS_RANK, PLEXUS_SIZE, PLEXUS_LOCAL_RANK,
+Starts N ranks of PROG, each with PLEXUS_RANK, PLEXUS_SIZE, PLEXUS_LOCAL_RANK,
 PLEXUS_LOCAL_SIZE, PLEXUS_JOB, PLEXUS_ROOT (rank 0's bootstrap address) and
 PLEXUS_SECRET (a fresh 32-byte job secret), which launch.Detect and
 launch.Join read. Every line a rank writes is prefixed with "[rank] ", on
 stdout or stderr as the rank wrote it. SIGINT and SIGTERM are forwarded to
 every rank. When a rank fails, the others get SIGTERM and, after a grace
 period, SIGKILL, and plexus run exits 1 naming the rank and its status.
+
+plexus run's flags come before PROG; -np is the same as -n, as mpirun
+spells it. Everything after PROG is PROG's, so a flag of plexus run's own
+there (plexus run ./app -n 2) is refused rather than silently passed on:
+write plexus run -n 2 ./app. To pass such a flag to PROG, end plexus run's
+flags with --, as in plexus run -n 2 -- ./app -n 5.
 
 Without --host or --hostfile every rank runs here. With them, rank r runs
 on the r-th listed slot, or the hosts share the ranks in equal blocks when
@@ -58,11 +64,12 @@ type runOpts struct {
 
 func (o *runOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.IntVar(&o.n, "n", 1, "number of ranks")
-	fs.StringVar(&o.hosts, "host", "", "comma-separated `LIST` of hosts, one slot each")
+	fs.IntVar(&o.n, "n", 1, "number of ranks `N`")
+	fs.IntVar(&o.n, "np", 1, "the same as -n `N` (mpirun's spelling)")
+	fs.StringVar(&o.hosts, "host", "", "comma-separated list of `HOSTS`, one slot each")
 	fs.StringVar(&o.hostfile, "hostfile", "", "`FILE` of hosts, one per line, optionally \"host slots=K\"")
-	fs.StringVar(&o.bind, "bind-to", "auto", "bind ranks on this host to CPUs: `share` of the cores each, one core each, none, or auto (share when they fit)")
-	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `D` (such as 30s); 0 means no limit")
+	fs.StringVar(&o.bind, "bind-to", "auto", "bind ranks on this host to CPUs (`share|core|none|auto`): a share of the cores each, one core each, none, or share when they fit")
+	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `DURATION` (such as 30s); 0 means no limit")
 	return fs
 }
 
@@ -94,7 +101,10 @@ func (o *runOpts) parse(c *cli, args []string) (launch.Job, error) {
 		return launch.Job{}, &usageError{err.Error()}
 	}
 	if fs.NArg() == 0 {
-		return launch.Job{}, usagef("no program to run: give it after --")
+		return launch.Job{}, usagef("no program to run: give it after the flags")
+	}
+	if err := strayFlags(fs, args); err != nil {
+		return launch.Job{}, err
 	}
 	job := launch.Job{N: o.n, Prog: fs.Arg(0), Args: fs.Args()[1:], Timeout: o.timeout}
 	if job.Bind, err = launch.ParseBind(o.bind); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -92,6 +93,12 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"run", "--host", "-V", "true"}, `bad host name "-V": starts with '-'`},
 		{[]string{"run", "--host", "a,-oProxyCommand=x", "true"}, `bad host name "-oProxyCommand=x"`},
 		{[]string{"run", "--bogus", "true"}, "flag provided but not defined: -bogus"},
+		{[]string{"run", "./app", "-n", "2"}, "-n after the program ./app would be passed to it, not read by plexus run; write\n" +
+			"  plexus run -n 2 ./app\nto give it to plexus run, or end plexus run's flags with -- to pass it to the program:\n" +
+			"  plexus run -- ./app -n 2\n"},
+		{[]string{"run", "--timeout", "5s", "./app", "-np=2", "-v", "--host", "a,b", "x y"}, "-np=2, --host after the program ./app"},
+		{[]string{"run", "--timeout", "5s", "./app", "-np=2", "-v", "--host", "a,b", "x y"}, "plexus run --timeout 5s -np=2 --host a,b ./app -v 'x y'\n"},
+		{[]string{"run", "--timeout", "5s", "./app", "-np=2", "-v", "--host", "a,b", "x y"}, "plexus run --timeout 5s -- ./app -np=2 -v --host a,b 'x y'\n"},
 	} {
 		out, errOut, code := plexus(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) || out != "" {
@@ -100,5 +107,29 @@ func TestRunUsage(t *testing.T) {
 	}
 	if out, _, code := plexus(t, "help", "run"); code != exitOK || !strings.Contains(out, "usage: plexus run -n N") {
 		t.Errorf("help run: exit %d\n%s", code, out)
+	}
+}
+
+// TestRunArgs checks what reaches the program: everything after it once
+// "--" ended run's flags, and -np as -n.
+func TestRunArgs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		n    int
+		prog []string
+	}{
+		{[]string{"-n", "2", "./app", "-v", "x"}, 2, []string{"./app", "-v", "x"}},
+		{[]string{"-np", "3", "./app"}, 3, []string{"./app"}},
+		{[]string{"--np=4", "--", "./app", "-n", "5", "--host", "h"}, 4, []string{"./app", "-n", "5", "--host", "h"}},
+		{[]string{"--", "./app", "--timeout=1s"}, 1, []string{"./app", "--timeout=1s"}},
+	} {
+		job, err := new(runOpts).parse(&cli{stdout: io.Discard, stderr: io.Discard, cmd: runCmd}, c.args)
+		if err != nil {
+			t.Errorf("run %q: %v", c.args, err)
+			continue
+		}
+		if got := append([]string{job.Prog}, job.Args...); job.N != c.n || !slices.Equal(got, c.prog) {
+			t.Errorf("run %q: %d ranks of %q, want %d of %q", c.args, job.N, got, c.n, c.prog)
+		}
 	}
 }

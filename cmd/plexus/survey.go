@@ -10,7 +10,7 @@ import (
 var surveyCmd = &command{
 	name:    "tree survey",
 	summary: "check best against every other tree on every shipped machine",
-	usage: `tree survey [--data DIR] [--only NAME] [--spread N] [--exact N] [--seed S]
+	usage: `tree survey [--data DIR] [--only NAME] [--spread N] [--exact N] [--seed N]
 
 Loads every machine shipped in the data directory (Smelt's measured 2x10,
 the complete Barrelfish-era matrices, every hwloc topology with estimated
@@ -34,9 +34,9 @@ func (o *surveyOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("tree survey", flag.ContinueOnError)
 	fs.StringVar(&o.data, "data", "data", "the repository's data `DIR`")
 	fs.StringVar(&o.only, "only", "", "survey only machines whose name contains `NAME`")
-	fs.IntVar(&o.spread, "spread", 12, "group sizes surveyed on machines over 64 CPUs")
-	fs.IntVar(&o.exact, "exact", 10, "random 8-CPU groups per machine checked against the exact optimum")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed for the random groups")
+	fs.IntVar(&o.spread, "spread", 12, "`N` group sizes surveyed on machines over 64 CPUs")
+	fs.IntVar(&o.exact, "exact", 10, "`N` random 8-CPU groups per machine checked against the exact optimum")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed `N` for the random groups")
 	return fs
 }
 

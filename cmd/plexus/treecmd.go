@@ -14,7 +14,7 @@ import (
 var treeCmd = &command{
 	name:    "tree",
 	summary: "build one tree and show it with its simulated latencies",
-	usage: `tree [--hwloc FILE | --model DIR|FILE] [--topology T] [--op OP] [--cpus LIST] [--root N] [--format F] [-o FILE]
+	usage: `tree [--hwloc FILE | --model DIR|FILE] [--topology NAME] [--op OP] [--cpus LIST] [--root N] [--format FORMAT] [-o FILE]
 
 Builds a tree over the CPUs in --cpus (all by default) and writes it as an
 indented outline (text), JSON, Graphviz dot or SVG. The text format also
@@ -38,12 +38,12 @@ type treeOpts struct {
 func (o *treeOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("tree", flag.ContinueOnError)
 	o.model.register(fs)
-	fs.StringVar(&o.topology, "topology", "adaptive", "tree `topology` to build")
-	fs.StringVar(&o.op, "op", "bcast", "operation `bcast|reduce|barrier` (what best optimises for)")
+	fs.StringVar(&o.topology, "topology", "adaptive", "tree topology `NAME` to build")
+	fs.StringVar(&o.op, "op", "bcast", "operation `OP`: bcast, reduce or barrier (what best optimises for)")
 	fs.StringVar(&o.cpus, "cpus", "", "group of CPUs as a `LIST` such as 0-7,16 (default all)")
 	o.root.id = tree.AutoRoot
 	fs.Var(&o.root, "root", "root CPU `N`, or auto for the lowest total send cost")
-	fs.StringVar(&o.format, "format", "text", "output `format`: text, json, dot or svg")
+	fs.StringVar(&o.format, "format", "text", "output `FORMAT`: text, json, dot or svg")
 	fs.StringVar(&o.out, "o", "", "write to `FILE` instead of standard output")
 	return fs
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,7 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "usage: plexus <command>"},
+		{nil, "usage: plexus COMMAND"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"tree", "--bogus"}, "flag provided but not defined: -bogus"},
@@ -87,5 +88,38 @@ func TestTour(t *testing.T) {
 		"== 4. a 2-rank job on this machine", "msgrate", "allreduce")
 	if n := strings.Count(out, "every topology on all"); n != 3 && errOut == "" {
 		t.Errorf("%d comparisons, want 3", n)
+	}
+}
+
+// TestPlaceholders checks that every command names a flag's value the same
+// way in its synopsis and in its flag list: a placeholder in capitals
+// (N, LIST, DIR|FILE) or the choices (tcp|shm), never a Go type name.
+func TestPlaceholders(t *testing.T) {
+	for _, cmd := range commands {
+		synopsis, _, _ := strings.Cut(cmd.usage, "\n\n")
+		cmd.flags().VisitAll(func(f *flag.Flag) {
+			ph, _ := flag.UnquoteUsage(f)
+			if ph == "" {
+				return // a boolean flag
+			}
+			if !strings.Contains(ph, "|") && ph != strings.ToUpper(ph) {
+				t.Errorf("plexus %s: -%s's value is shown as %q: want capitals or the choices", cmd.name, f.Name, ph)
+			}
+			for _, dashes := range []string{" -", "[-", " --", "[--"} {
+				if i := strings.Index(synopsis, dashes+f.Name+" "); i >= 0 {
+					rest := synopsis[i+len(dashes+f.Name+" "):]
+					if !strings.HasPrefix(rest, ph+" ") && !strings.HasPrefix(rest, ph+"]") && !strings.HasPrefix(rest, ph+"\n") {
+						t.Errorf("plexus %s: synopsis shows -%s %.20s..., its flag list %s", cmd.name, f.Name, rest, ph)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestHelpHelp(t *testing.T) {
+	for _, args := range [][]string{{"help", "help"}, {"-h", "help"}} {
+		out := mustRun(t, args...)
+		wantAll(t, "help help", out, "usage: plexus help [COMMAND]")
 	}
 }
