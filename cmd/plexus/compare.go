@@ -113,7 +113,8 @@ func writeCompareTable(w io.Writer, rows []tree.Row) error {
 		fmt.Fprintf(tw, "%s\tratio\t", op)
 	}
 	fmt.Fprintln(tw)
-	for _, r := range rows {
+	kept, twins := mergeEqualRows(rows)
+	for _, r := range kept {
 		fmt.Fprintf(tw, "%s\t", r.Topology)
 		for _, op := range tree.Ops() {
 			fmt.Fprintf(tw, "%.1f\t%.2f\t", r.Latency[op], ratio(r.Latency[op], tree.BestStatic(rows, op)))
@@ -125,7 +126,11 @@ func writeCompareTable(w io.Writer, rows []tree.Row) error {
 		fmt.Fprintf(tw, "%s\t\t", bestStaticName(rows, op))
 	}
 	fmt.Fprintln(tw)
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeTwins(w, kept, twins)
+	return nil
 }
 
 // bestStaticName names the static topology BestStatic picked.
