@@ -132,8 +132,10 @@ func TestTreeFormats(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "wrote "+path) {
 		t.Fatalf("svg: exit %d, %s", code, errOut)
 	}
-	if c := svgCount(t, path); c["circle.node"] != 8 || c["line.edge"] != 7 {
-		t.Errorf("svg tree has %d nodes and %d edges, want 8 and 7", c["circle.node"], c["line.edge"])
+	// CPUs 0-3 and 10-13 of the 2x10 lie on its two NUMA nodes.
+	if c := svgCount(t, path); c["circle.node"]+c["circle.node root"] != 8 || c["polyline.edge"] != 7 || c["circle.legend"] != 2 {
+		t.Errorf("svg tree has %d nodes, %d edges and %d NUMA nodes in the legend, want 8, 7 and 2",
+			c["circle.node"]+c["circle.node root"], c["polyline.edge"], c["circle.legend"])
 	}
 }
 
@@ -173,8 +175,9 @@ func TestSweepSVG(t *testing.T) {
 	for _, op := range tree.Ops() {
 		path := strings.TrimSuffix(plot, ".svg") + "-" + op.String() + ".svg"
 		c := svgCount(t, path)
-		if want := 4 * len(tree.Topologies()); c["circle.point"] != want || c["line.legend"] != len(tree.Topologies()) {
-			t.Errorf("%s: %d points, %d legend entries; want %d, %d", op, c["circle.point"], c["line.legend"], want, len(tree.Topologies()))
+		pts := c["circle.point"] + c["polygon.point"]
+		if want := 4 * len(tree.Topologies()); pts != want || c["line.legend"] != len(tree.Topologies()) {
+			t.Errorf("%s: %d points, %d legend entries; want %d, %d", op, pts, c["line.legend"], want, len(tree.Topologies()))
 		}
 	}
 }

@@ -134,6 +134,8 @@ func sweepPlot(m *topo.Model, op tree.Op, points []tree.SweepPoint) svg.LinePlot
 	p := svg.LinePlot{
 		Title:  fmt.Sprintf("%s on %s, CPUs round-robin over NUMA nodes", op, m.Name),
 		XLabel: "group size (CPUs)", YLabel: "simulated latency (ns)",
+		// Sequential trees grow linearly and would flatten the others.
+		LogY: true,
 	}
 	for i, t := range tree.Topologies() {
 		s := svg.Series{Name: t.String(), Dashed: !slices.Contains(tree.Static(), t)}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 
-	"github.com/plexus-hpc/plexus/internal/svg"
 	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/tree"
 )
@@ -145,12 +144,7 @@ func writeTree(w io.Writer, format string, m *topo.Model, t *tree.Tree, op tree.
 	case "dot":
 		return t.WriteDot(w)
 	case "svg":
-		lat, err := tree.Simulate(m, t, op)
-		if err != nil {
-			return err
-		}
-		title := fmt.Sprintf("%s tree on %s, root %d: %s %.0f ns", t.Topology, t.Model, t.Root, op, lat.Latency)
-		return svg.WriteTree(w, svg.TreeGraph{Title: title, Root: t.Root, Children: t.Children})
+		return writeTreeSVG(w, m, t, op)
 	}
 	return writeTreeText(w, m, t, op)
 }

@@ -53,27 +53,40 @@ func WriteHeatMaps(w io.Writer, title string, maps ...HeatMap) error {
 			return err
 		}
 	}
-	top := 0.0
-	if title != "" {
-		top = 30
-	}
 	var width, height float64
 	for _, h := range maps {
 		pw, ph := h.panelSize()
 		width += pw
-		height = math.Max(height, ph+top)
+		height = math.Max(height, ph)
 	}
-	d := newDoc(width, height)
+	// Titles wrap to fit; the panels' grids stay level below the longest.
+	top, panelLines := 0.0, 1
 	if title != "" {
-		d.text(width/2, 20, "middle", "title", title)
+		top = 14 + float64(len(wrapText(title, titleSize, width-20)))*titleLine
+	}
+	for _, h := range maps {
+		panelLines = max(panelLines, len(h.titleLines()))
+	}
+	extra := float64(panelLines-1) * titleLine
+	d := newDoc(width, height+top+extra)
+	if title != "" {
+		d.title(width/2, 20, width-20, title)
 	}
 	x := 0.0
 	for _, h := range maps {
-		h.draw(d, x, top)
+		h.draw(d, x, top, extra)
 		pw, _ := h.panelSize()
 		x += pw
 	}
 	return d.finish(w)
+}
+
+// titleLines wraps the panel title to fit the panel, centred over the
+// grid.
+func (h *HeatMap) titleLines() []string {
+	pw, _ := h.panelSize()
+	mid := hmLeft + h.cell()*float64(len(h.Values))/2
+	return wrapText(h.Title, titleSize, 2*math.Min(mid, pw-mid)-10)
 }
 
 func (h *HeatMap) check() error {
@@ -129,11 +142,15 @@ func (h *HeatMap) scale() (lo, hi float64) {
 	return lo, hi
 }
 
-func (h *HeatMap) draw(d *doc, ox, oy float64) {
+// draw draws the panel at (ox, oy), its grid lowered by extra to leave
+// room for the longest panel title.
+func (h *HeatMap) draw(d *doc, ox, oy, extra float64) {
 	cs, n := h.cell(), len(h.Values)
 	g := cs * float64(n)
-	gx, gy := ox+hmLeft, oy+hmTop
-	d.text(gx+g/2, oy+18, "middle", "panel-title", h.Title)
+	gx, gy := ox+hmLeft, oy+hmTop+extra
+	for i, l := range h.titleLines() {
+		d.text(gx+g/2, oy+18+float64(i)*titleLine, "middle", "panel-title", l)
+	}
 	lo, hi := h.scale()
 	d.printf("<g class=\"cells\" shape-rendering=\"crispEdges\">\n")
 	for i, row := range h.Values {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // doc accumulates an SVG document; the writers build it in memory and
@@ -65,13 +66,24 @@ func esc(s string) string {
 	return b.String()
 }
 
-// palette holds distinguishable colours for series (Tableau 10).
+// palette holds the series colours: Paul Tol's "muted" scheme, nine
+// colours that stay distinct under the common forms of colour blindness.
 var palette = []string{
-	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+	"#332288", "#88ccee", "#44aa99", "#117733", "#999933",
+	"#ddcc77", "#cc6677", "#882255", "#aa4499",
 }
 
 func seriesColour(i int) string { return palette[i%len(palette)] }
+
+// groupPalette fills tree nodes: Paul Tol's "light" scheme, pale enough
+// for black labels on top and distinct under colour blindness, ordered so
+// that the first eight (neighbouring NUMA nodes) differ most.
+var groupPalette = []string{
+	"#77aadd", "#ee8866", "#44bb99", "#ffaabb", "#eedd88",
+	"#99ddff", "#aaaa00", "#dddddd", "#bbcc33",
+}
+
+func groupColour(i int) string { return groupPalette[i%len(groupPalette)] }
 
 // viridis stops, sampled evenly; colourAt interpolates between them. A
 // perceptually uniform map reads correctly in grey scale too.
@@ -125,4 +137,119 @@ func formatValue(v float64) string {
 		return fmt.Sprintf("%.0f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
+}
+
+// textWidth estimates the width in pixels of s in the document's
+// sans-serif font at size px. Without font metrics it errs wide, using
+// DejaVu Sans widths (the usual fallback) rounded up per class of
+// character, so that layouts sized by it leave room rather than clip.
+func textWidth(s string, size float64) float64 {
+	var em float64
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("iljtfI.,:;'|!() ", r):
+			em += 0.4
+		case strings.ContainsRune("mwMW@%", r):
+			em += 1.0
+		case r >= 'A' && r <= 'Z':
+			em += 0.8
+		default:
+			em += 0.64
+		}
+	}
+	return em * size
+}
+
+// wrapText breaks s into lines no wider than maxW at size px: at spaces,
+// and within a word too wide for a line after a '-' or '_' (as in model
+// names), or anywhere as a last resort.
+func wrapText(s string, size, maxW float64) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		for i, piece := range splitWord(w, size, maxW) {
+			sep := " "
+			if i > 0 {
+				sep = ""
+			}
+			switch {
+			case line == "":
+				line = piece
+			case textWidth(line+sep+piece, size) <= maxW:
+				line += sep + piece
+			default:
+				lines = append(lines, line)
+				line = piece
+			}
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// splitWord cuts w into pieces no wider than maxW, preferably just after
+// a '-' or '_'.
+func splitWord(w string, size, maxW float64) []string {
+	var pieces []string
+	for textWidth(w, size) > maxW {
+		r := []rune(w)
+		fit := 1 // runes that fit, at least one so that the loop ends
+		for fit < len(r) && textWidth(string(r[:fit+1]), size) <= maxW {
+			fit++
+		}
+		cut := fit
+		if i := strings.LastIndexAny(string(r[:fit]), "-_"); i >= 0 {
+			cut = utf8.RuneCountInString(string(r[:fit])[:i]) + 1
+		}
+		pieces = append(pieces, string(r[:cut]))
+		w = string(r[cut:])
+	}
+	return append(pieces, w)
+}
+
+// title writes s centred at x in lines that fit width, the first baseline
+// at y, and returns the y below the last line.
+func (d *doc) title(x, y, width float64, s string) float64 {
+	for _, l := range wrapText(s, titleSize, width) {
+		d.text(x, y, "middle", "title", l)
+		y += titleLine
+	}
+	return y
+}
+
+// Title text: the document's default font size, and its line height.
+const (
+	titleSize = 12
+	titleLine = 16
+)
+
+// logTicks returns ticks for a log axis covering [lo, hi] (both > 0),
+// from the last tick at or below lo to the first at or above hi: 1, 2
+// and 5 times powers of ten, or powers of ten alone where the range spans
+// more than three decades and 1-2-5 would crowd the labels.
+func logTicks(lo, hi float64) []float64 {
+	if !(hi > lo) {
+		hi = lo * 10
+	}
+	mult := []float64{1, 2, 5}
+	if math.Log10(hi/lo) > 3 {
+		mult = []float64{1}
+	}
+	var ticks []float64
+	for e := math.Floor(math.Log10(lo)); ; e++ {
+		p := math.Pow(10, e)
+		for _, m := range mult {
+			v := m * p
+			if v <= lo*(1+1e-9) {
+				ticks = append(ticks[:0], v) // the last tick at or below lo
+				continue
+			}
+			ticks = append(ticks, v)
+			if v >= hi*(1-1e-9) {
+				return ticks
+			}
+		}
+	}
 }

@@ -137,8 +137,8 @@ func TestLinePlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := census(t, b.Bytes())
-	if c["circle.point"] != 3*19 || c["polyline"] != 3 || c["line.legend"] != 3 {
-		t.Errorf("%d points, %d lines, %d legend entries; want 57, 3, 3", c["circle.point"], c["polyline"], c["line.legend"])
+	if pts := c["circle.point"] + c["polygon.point"]; pts != 3*19 || c["polyline"] != 3 || c["line.legend"] != 3 {
+		t.Errorf("%d points, %d lines, %d legend entries; want 57, 3, 3", pts, c["polyline"], c["line.legend"])
 	}
 	if c["text.tick"] < 6 {
 		t.Errorf("%d tick labels", c["text.tick"])
@@ -176,8 +176,12 @@ func TestTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := census(t, b.Bytes())
-	if c["circle.node"] != 7 || c["line.edge"] != 6 || c["text.edge-label"] != 6 {
-		t.Errorf("%d nodes, %d edges, %d edge labels; want 7, 6, 6", c["circle.node"], c["line.edge"], c["text.edge-label"])
+	if c["circle.node"]+c["circle.node root"] != 7 || c["polyline.edge"] != 6 || c["text.edge-label"] != 6 {
+		t.Errorf("%d nodes, %d edges, %d edge labels; want 7, 6, 6",
+			c["circle.node"]+c["circle.node root"], c["polyline.edge"], c["text.edge-label"])
+	}
+	if c["circle.node root"] != 1 || c["circle.legend-root"] != 1 {
+		t.Errorf("%d roots marked, %d root legend entries; want 1, 1", c["circle.node root"], c["circle.legend-root"])
 	}
 	if err := WriteTree(&b2, g); err != nil || !bytes.Equal(b.Bytes(), b2.Bytes()) {
 		t.Error("two drawings of the same tree differ")

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
 )
 
 // TreeGraph is a rooted tree of numbered nodes (CPU ids), each node's
@@ -15,56 +14,142 @@ type TreeGraph struct {
 	Title    string
 	Root     int
 	Children map[int][]int
+	// Groups colour the nodes: a node in Groups[i].Nodes is filled with the
+	// i-th colour, and the legend names every group with a node in the
+	// tree. Colours repeat after nine groups; nodes in no group are white.
+	Groups []Group
 }
 
-// Tree layout, in pixels.
+// Group is a named set of tree nodes drawn in one colour, such as the CPUs
+// of one NUMA node.
+type Group struct {
+	Name  string
+	Nodes []int
+}
+
+// Tree layout, in pixels: the root on the left, a column per depth and a
+// row per leaf, so that no two nodes or labels share a row or a column
+// however many CPUs the tree has (a 192-CPU tree is tall, not cramped).
 const (
-	tgSlot   = 36 // horizontal space per leaf
-	tgLayer  = 90 // vertical space per depth
-	tgRadius = 13
-	tgMargin = 30
-	tgTop    = 50
+	tgRow       = 26  // vertical space per leaf
+	tgColumn    = 110 // horizontal space per depth
+	tgRadius    = 11  // fits a three-digit label at tgLabelSize
+	tgMargin    = 20
+	tgLabelSize = 10
+	tgTitleMax  = 720 // a canvas widens up to this to fit its title
+	tgLegendRow = 20
+	tgLegendGap = 30
 )
 
-// WriteTree draws t layered by depth, the root on top, each parent centred
-// above its children and children left to right in send order; every edge
-// is labelled with its position in the parent's send order.
+// WriteTree draws t with the root on the left, each parent level with the
+// middle of its children and children top to bottom in send order; every
+// edge is labelled with its position in the parent's send order, and
+// nodes are coloured by group with a legend.
 func WriteTree(w io.Writer, t TreeGraph) error {
 	pos, leaves, depth, err := layoutTree(t)
 	if err != nil {
 		return err
 	}
-	width := math.Max(300, 2*tgMargin+float64(leaves)*tgSlot)
-	d := newDoc(width, tgTop+float64(depth)*tgLayer+2*tgMargin)
-	d.text(width/2, 24, "middle", "title", t.Title)
+	fill, legend := t.colours(pos)
+	treeW := 2*tgMargin + 2*tgRadius + float64(depth)*tgColumn
+	width := treeW + legendWidth(t.Root, legend)
+	width = math.Max(width, math.Min(textWidth(t.Title, titleSize)+2*tgMargin, tgTitleMax))
+	top := 24 + float64(len(wrapText(t.Title, titleSize, width-2*tgMargin)))*titleLine
+	height := top + math.Max(float64(leaves)*tgRow, float64(len(legend)+1)*tgLegendRow) + tgMargin
+	d := newDoc(width, height)
+	d.title(width/2, 24, width-2*tgMargin, t.Title)
 	xy := func(u int) (float64, float64) {
 		p := pos[u]
-		return tgMargin + (p[0]+0.5)*tgSlot, tgTop + tgMargin/2 + p[1]*tgLayer
+		return tgMargin + tgRadius + p[1]*tgColumn, top + (p[0]+0.5)*tgRow
 	}
 	// Sorted so that equal trees give byte-identical files.
 	nodes := slices.Sorted(maps.Keys(pos))
 	for _, u := range nodes {
-		x1, y1 := xy(u)
-		for i, c := range t.Children[u] {
-			x2, y2 := xy(c)
-			d.printf(`<line class="edge" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#777" stroke-width="1.5"/>`+"\n",
-				num(x1), num(y1), num(x2), num(y2))
-			// Label nearer the child, where sibling edges have spread apart.
-			lx, ly := x1+(x2-x1)*0.6, y1+(y2-y1)*0.6
-			d.text(lx+4, ly, "start", "edge-label", strconv.Itoa(i+1))
-		}
+		drawEdges(d, u, t.Children[u], xy)
 	}
 	for _, u := range nodes {
 		x, y := xy(u)
-		fill := "#dbe8f5"
-		if u == t.Root {
-			fill = "#f5c77e"
-		}
-		d.printf(`<circle class="node" cx="%s" cy="%s" r="%d" fill="%s" stroke="black"><title>cpu %d</title></circle>`+"\n",
-			num(x), num(y), tgRadius, fill, u)
-		d.text(x, y+4, "middle", "node-label", strconv.Itoa(u))
+		drawNode(d, x, y, u, u == t.Root, fill[u])
 	}
+	drawTreeLegend(d, treeW+tgLegendGap/2, top, t.Root, legend)
 	return d.finish(w)
+}
+
+// drawEdges joins u to its children by elbows through a vertical line
+// halfway between the columns, and labels each edge with its send order
+// just before the child, in the child's row where nothing else is drawn.
+func drawEdges(d *doc, u int, kids []int, xy func(int) (float64, float64)) {
+	x1, y1 := xy(u)
+	bx := x1 + tgColumn/2
+	for i, c := range kids {
+		x2, y2 := xy(c)
+		d.printf(`<polyline class="edge" fill="none" stroke="#888" stroke-width="1.5" points="%s,%s %s,%s %s,%s %s,%s"/>`+"\n",
+			num(x1+tgRadius), num(y1), num(bx), num(y1), num(bx), num(y2), num(x2-tgRadius), num(y2))
+		d.printf(`<text x="%s" y="%s" text-anchor="end" class="edge-label" font-size="%d" fill="#555">%d</text>`+"\n",
+			num(x2-tgRadius-3), num(y2-4), tgLabelSize, i+1)
+	}
+}
+
+// drawNode draws one node in its group's colour, the root with a thick
+// outline.
+func drawNode(d *doc, x, y float64, u int, root bool, fill string) {
+	if fill == "" {
+		fill = "white"
+	}
+	stroke, class := 1, "node"
+	if root {
+		stroke, class = 3, "node root"
+	}
+	d.printf(`<circle class="%s" cx="%s" cy="%s" r="%d" fill="%s" stroke="black" stroke-width="%d"><title>cpu %d</title></circle>`+"\n",
+		class, num(x), num(y), tgRadius, fill, stroke, u)
+	d.printf(`<text x="%s" y="%s" text-anchor="middle" class="node-label" font-size="%d">%d</text>`+"\n",
+		num(x), num(y+3.5), tgLabelSize, u)
+}
+
+// legendEntry is one line of a tree's legend.
+type legendEntry struct{ name, fill string }
+
+// colours maps every node of the drawing to its group's fill and lists
+// the groups that have nodes in it, keeping each group's colour fixed by
+// its index so that trees over different CPUs of a machine agree.
+func (t *TreeGraph) colours(pos map[int][2]float64) (map[int]string, []legendEntry) {
+	fill := map[int]string{}
+	var legend []legendEntry
+	for i, g := range t.Groups {
+		used := false
+		for _, u := range g.Nodes {
+			if _, ok := pos[u]; ok {
+				fill[u], used = groupColour(i), true
+			}
+		}
+		if used {
+			legend = append(legend, legendEntry{g.Name, groupColour(i)})
+		}
+	}
+	return fill, legend
+}
+
+func legendWidth(root int, legend []legendEntry) float64 {
+	w := textWidth(rootLabel(root), titleSize)
+	for _, e := range legend {
+		w = math.Max(w, textWidth(e.name, titleSize))
+	}
+	return tgLegendGap + 2*tgRadius + 6 + w + tgMargin
+}
+
+func rootLabel(root int) string { return fmt.Sprintf("root: cpu %d", root) }
+
+// drawTreeLegend lists the root's marking, then one swatch per group.
+func drawTreeLegend(d *doc, x, y float64, root int, legend []legendEntry) {
+	y += tgLegendRow / 2
+	d.printf(`<circle class="legend-root" cx="%s" cy="%s" r="7" fill="white" stroke="black" stroke-width="3"/>`+"\n",
+		num(x+tgRadius), num(y))
+	d.text(x+2*tgRadius+6, y+4, "start", "legend-label", rootLabel(root))
+	for _, e := range legend {
+		y += tgLegendRow
+		d.printf(`<circle class="legend" cx="%s" cy="%s" r="7" fill="%s" stroke="black"/>`+"\n", num(x+tgRadius), num(y), e.fill)
+		d.text(x+2*tgRadius+6, y+4, "start", "legend-label", e.name)
+	}
 }
 
 // layoutTree gives every node reachable from the root a (slot, depth)
