@@ -38,7 +38,7 @@ const (
 )
 
 // msgOverhead is what one queued link message costs beyond its payload,
-// against the link's window (link.go).
+// against the link's window (Link).
 const msgOverhead = 64
 
 // entryOverhead is what one stored unexpected message costs the receiver

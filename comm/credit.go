@@ -44,7 +44,7 @@ func (w *World) spend(peer int, n int64) bool {
 // spendSerial is spend in a serialized world, whose one caller at a time
 // moves the shared credit into p.taken with one swap when it runs short
 // and spends it there with plain arithmetic: no locked instruction per
-// send. Credit coming back (deliver.go) still goes to the shared count,
+// send. Credit coming back (World.deliver) still goes to the shared count,
 // for the next refill. Since a serialized world receives only in its
 // calls, a rank that only sends may have its credit waiting unread in the
 // transport: short of it, spendSerial polls once before it gives up.

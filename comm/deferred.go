@@ -93,7 +93,7 @@ func (d *deferred) pop() (action, bool) {
 }
 
 // takePoller makes the caller the world's one poller, if there is none;
-// in a serialized world the caller always is (serial.go).
+// in a serialized world the caller always is (World.adoptSerial).
 func (w *World) takePoller() bool {
 	return w.serial || w.spinning.CompareAndSwap(false, true)
 }

@@ -20,7 +20,7 @@ type msg struct {
 	cost int64 // charged to the sender's credit (eagerCost, rtsCost); 0 from this rank
 	buf  *[]byte
 
-	offer *offer // an RTS's offer to pull, if it made one (pull.go)
+	offer *offer // an RTS's offer to pull, if it made one
 }
 
 // data returns an eager message's payload.
@@ -44,7 +44,7 @@ func (m *msg) free() {
 // deliver is the transport's Deliver: it handles one frame from peer.
 // It may run on the transport's reader, so it never waits on the network:
 // whatever must be sent in answer is deferred to the world's poller or a
-// new goroutine (deferred.go).
+// new goroutine (World.later).
 func (w *World) deliver(peer int, h frame.Header, payload []byte) {
 	if peer < 0 || peer >= w.cfg.Size {
 		return
@@ -173,7 +173,7 @@ func (w *World) arrive(m *msg) {
 func (w *World) unstore(m *msg) { w.unexpected.Add(-m.cost) }
 
 // onCTS starts pushing the data of a granted rendezvous send, or ends an
-// offered one (a FIN, pull.go). A grant for
+// offered one (a FIN, see offer). A grant for
 // a transfer the sender has given up is answered with an abort, so the
 // receiver does not wait for data that will never come.
 func (w *World) onCTS(peer int, h frame.Header) {
@@ -194,7 +194,7 @@ func (w *World) onCTS(peer int, h frame.Header) {
 }
 
 // onData copies a chunk of a rendezvous message into its receive, or
-// passes a revoked offer on (pull.go). The
+// passes a revoked offer on. The
 // copy happens under the peer's lock so that a withdrawing owner, which
 // takes the same lock, never returns while its buffer is being written.
 func (w *World) onData(peer int, h frame.Header, payload []byte) {

@@ -6,7 +6,7 @@ import (
 )
 
 // Freeing requests. Requests belong to their callers and are otherwise
-// garbage collected (carved out of slabs, slab.go). A loop that starts
+// garbage collected (carved out of slabs). A loop that starts
 // many of them can hand finished ones back with Free, as MPI's Wait frees
 // a request, and later Isends and Irecvs of the same world reuse them:
 // a steady stream of messages then allocates nothing.
@@ -15,7 +15,7 @@ import (
 // reported done); the caller must not use a freed request again, since
 // the world may already have given it to another operation. Wait or Test
 // on a freed request that was not reused yet panics; after reuse the
-// mistake cannot be detected. Shared completed sends (sent.go) are left
+// mistake cannot be detected. Shared completed sends (sentCache) are left
 // alone, so freeing them is harmless.
 
 // ErrInFlight is Free's error for a request that has not finished.
@@ -28,11 +28,16 @@ var ErrFreed = errors.New("comm: Free of a request already freed")
 // freeBatch is how many freed requests Free hands to a world at once.
 const freeBatch = 64
 
-// Free hands finished requests back to their world for reuse; nil
-// entries are skipped. It frees every finished one and returns an error
-// wrapping ErrInFlight if some were not finished (those stay the
-// caller's), or ErrFreed if some were freed already (a second Free that
-// the world can still detect: see the contract above).
+// Free hands finished requests (Wait returned, or Test reported done)
+// back to their world, whose later Isends and Irecvs reuse them, so that
+// a steady stream of messages allocates nothing; nil entries are
+// skipped. The caller must not use a freed request again: Wait or Test
+// on one not reused yet panics, and after reuse the mistake cannot be
+// detected. Freeing a completed eager send, which may be shared with
+// other Isends, is harmless. Free frees every finished request and
+// returns an error wrapping ErrInFlight if some were not finished (those
+// stay the caller's), or ErrFreed if some were freed already (a second
+// Free that the world can still detect).
 func Free(reqs ...*Request) error {
 	var (
 		err   error

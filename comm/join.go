@@ -114,7 +114,7 @@ func route(m *mux, mode string, hosts []string) error {
 // after removing the segments of dead jobs. The peer timeout is TCP's: a
 // dead process is noticed within a heartbeat anyway, and a live rank busy
 // with a million goroutines may beat late. A serialized world whose ranks
-// all share the host gets a passive endpoint (serial.go).
+// all share the host gets a passive endpoint (World.adoptSerial).
 func shmOpener(info launch.Info, serialized bool) func(rank, size int) opener {
 	return func(rank, size int) opener {
 		shm.CleanStale("")

@@ -76,7 +76,7 @@ type Link struct {
 	c    *linkChan
 	// The transport's signal counters, once seen to reach the peer:
 	// txSig for the sending goroutine, rxSig for the receiving one
-	// (linksignal.go).
+	// (Link.Signal).
 	txSig, rxSig signaller
 	// txCount and txAsleep are txSig's counter and the peer's sleep word.
 	txCount  *atomic.Uint64
@@ -169,7 +169,7 @@ func (l *Link) MustProgress() bool { return l.w.serial }
 // ProgressSleep sleeps, in a serialized world, until a frame may have
 // arrived or progressNap passes, whichever is first; the caller then
 // calls Progress. The nap is bounded because a signal counted in shared
-// memory (linksignal.go) raised just as the caller goes to sleep wakes
+// memory (Link.Signal) raised just as the caller goes to sleep wakes
 // nobody: it is looked at after the nap at the latest.
 func (l *Link) ProgressSleep() {
 	if !l.w.serial {
@@ -260,7 +260,7 @@ func (l *Link) Recv(ctx context.Context, buf []byte) (int, error) {
 }
 
 // pop takes the oldest queued message and gives back its window once a
-// batch has gathered; the credit frame is deferred work (deferred.go), so
+// batch has gathered; the credit frame is deferred work (World.later), so
 // that TryRecv never waits on the network.
 func (l *Link) pop(buf []byte) (int, bool, error) {
 	b, give := l.c.pop()

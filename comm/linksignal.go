@@ -21,7 +21,7 @@ import (
 // bell would otherwise not look at the counter until its nap ends; and
 // the transport calls events.Idle before its receive goroutine sleeps,
 // which rings every link's bell once, so a signal raised just before that
-// is looked at too (Dekker's pattern: see transport/shm's signal.go).
+// is looked at too (Dekker's pattern: see transport/shm's Endpoint.SignalTx).
 //
 // To any other peer a signal is a link frame with flagSignal (Aux 0) that
 // the receiver counts in the link's state and rings the bell for.
@@ -107,7 +107,8 @@ func (l *Link) signalErr(err error) error {
 // n is the sum of the signal frames counted here and, when the transport
 // has counters for the peer, the peer's counter: each signal is counted in
 // exactly one of them, so the sum is right even if the two ends disagreed
-// for a while about whether the counters exist (a mux before Route).
+// for a while about whether the counters exist (while Join still learns
+// which ranks share the host).
 func (l *Link) Signals() (n uint64, err error) {
 	err = l.err() // first: whatever came before the failure is in n
 	n = l.c.signals.Load()

@@ -1,6 +1,6 @@
 package comm
 
-// Invariants of the link state (see link.go for the protocol):
+// Invariants of the link state (see Link for the protocol):
 //
 //   - links.chans and links.groups only grow, under links.mu; a channel's
 //     state, once made, lives as long as the world, so a Link may keep a
@@ -69,7 +69,7 @@ type linkChan struct {
 	owed   int64
 	queued atomic.Int32
 	credit atomic.Int64
-	// signals counts the signal frames received (linksignal.go).
+	// signals counts the signal frames received (Link.Signal).
 	signals atomic.Uint64
 	wake    chan struct{} // a message arrived, or the link failed
 	more    chan struct{} // credit arrived, or the link failed

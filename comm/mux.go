@@ -64,7 +64,7 @@ type mux struct {
 	ready   chan struct{}          // closed by Route or Close
 	lost    []atomic.Bool
 	// pids are the ranks' process ids (0: unknown), set before Route and
-	// read only once the routes are (muxreach.go).
+	// read only once the routes are (mux.Reach).
 	pids []int
 
 	mu     sync.Mutex // guards closed and local against Route racing Close

@@ -99,7 +99,7 @@ func (w *World) offerFrom(peer int, h frame.Header, payload []byte) *offer {
 // reports whether it did; if not, the caller grants m the classic way. It
 // never runs on the transport's reader: it runs in Recv or Irecv when the
 // offer was there first (so Irecv then returns after the copy, as for an
-// eager message), as deferred work (deferred.go) when the receive was.
+// eager message), as deferred work (World.later) when the receive was.
 func (w *World) takePull(r *Request, m *msg) bool {
 	o, src, seq := m.offer, m.src, m.seq
 	if !o.state.CompareAndSwap(offerWaiting, offerTaken) {
@@ -186,7 +186,7 @@ func (w *World) revoke(r *Request, err error) {
 }
 
 // onRevoke answers a sender's revoke: an offer still waiting is revoked
-// (later, deferred.go: the reader must not wait on the network); one
+// (later, by World.later: the reader must not wait on the network); one
 // already taken is answered by its FIN.
 func (w *World) onRevoke(peer int, h frame.Header) {
 	k := offerKey{peer, h.Seq}

@@ -40,7 +40,7 @@ const (
 
 // waiting has the transport watch what r waits on — its peer, every
 // peer for an AnySource receive — and withdraws an AnySource receive that
-// no rank is left to satisfy (anysource.go). r's owner calls it when it
+// no rank is left to satisfy (World.countLost). r's owner calls it when it
 // is about to sleep on r, or finds it unfinished in Test: waits that end
 // while the owner spins never get here, so the message paths pay nothing.
 func (r *Request) waiting() {

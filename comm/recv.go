@@ -88,7 +88,7 @@ func (r *Request) is(x *Request) bool { return x == r }
 // take completes receive r with message m, which nobody else holds now.
 // async says the caller is the delivery path, which must not wait on the
 // network: a rendezvous is then answered later, by the poller or a new
-// goroutine (deferred.go).
+// goroutine (World.later).
 func (w *World) take(r *Request, m *msg, async bool) {
 	if m.kind == frame.Eager {
 		w.takeEager(r, m)
@@ -131,7 +131,7 @@ func truncated(st Status, buf []byte) error {
 }
 
 // takeRTS answers a matched rendezvous announcement: pull an offer
-// (pull.go), or else register r for the data, then grant it with a CTS. A grant of nothing (a zero-length
+// (see offer), or else register r for the data, then grant it with a CTS. A grant of nothing (a zero-length
 // message, or an empty buffer) completes r at once.
 func (w *World) takeRTS(r *Request, m *msg) {
 	if m.offer != nil && w.takePull(r, m) {

@@ -27,7 +27,7 @@ type Status struct {
 // another goroutine. Exactly one finish wins; it writes status and err,
 // then publishes them by storing stateDone, and never touches the request
 // again — except to send one token on done if the owner announced, by
-// the sleeper bit, that it blocks on done (complete.go).
+// the sleeper bit, that it blocks on done (Request.finish).
 //
 // Invariants: the phase goes pending -> finishing -> done and never back
 // until a pooled request is reset; the sleeper bit is set only while
@@ -48,9 +48,9 @@ type Request struct {
 	err     error
 	send    bool
 	pooled  bool
-	shared  bool        // a completed send handed to many Isends (sent.go)
-	freed   bool        // freed and not handed out again (free.go)
-	offered bool        // rendezvous send: its RTS offered buf to be pulled (pull.go)
+	shared  bool        // a completed send handed to many Isends (sentCache)
+	freed   bool        // freed and not handed out again (Free)
+	offered bool        // rendezvous send: its RTS offered buf to be pulled (offer)
 	abort   atomic.Bool // the owner gave up with cancelErr; set after it
 
 	// Rendezvous and withdrawal.
@@ -62,7 +62,7 @@ type Request struct {
 	msgTag    int    // rendezvous receive: the actual tag
 	cancelErr error
 
-	watchFields // while the owner sleeps (watch.go)
+	watchFields // while the owner sleeps (watchSet)
 }
 
 var reqPool = sync.Pool{New: func() any { return &Request{pooled: true} }}
@@ -192,7 +192,7 @@ const spinPerByte = time.Nanosecond
 // (spinFor, plus spinPerByte for each byte of r's buffer) has passed; it
 // reports whether r finished. It returns false at once if the
 // transport cannot be polled or another goroutine is polling. While it
-// polls it also runs the work the delivery path deferred (deferred.go),
+// polls it also runs the work the delivery path deferred (World.later),
 // which may wait on the network.
 //
 // The loop reads the clock and yields only every spinCheck empty polls,
@@ -210,7 +210,7 @@ func (r *Request) spin() bool {
 	budget := spinFor + time.Duration(len(r.buf)+int(r.w.waitingBytes.Load()))*spinPerByte
 	for empty := 0; !r.finished(); {
 		got := r.poll(p)
-		r.w.drainPending() // what the frames asked for: a grant, a push (deferred.go)
+		r.w.drainPending() // what the frames asked for: a grant, a push (World.later)
 		if got {
 			continue
 		}

@@ -34,7 +34,7 @@ func (w *World) Send(ctx context.Context, peer, tag int, buf []byte) error {
 // then. An eager message is handed to the transport before Isend returns,
 // so Isends from one goroutine keep their order, and its request is
 // complete at once: such requests may be shared between Isends to the
-// same peer with the same tag and length (sent.go), so do not use
+// same peer with the same tag and length, so do not use
 // requests as identities.
 func (w *World) Isend(peer, tag int, buf []byte) (*Request, error) {
 	if err := w.checkSend(peer, tag); err != nil {
@@ -126,7 +126,7 @@ func (w *World) queueEager(peer, tag int, buf []byte) error {
 }
 
 // announce registers rendezvous send r and sends its RTS, an offer to
-// pull if the peer can (pull.go), charged to the peer's credit
+// pull if the peer can (offer), charged to the peer's credit
 // (chargeRTS). The entry is in place before the RTS leaves, so the CTS or
 // FIN always finds it.
 func (w *World) announce(ctx context.Context, r *Request) error {
@@ -185,7 +185,7 @@ func (w *World) push(r *Request, n int) {
 // withdrawSend takes send r back for its owner, who gives up with err:
 // still waiting for its CTS, it is forgotten (a later CTS gets an abort);
 // pushing data, it is flagged and push stops at the next chunk; offered
-// to be pulled, it is revoked (pull.go).
+// to be pulled, it is revoked (offer).
 func (w *World) withdrawSend(r *Request, err error) {
 	if r.offered {
 		w.revoke(r, err)

@@ -13,7 +13,7 @@ import (
 // long as any of its requests is referenced, which bounds the memory a
 // kept request can hold on to at one slab (about 16 KiB).
 //
-// Freed requests (free.go) are reused first. They go to a stack of at
+// Freed requests (Free) are reused first. They go to a stack of at
 // most stackRequests under a mutex that is only ever tried, never waited
 // for: Free pushes a whole batch under one lock and alloc pops one, two
 // uncontended locked instructions, where a sync.Pool Get or Put costs
@@ -43,7 +43,7 @@ type reqSlab struct {
 // mu, which is taken with TryLock only.
 type slabs struct {
 	cur    atomic.Pointer[reqSlab]
-	serial bool // a serialized world's: mu is not taken (serial.go)
+	serial bool // a serialized world's: mu is not taken (World.adoptSerial)
 	mu     sync.Mutex
 	stack  []*Request // freed requests (reset)
 	pool   sync.Pool  // of freed requests, when stack was busy or full

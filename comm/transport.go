@@ -8,7 +8,7 @@ import (
 
 // flagAbort in a frame.Header's Flags says the sender gave up: on a Data
 // frame the rendezvous transfer, on a links Eager frame its collectives
-// (see link.go). Transports define no flags and carry them unchanged.
+// (see Link). Transports define no flags and carry them unchanged.
 const flagAbort uint8 = 1
 
 // transport moves frames between this world and its peers.
@@ -50,7 +50,7 @@ type untilPoller interface {
 // directly, and this rank a peer's (one copy, by the kernel, with no
 // pointer dereferenced across processes). A rendezvous send offers its
 // buffer's address to a peer that can pull it, and the receive pulls the
-// data straight into its own buffer (pull.go).
+// data straight into its own buffer (offer).
 //
 // PullableBy reports whether peer can pull from this rank, so that a
 // sender may offer it a buffer. Pull copies len(dst) bytes at addr in
@@ -112,7 +112,7 @@ type events struct {
 	Deliver func(peer int, h frame.Header, payload []byte)
 	Lost    func(peer int, err error)
 	// Idle, called by a signaller's receiver before it sleeps, rings the
-	// links' bells (linksignal.go). It may be nil and must not block.
+	// links' bells (Link.Signal). It may be nil and must not block.
 	Idle func()
 	// Opened, if set, is Deliver for a transport opened after the world's
 	// own transport has been set (a mux's local transport, opened by

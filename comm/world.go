@@ -25,7 +25,7 @@ const commWorld = 0
 // Concurrency contract: every method may be called by any number of
 // goroutines at once, unless the world is serialized (Config.Serialized:
 // one at a time). The transport's reader calls deliver and lost; in a
-// serialized world only the caller's polls do (serial.go).
+// serialized world only the caller's polls do (World.adoptSerial).
 //
 // Invariants: unexpected counts the cost (eagerCost, rtsCost) of the
 // messages and announcements from other ranks stored in the table. Its
@@ -53,7 +53,7 @@ type World struct {
 	opened chan struct{}
 	table  *match.Table[*msg, *Request]
 	peers  []peer
-	sent   sentCache // completed eager sends, shared (sent.go)
+	sent   sentCache // completed eager sends, shared (sentCache)
 	seq    atomic.Uint64
 	batch  int64 // owed credit is returned once it reaches this
 	ctx    context.Context
@@ -63,10 +63,10 @@ type World struct {
 	probes prober
 	// spinning is set while one goroutine polls the transport, in
 	// Request.spin or Link.Progress; the others do not poll. That poller
-	// also runs the delivery path's deferred work (deferred.go).
+	// also runs the delivery path's deferred work (World.later).
 	spinning atomic.Bool
 	// sleepers counts the goroutines blocked in Request.await; while
-	// there are more than maxSpinSleepers, nobody spins (request.go).
+	// there are more than maxSpinSleepers, nobody spins (Request.spin).
 	sleepers atomic.Int64
 	// waitingBytes is the data, as bytesAhead estimates it, that Waitalls
 	// wait for besides the request each spins on: it lengthens the spin.
@@ -76,16 +76,16 @@ type World struct {
 	// crowded is set, before the world is handed out, when this host
 	// runs more ranks than it has CPUs (known only to Join).
 	crowded bool
-	links   links // collective channels, apart from the tagged traffic (link.go)
-	slabs   slabs // where Isend and Irecv requests come from (slab.go)
+	links   links // collective channels, apart from the tagged traffic (Link)
+	slabs   slabs // where Isend and Irecv requests come from (slabs)
 	// offers holds the pull offers (offerKey → *offer) that arrived and
-	// are neither taken nor revoked yet (pull.go).
+	// are neither taken nor revoked yet (offer).
 	offers sync.Map
 
 	unexpected atomic.Int64
 
 	// serial is set, before the world is handed out, when it runs
-	// Serialized (serial.go); sleeper is then its transport.
+	// Serialized (World.adoptSerial); sleeper is then its transport.
 	serial  bool
 	sleeper sleeper
 	// spare is a serialized world's pooled request kept for its next
@@ -94,12 +94,12 @@ type World struct {
 	// The fields below are rarely touched, and last so that those above
 	// keep their places in the cache lines the hot paths read.
 	//
-	// reacher is t as a reacher, or nil (reach.go).
+	// reacher is t as a reacher, or nil (World.reach).
 	reacher reacher
 	// reachedAll is set once every peer is reached (reachAll).
 	reachedAll atomic.Bool
 	// nlost counts the other ranks lost; anyLost is set, to the last
-	// loss, once every other rank is (anysource.go).
+	// loss, once every other rank is (World.countLost).
 	nlost   atomic.Int32
 	anyLost atomic.Pointer[error]
 }
@@ -118,7 +118,7 @@ type peer struct {
 	recvs  map[uint64]*Request
 	lost   error
 	dead   atomic.Bool
-	reach  atomic.Uint32 // whether the transport watches the peer (reach.go)
+	reach  atomic.Uint32 // whether the transport watches the peer (World.reach)
 	credit atomic.Int64
 	owed   atomic.Int64
 	// taken is the credit a serialized world's caller moved out of credit
