@@ -8,8 +8,11 @@ import (
 // Errors returned by the package; recognise them with errors.Is. Context
 // errors are returned unchanged, never wrapped.
 var (
-	// ErrClosed reports a team that was closed, or that an earlier error of
-	// another member made unusable; the error also wraps that cause.
+	// ErrClosed reports a team that was closed (Team.Close), or that an
+	// earlier error of one of its members made unusable; the error also
+	// wraps that cause. It is about teams: package comm/collective, which
+	// runs members across processes, reports its communicator's own
+	// ErrClosed instead, and comm.ErrClosed for a closed world.
 	ErrClosed = errors.New("coll: team closed")
 	// ErrTruncated reports a message longer than the buffer given for it.
 	ErrTruncated = errors.New("coll: message truncated")

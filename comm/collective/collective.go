@@ -20,9 +20,16 @@ const (
 	channels
 )
 
-// ErrClosed reports a communicator that was closed, or that an earlier
-// failure of one of its collectives, here or at another rank, made
-// unusable; the error also wraps that cause.
+// ErrClosed reports a communicator that was closed (Comm.Close), or that
+// an earlier failure of one of its collectives, here or at another rank,
+// made unusable; the error also wraps that cause.
+//
+// It is the communicator's, not the world's: a collective that reaches a
+// rank of a closed world fails with an error wrapping comm.ErrClosed (and
+// later ones with ErrClosed wrapping that), so errors.Is(err,
+// comm.ErrClosed) tells a closed world whichever layer reported it. The
+// errors of this package never wrap coll.ErrClosed, which is about teams
+// inside one process.
 var ErrClosed = errors.New("collective: communicator closed")
 
 // Comm is one rank's end of a communicator: this rank's member of a team
@@ -161,6 +168,14 @@ func (c *Comm) setFailure(err error) bool {
 func (c *Comm) done(err error) error {
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, coll.ErrClosed) {
+		// The member's team ended under this collective, which only
+		// Close does (any other failure is this collective's own):
+		// report the communicator's state, not the team's.
+		if f := c.Err(); f != nil {
+			return f
+		}
 	}
 	if c.setFailure(fmt.Errorf("%w: %w", ErrClosed, err)) {
 		c.abort(err)

@@ -8,17 +8,25 @@
 //	if err != nil { ... }
 //	c, err := collective.New(ctx, w, collective.Config{Topology: tree.Adaptive})
 //	if err != nil { ... }
-//	buf := make([]byte, 1024)
-//	err = c.Broadcast(ctx, 0, buf) // rank 0's buf, everywhere
 //	local := []float64{1, 2, 3, 4} // this rank's values
 //	sum := make([]float64, len(local))
 //	err = collective.AllreduceValues(ctx, c, local, sum, func(a, b float64) float64 { return a + b })
+//	buf := make([]byte, 1024)
+//	err = c.Broadcast(ctx, 0, buf) // rank 0's buf, everywhere
 //	err = c.Barrier(ctx)
 //
 // Every rank calls New, then the same collectives in the same order with
 // the same roots and lengths, from one goroutine at a time (as in MPI).
 // Point-to-point traffic on the world goes on meanwhile, from any
 // goroutines; it never meets the collectives' messages.
+//
+// Every collective takes a context.Context first, then the root where it
+// has one, then its buffers; it returns ctx.Err() unchanged when ctx
+// ends. Numbers are reduced with the generic ReduceValues and
+// AllreduceValues; Comm.Reduce and Comm.Allreduce are their byte-level
+// forms, for element types of the caller's own. Package coll offers the
+// same operations under the same names to teams of goroutines in one
+// process.
 //
 // # How it works
 //
@@ -46,7 +54,10 @@
 // that fails at one rank — a lost peer, a length that disagrees, a context
 // that ends — aborts the communicator's channels at every rank, so that
 // ranks waiting for that one fail too, with comm.ErrLinkAborted. The
-// communicator is then unusable (ErrClosed); make a new one.
+// communicator is then unusable: its later collectives fail with
+// ErrClosed wrapping the first failure; make a new one. A collective that
+// needs a rank of a closed world fails with an error wrapping
+// comm.ErrClosed.
 //
 // # Waiting
 //

@@ -129,3 +129,44 @@ func TestClosed(t *testing.T) {
 		t.Fatalf("got %v, want ErrClosed", err)
 	}
 }
+
+// TestClosedWhileWaiting closes a communicator under a barrier that waits
+// for a rank that never comes: the barrier fails with the communicator's
+// ErrClosed, not with the ErrClosed of the team inside it.
+func TestClosedWhileWaiting(t *testing.T) {
+	f := twinWorlds(t, 2)
+	ctx := testCtx(t)
+	c := newComms(t, ctx, f.ws, Config{Model: Placement})[0]
+	time.AfterFunc(20*time.Millisecond, c.Close)
+	err := c.Barrier(ctx)
+	if !errors.Is(err, ErrClosed) || errors.Is(err, coll.ErrClosed) {
+		t.Fatalf("got %v, want ErrClosed and not coll.ErrClosed", err)
+	}
+}
+
+// TestClosedWorld closes the worlds under live communicators: every
+// collective then fails with an error wrapping comm.ErrClosed, the first
+// and the later ones alike.
+func TestClosedWorld(t *testing.T) {
+	const n = 3
+	f := twinWorlds(t, n)
+	ctx := testCtx(t)
+	cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+	closeAll(f.ws)
+	err := eachRank(n, func(r int) error {
+		for i, op := range []func() error{
+			func() error { return cs[r].Barrier(ctx) },
+			func() error {
+				return AllreduceValues(ctx, cs[r], []int{r}, make([]int, 1), func(a, b int) int { return a + b })
+			},
+		} {
+			if err := op(); !errors.Is(err, comm.ErrClosed) {
+				return fmt.Errorf("collective %d: got %v, want comm.ErrClosed", i, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

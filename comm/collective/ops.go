@@ -51,6 +51,9 @@ func (c *Comm) bcastFrom(ctx context.Context, root int, buf []byte) error {
 // (ranks fold in arrival order) and act element by element on elements
 // whose size divides 64: inputs longer than MaxMessage are reduced in
 // pieces cut at multiples of 64 bytes.
+//
+// Reduce is the byte-level form of ReduceValues, for element types of the
+// caller's own; numbers are simpler with ReduceValues.
 func (c *Comm) Reduce(ctx context.Context, root int, in, out []byte, op func(acc, in []byte)) error {
 	if err := c.begin(ctx); err != nil {
 		return err
@@ -73,7 +76,8 @@ func (c *Comm) Reduce(ctx context.Context, root int, in, out []byte, op func(acc
 }
 
 // Allreduce is Reduce with the result in every rank's out, which must
-// hold len(in) bytes everywhere.
+// hold len(in) bytes everywhere. It is the byte-level form of
+// AllreduceValues.
 func (c *Comm) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
 	if err := c.begin(ctx); err != nil {
 		return err
