@@ -24,8 +24,9 @@ tree (binary, fibonacci, sequential, mst, cluster, bad); below 1 is faster.
 --sweep repeats the comparison for group sizes 2..N (about 12 sizes when N
 > 64), CPUs allocated round-robin over NUMA nodes as in Smelt §5.2, and
 prints a table per operation; --sizes picks the sizes and implies --sweep.
---svg FILE plots latency against group size, one file per operation
-(FILE-bcast.svg, FILE-reduce.svg, FILE-barrier.svg).`,
+--svg FILE plots latency (log scale) against group size, one file per
+operation, named by inserting the operation before .svg: --svg zen.svg
+writes zen-bcast.svg, zen-reduce.svg and zen-barrier.svg.`,
 	flags: func() *flag.FlagSet { return new(compareOpts).flagSet() },
 	run:   runCompare,
 }

@@ -20,8 +20,8 @@ var machineCmd = &command{
 Shows the machine's packages, cores, hardware threads and NUMA nodes, the
 NUMA distance matrix and a summary of the pairwise send and receive costs
 (same core, same node, remote). The full cost matrices are printed for
-machines of up to 32 CPUs, or with --full. --svg draws both matrices as
-heat maps, side by side (Smelt's Figure 6).`,
+machines of up to 32 CPUs, or with --full. --svg FILE draws both matrices
+as heat maps, side by side in that one file (Smelt's Figure 6).`,
 	flags: func() *flag.FlagSet { return new(machineOpts).flagSet() },
 	run:   runMachine,
 }

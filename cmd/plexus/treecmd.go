@@ -17,7 +17,8 @@ var treeCmd = &command{
 
 Builds a tree over the CPUs in --cpus (all by default) and writes it as an
 indented outline (text), JSON, Graphviz dot or SVG. The text format also
-prints the simulated latency of broadcast, reduction and barrier on it.
+prints the simulated latency of broadcast, reduction and barrier on it;
+the SVG colours the nodes by NUMA node (by package on one-node machines).
 Topologies: adaptive, best, binary, fibonacci, sequential, mst, cluster,
 bad, adaptive-base. "best" optimises the tree for --op.`,
 	flags: func() *flag.FlagSet { return new(treeOpts).flagSet() },
