@@ -1,7 +1,7 @@
 package bench
 
-// MTBenches are the bench names of the multi-goroutine cases, after OSU's
-// osu_latency_mt: G goroutines on rank 0, each paired by its own tag with
+// MTBenches returns the bench names of the multi-goroutine cases, after
+// OSU's osu_latency_mt: G goroutines on rank 0, each paired by its own tag with
 // a goroutine on rank 1, all running at once with MTSize-byte messages.
 // Every pair first runs its warm-up (WarmupIters), then all wait for a
 // barrier of the ranks, then run their MTIters timed iterations; T is the
@@ -22,7 +22,7 @@ package bench
 // harness (own tags, shared-out iterations), so it is not the same
 // measurement as the single-goroutine latency and msgrate rows, which the
 // targets and the Open MPI pairing select by name.
-var MTBenches = []string{"latency_mt", "msgrate_mt"}
+func MTBenches() []string { return []string{"latency_mt", "msgrate_mt"} }
 
 // MaxGoroutines is the most goroutine pairs a multi-goroutine case runs.
 const MaxGoroutines = 1_000_000

@@ -69,7 +69,8 @@ func (r p2pRow) ratio() float64 {
 // there are multi-goroutine cases.
 func WriteP2PTable(w io.Writer, results []P2PResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	gs := slices.ContainsFunc(results, func(r P2PResult) bool { return slices.Contains(MTBenches, r.Bench) })
+	mt := MTBenches()
+	gs := slices.ContainsFunc(results, func(r P2PResult) bool { return slices.Contains(mt, r.Bench) })
 	paired := slices.ContainsFunc(results, func(r P2PResult) bool { return r.Paired > 0 })
 	fmt.Fprintln(tw, "bench\tranks\t"+cond(gs, "goroutines\t")+"size\tunit\tplexus\topenmpi\tplexus/openmpi\t"+cond(paired, "paired\t"))
 	for _, r := range pairUp(results) {

@@ -107,7 +107,7 @@ func TestP2PGoroutines(t *testing.T) {
 			defer cancel()
 			var log bytes.Buffer
 			cfg := P2PConfig{Transport: transport, Quick: true, Ranks: []int{2}, Goroutines: []int{1, 10},
-				Cases: MTBenches, Peers: true, Log: &log}
+				Cases: MTBenches(), Peers: true, Log: &log}
 			res, err := P2P(ctx, cfg)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, log.String())
