@@ -78,7 +78,7 @@ type Config struct {
 	// Deliver, with an error wrapping ErrPeerLost.
 	Lost func(peer int, err error)
 	// Idle, if set, is called by the receive goroutine each time it is
-	// about to sleep, after it has announced so to senders (signal.go): a
+	// about to sleep, after it has announced so to senders (Endpoint.SignalWord): a
 	// receiver that polls signal counters and has stopped polling looks at
 	// them once more then. It must not block.
 	Idle func()
@@ -98,7 +98,7 @@ type Config struct {
 	// out at the next Send, Flush, Poll or Sleep rather than by a timer.
 	// Frames arrive only while some goroutine polls; senders to a rank
 	// that does not wait for long stall when its rings fill (as MPI ranks
-	// that compute without calling MPI do). See passive.go.
+	// that compute without calling MPI do). See Endpoint.Sleep.
 	Passive bool
 
 	// readMem reads another process's memory; nil means

@@ -30,19 +30,19 @@
 // ring's mutex for a whole frame (the ring has one producer), so frames
 // that one goroutine sends to one peer arrive in order. A small frame (up
 // to 1 KiB) that finds the mutex taken is left, copied, in the outbox's
-// bounded queue, which the holder writes before it lets go (combine.go):
+// bounded queue, which the holder writes before it lets go (combiner):
 // thousands of senders then return at once instead of each waiting for
 // room in the ring; the holder writes them packed, many whole frames to
 // a ring message (a bundle). Queue is Send for a frame that may go a
 // little later: a small one (up to 512 bytes) waits in its peer's
 // pending bundle until that is full, another frame goes to the peer, a
 // goroutine of the rank polls, 50 µs pass or the Endpoint closes
-// (queue.go); comm's Isend queues its eager messages so. A frame of one
+// (Endpoint.Queue); comm's Isend queues its eager messages so. A frame of one
 // slot is written straight into its slot, and read where it lies. A
 // frame longer than two slots with up to 64 KiB of payload puts it in the
 // pair's bulk buffer, a plain 256 KiB circular area beside the ring, and a
 // one-slot bulk frame in the ring; the receiver delivers the payload where
-// it lies (bulk.go): one copy in and one out, through contiguous memory.
+// it lies (bulkOut): one copy in and one out, through contiguous memory.
 // Queue's bundles longer than a slot go the same way, and are read where
 // they lie. A
 // longer frame still is pipelined through the ring in chunks the receiver
@@ -65,12 +65,12 @@
 // sent everything through the ring. Each Pull reads the canary again in
 // the same system call (a reused pid fails), and fails with ErrPeerLost
 // if the peer closed or died meanwhile, since its buffer may have been
-// reused (pull.go).
+// reused (Endpoint.Pull).
 //
 // One receive goroutine per Endpoint polls every incoming ring and calls
 // Config.Deliver, one frame at a time. When nothing arrives it spins,
 // yields, then sleeps on its futex word; a sender that sees the word set
-// after publishing wakes it (layout.go explains why no wake-up is lost).
+// after publishing wakes it (the segment's invariants say why no wake-up is lost).
 // A monitor goroutine beats this rank's heartbeat and watches the peers':
 // a peer that closed, whose process is gone, or whose heartbeat stood still
 // for Config.PeerTimeout is reported to Config.Lost once, after everything
@@ -81,7 +81,7 @@
 //
 // A goroutine that waits for a frame may instead Poll: it then sweeps the
 // rings and runs Deliver itself, which saves the hand-off from the receive
-// goroutine and both goroutines' wake-ups (poll.go). PollUntil returns as
+// goroutine and both goroutines' wake-ups (Endpoint.Poll). PollUntil returns as
 // soon as a delivery made the waiter done, and sweeps a few times before
 // it reports nothing. While Polls keep
 // coming the receive goroutine stands aside, blocked, for at most
@@ -93,10 +93,10 @@
 // poll for, waits in Sleep on the rank's futex (senders wake it as they
 // wake a sleeping receive goroutine; a lost peer, ctx or a heartbeat end
 // it too). With nobody beside that goroutine, the rings and outboxes take
-// no locks, and queued frames leave at its next call (passive.go).
+// no locks, and queued frames leave at its next call (Config.Passive).
 //
 // Besides its ring, each ordered pair of ranks has SignalSlots signal
-// counters (signal.go): Signal is an atomic add there, Signals a load, so
+// counters (Endpoint.SignalWord): Signal is an atomic add there, Signals a load, so
 // a barrier between ranks on one host moves one cache line per hop and no
 // frame. Signal reports when the peer's receive goroutine sleeps, so the
 // caller can wake it with a frame, and Config.Idle runs just before that
@@ -120,7 +120,7 @@
 // more, and every peer is lost with an error wrapping ErrBadSegment. The
 // callers' goroutines are not shielded, as that would cost on every
 // frame: one that touches the segment before the Endpoint failed still
-// dies (fault.go). A bulk buffer's consumed count that cannot be true
+// dies (Endpoint.shielded). A bulk buffer's consumed count that cannot be true
 // (past the bytes sent, or smaller than before) loses the peer too,
 // rather than stall its sender.
 //

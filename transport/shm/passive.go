@@ -48,7 +48,7 @@ func (e *Endpoint) takeWait(o *outbox) {
 // futex) before it looks at the rings and calls ready (may be nil) once
 // more, so that nothing that comes before the futex wait is missed:
 // ready must report the state of whatever the caller waits for that does
-// not come as a frame, such as signal counters (signal.go). A
+// not come as a frame, such as signal counters (Endpoint.SignalWord). A
 // non-passive Endpoint's receive goroutine receives instead, and Sleep
 // returns at once.
 func (e *Endpoint) Sleep(ctx context.Context, ready func() bool) {

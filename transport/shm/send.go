@@ -11,7 +11,7 @@ import (
 // Send writes a frame to peer's ring and returns once it is all in the
 // ring, or, for a frame of one ring message while another goroutine is
 // writing to peer, once a copy of it is queued for that goroutine to write
-// (combine.go); payload may be reused at once. h.Source is set to this
+// (combiner); payload may be reused at once. h.Source is set to this
 // rank. Any number of goroutines may call it; frames one goroutine sends to
 // one peer arrive in order. Send waits while the ring is full: before the
 // frame's first ring message it returns ctx.Err() if ctx ends; once a frame
