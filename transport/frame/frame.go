@@ -71,7 +71,7 @@ func (k Kind) User() bool { return k >= Eager && k <= Credit }
 type Header struct {
 	// Kind says what the frame is for and how to read Seq and Aux.
 	Kind Kind
-	// Flags belong to the comm layer (comm.FlagAbort); transports define
+	// Flags belong to the comm layer (abort, pull, signal); transports define
 	// none.
 	Flags uint8
 	// Comm is the communicator the frame belongs to.
