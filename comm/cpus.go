@@ -11,8 +11,9 @@ import (
 // hostCPUs is how many CPUs the ranks of this host share, for crowded:
 // what the launcher says (plexus run), else the CPUs online, else
 // runtime.NumCPU. The process's own affinity mask is the wrong measure:
-// a launcher that binds each rank to a core of its own (plexus run and
-// mpirun do when the ranks fit) leaves each rank seeing one CPU.
+// a launcher that binds each rank to a few cores (plexus run gives each
+// a share, mpirun one core each when the ranks fit) leaves each rank
+// seeing only those.
 func hostCPUs(info launch.Info) int {
 	if info.HostCPUs > 0 {
 		return info.HostCPUs
