@@ -79,6 +79,25 @@ type kase struct {
 	members     int
 	setup       func() (body, func(), error)
 	built       *tree.Tree // set by team setups
+	unpinned    bool       // members run on goroutines as Go starts them
+}
+
+// unpinnedSuffix ends the impl of a baseline run on unpinned goroutines,
+// as Go programs run them, beside the same baseline on pinned ones.
+const unpinnedSuffix = "-unpinned"
+
+// withUnpinned returns ks with, after each case, its twin on unpinned
+// goroutines. Go hands a channel's value or a wake-up to a goroutine
+// waiting on the same thread, which pinning (one thread per member)
+// prevents: pinned, every hand-off wakes another thread.
+func withUnpinned(ks ...*kase) []*kase {
+	var out []*kase
+	for _, k := range ks {
+		twin := *k
+		twin.impl, twin.unpinned = k.impl+unpinnedSuffix, true
+		out = append(out, k, &twin)
+	}
+	return out
 }
 
 // Coll measures every case and returns the results in a fixed order;
@@ -103,7 +122,7 @@ func Coll(ctx context.Context, cfg Config, progress func(done, total int)) ([]Re
 }
 
 func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
-	ns, ops, err := measure(ctx, cfg.CPUs[:k.members], cfg.Target, cfg.Runs, k.setup)
+	ns, ops, err := measure(ctx, cfg.CPUs[:k.members], !k.unpinned, cfg.Target, cfg.Runs, k.setup)
 	if err != nil {
 		return Result{}, err
 	}
@@ -132,10 +151,10 @@ func plan(ctx context.Context, cfg *Config) []*kase {
 	ks := []*kase{
 		{bench: "pingpong", impl: "atomic", members: two, setup: atomicPingPong},
 		{bench: "pingpong", impl: "ring", members: two, setup: ringPingPong(ctx)},
-		{bench: "pingpong", impl: "chan", members: two, setup: chanPingPong},
-		{bench: "stream", impl: "ring", members: two, setup: ringStream(ctx)},
-		{bench: "stream", impl: "chan", members: two, setup: chanStream},
 	}
+	ks = append(ks, withUnpinned(&kase{bench: "pingpong", impl: "chan", members: two, setup: chanPingPong})...)
+	ks = append(ks, &kase{bench: "stream", impl: "ring", members: two, setup: ringStream(ctx)})
+	ks = append(ks, withUnpinned(&kase{bench: "stream", impl: "chan", members: two, setup: chanStream})...)
 	for _, n := range cfg.Members {
 		ks = append(ks, collCases(ctx, cfg, n)...)
 	}
@@ -155,11 +174,12 @@ func collCases(ctx context.Context, cfg *Config, n int) []*kase {
 	ks = append(ks,
 		&kase{bench: "barrier", impl: "dissemination", members: n, setup: dissemination(ctx, cfg.Model, cpus)},
 		&kase{bench: "barrier", impl: "atomic", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewAtomicBarrier(n) }, n)},
+	)
+	return append(ks, withUnpinned(
 		&kase{bench: "barrier", impl: "cond", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewCondBarrier(n) }, n)},
 		&kase{bench: "barrier", impl: "chan", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewChanBarrier(n) }, n)},
 		&kase{bench: "barrier", impl: "waitgroup", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewWaitGroupRound(n) }, n)},
 		&kase{bench: "bcast", impl: "chan", members: n, setup: chanBcast(n)},
 		&kase{bench: "reduce", impl: "chan", members: n, setup: chanReduce(n)},
-	)
-	return ks
+	)...)
 }

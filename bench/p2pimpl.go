@@ -2,10 +2,12 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -84,11 +86,25 @@ func (m *mpiImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 // errSkipped marks a missing Open MPI: a note, not a failure.
 var errSkipped = errors.New("skipped")
 
+// PeersMissing says why P2PConfig.Peers would run Plexus alone here: no
+// mpirun, or no mpicc ($MPICC when set) on the PATH. It is nil when both
+// are there.
+func PeersMissing() error {
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		return errors.New("mpirun not found (install openmpi-bin)")
+	}
+	mpicc := cmp.Or(os.Getenv("MPICC"), "mpicc")
+	if _, err := exec.LookPath(mpicc); err != nil {
+		return fmt.Errorf("%s not found (install libopenmpi-dev)", mpicc)
+	}
+	return nil
+}
+
 // buildPeers builds the C programs with bench/peers/build.sh into dir. It
 // returns an error wrapping errSkipped when mpicc or mpirun is missing.
 func buildPeers(ctx context.Context, src, dir string, log io.Writer) error {
-	if _, err := exec.LookPath("mpirun"); err != nil {
-		return fmt.Errorf("%w: mpirun not found (install openmpi-bin)", errSkipped)
+	if err := PeersMissing(); err != nil {
+		return fmt.Errorf("%w: %v", errSkipped, err)
 	}
 	cmd := exec.CommandContext(ctx, "sh", filepath.Join(src, "bench", "peers", "build.sh"), dir)
 	var stderr bytes.Buffer

@@ -68,10 +68,21 @@ func (r p2pRow) ratio() float64 {
 // the targets of their transport. A goroutines column follows ranks when
 // there are multi-goroutine cases.
 func WriteP2PTable(w io.Writer, results []P2PResult) error {
+	return writeP2P(w, results, true)
+}
+
+// WriteP2PSummary is WriteP2PTable without the paired ratios and the
+// targets: a glance at one run, where the paired ratio repeats the ratio
+// and no target is judged on one run.
+func WriteP2PSummary(w io.Writer, results []P2PResult) error {
+	return writeP2P(w, results, false)
+}
+
+func writeP2P(w io.Writer, results []P2PResult, full bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	mt := MTBenches()
 	gs := slices.ContainsFunc(results, func(r P2PResult) bool { return slices.Contains(mt, r.Bench) })
-	paired := slices.ContainsFunc(results, func(r P2PResult) bool { return r.Paired > 0 })
+	paired := full && slices.ContainsFunc(results, func(r P2PResult) bool { return r.Paired > 0 })
 	fmt.Fprintln(tw, "bench\tranks\t"+cond(gs, "goroutines\t")+"size\tunit\tplexus\topenmpi\tplexus/openmpi\t"+cond(paired, "paired\t"))
 	for _, r := range pairUp(results) {
 		g := cond(gs, fmt.Sprintf("%d\t", r.goroutines))
@@ -86,6 +97,9 @@ func WriteP2PTable(w io.Writer, results []P2PResult) error {
 	}
 	if slices.ContainsFunc(results, func(r P2PResult) bool { return r.PGO }) {
 		fmt.Fprintln(w, "plexus: built with profile-guided optimisation (bench/p2pprog/default.pgo; --no-pgo without)")
+	}
+	if !full {
+		return nil
 	}
 	for _, t := range P2PTargets(transportOf(results), results) {
 		fmt.Fprintf(w, "target: %s\n", t)

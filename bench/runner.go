@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -16,10 +17,11 @@ import (
 // others (it is a collective).
 type body func(i, it int) error
 
-// runPinned runs n members, member i on a goroutine pinned to cpus[i],
+// runMembers runs n members, member i on a goroutine pinned to cpus[i]
+// (or, unless pin, on a goroutine as Go starts it, free to run anywhere),
 // each doing iters iterations of f after all have started, and returns the
 // time member 0 took. It never pins the caller's goroutine.
-func runPinned(cpus []int, iters int, f body) (time.Duration, error) {
+func runMembers(cpus []int, pin bool, iters int, f body) (time.Duration, error) {
 	n := len(cpus)
 	var ready atomic.Int32
 	var elapsed time.Duration
@@ -29,15 +31,20 @@ func runPinned(cpus []int, iters int, f body) (time.Duration, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			unpin, err := affinity.Pin(cpu)
-			if err != nil {
-				ready.Add(1) // let the others start; they will fail on the dead member's links or finish
-				errs[i] = err
-				return
+			if pin {
+				unpin, err := affinity.Pin(cpu)
+				if err != nil {
+					ready.Add(1) // let the others start; they will fail on the dead member's links or finish
+					errs[i] = err
+					return
+				}
+				defer unpin()
 			}
-			defer unpin()
 			ready.Add(1)
 			for ready.Load() < int32(n) {
+				if !pin {
+					runtime.Gosched() // the others may wait for this thread
+				}
 			}
 			start := time.Now()
 			for it := range iters {
@@ -61,14 +68,14 @@ func runPinned(cpus []int, iters int, f body) (time.Duration, error) {
 // runs vary by several times (the host moves virtual CPUs); the median of
 // a few is stable. setup makes a fresh body for each run (fresh state:
 // barriers, links).
-func measure(ctx context.Context, cpus []int, target time.Duration, runs int, setup func() (body, func(), error)) (float64, int, error) {
-	iters, d, err := calibrate(ctx, cpus, target, setup)
+func measure(ctx context.Context, cpus []int, pin bool, target time.Duration, runs int, setup func() (body, func(), error)) (float64, int, error) {
+	iters, d, err := calibrate(ctx, cpus, pin, target, setup)
 	if err != nil {
 		return 0, 0, err
 	}
 	per := []float64{float64(d.Nanoseconds()) / float64(iters)}
 	for len(per) < runs {
-		if d, err = once(ctx, cpus, iters, setup); err != nil {
+		if d, err = once(ctx, cpus, pin, iters, setup); err != nil {
 			return 0, 0, err
 		}
 		per = append(per, float64(d.Nanoseconds())/float64(iters))
@@ -79,10 +86,10 @@ func measure(ctx context.Context, cpus []int, target time.Duration, runs int, se
 
 // calibrate doubles (or extrapolates) the iteration count until a run
 // takes at least a quarter of target, and returns that run.
-func calibrate(ctx context.Context, cpus []int, target time.Duration, setup func() (body, func(), error)) (int, time.Duration, error) {
+func calibrate(ctx context.Context, cpus []int, pin bool, target time.Duration, setup func() (body, func(), error)) (int, time.Duration, error) {
 	iters := 64
 	for {
-		d, err := once(ctx, cpus, iters, setup)
+		d, err := once(ctx, cpus, pin, iters, setup)
 		if err != nil || d >= target/4 || iters >= maxIters {
 			return iters, d, err
 		}
@@ -91,7 +98,7 @@ func calibrate(ctx context.Context, cpus []int, target time.Duration, setup func
 }
 
 // once makes a fresh body and runs it for iters iterations.
-func once(ctx context.Context, cpus []int, iters int, setup func() (body, func(), error)) (time.Duration, error) {
+func once(ctx context.Context, cpus []int, pin bool, iters int, setup func() (body, func(), error)) (time.Duration, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -100,7 +107,7 @@ func once(ctx context.Context, cpus []int, iters int, setup func() (body, func()
 		return 0, err
 	}
 	defer done()
-	return runPinned(cpus, iters, f)
+	return runMembers(cpus, pin, iters, f)
 }
 
 // maxIters bounds a run whatever the calibration says.

@@ -26,6 +26,11 @@ Runs, on goroutines pinned to this machine's CPUs, side by side:
             atomic (sense-reversing), cond (sync.Cond), chan, waitgroup
   bcast     impl team-<topology>, chan: 8-byte broadcast + acknowledgement
   reduce    impl team-<topology>, chan: 8-byte sum + release
+Go's own primitives (cond, chan, waitgroup) also run on goroutines as Go
+programs start them, unpinned (impl chan-unpinned and so on): there the
+scheduler hands a value or a wake-up to a goroutine waiting on the same
+thread, where pinned, one thread per member, every hand-off wakes another
+thread and costs tens of microseconds.
 For team results it also prints the simulator's prediction for the same
 tree on the machine model and measured/predicted: the model is useful if it
 predicts the ranking. The model is measured first (a quick pairwise run)

@@ -24,14 +24,18 @@ var tourCmd = &command{
 Discovers this machine from /sys, measures its pairwise send/receive
 costs (a quick run of 'plexus machine measure'; estimated from the topology
 when that is not possible), prints its summary and the comparison of every
-tree topology on all its CPUs, then runs the collectives on its trees with
-pinned goroutines and shows the measured table (a quick 'plexus bench
-coll'); then does the same, without running anything, for two machines shipped in the repository: the
-measured Smelt 2x10 Intel Xeon E5 v2 and a 2-socket AMD Epyc 7451 from an
-hwloc topology (costs estimated). Run it from the repository root, or give
-the data directory with --data. Last it starts a 2-rank job on this machine
-(TCP loopback, as plexus run does) and shows its ping-pong latency, message
-rate and barrier.`,
+tree topology on all its CPUs (topologies that build trees of the same
+latencies share a row), then runs the collectives on its trees with pinned
+goroutines beside Go's own primitives, pinned and as Go programs run them,
+and shows the measured table (a quick 'plexus bench coll'); then does the
+same, without running anything, for two machines shipped in the repository:
+the measured Smelt 2x10 Intel Xeon E5 v2 and a 2-socket AMD Epyc 7451 from
+an hwloc topology (costs estimated). Run it from the repository root, or
+give the data directory with --data. Last it starts a 2-rank job on this
+machine, as plexus run does, on the transport such a job gets by default
+(shared memory on Linux), and shows its ping-pong latency, bandwidth,
+message rate and collectives beside Open MPI's when mpirun and mpicc are
+installed (a short 'plexus bench p2p --peers').`,
 	flags: func() *flag.FlagSet { return new(tourOpts).flagSet() },
 	run:   runTour,
 }
@@ -93,7 +97,7 @@ func runTour(c *cli, args []string) error {
 	if failed == len(stops) {
 		return errors.New("no machine could be shown")
 	}
-	if err := tourRanks(c.stdout, c.stderr, len(stops)+1); err != nil {
+	if err := tourRanks(c.stdout, len(stops)+1); err != nil {
 		fmt.Fprintf(c.stderr, "plexus tour: 2-rank job: %v\n", err)
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/plexus-hpc/plexus/affinity"
 	"github.com/plexus-hpc/plexus/bench"
@@ -49,28 +48,10 @@ func tourBench(w io.Writer, m *topo.Model) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nmeasured on %d pinned goroutines (CPUs %s), ns per operation; team rows also show the\n"+
-		"simulator's prediction for the same tree on the model above (plexus bench coll for more)\n\n",
+	fmt.Fprintf(w, "\nmeasured on %d goroutines pinned to CPUs %s, as a team pins its members, ns per operation;\n"+
+		"the -unpinned rows run Go's own primitives on goroutines as Go programs start them, where a\n"+
+		"hand-off can stay on one thread (pinned, each one wakes another thread); team rows also show\n"+
+		"the simulator's prediction for the same tree on the model above (plexus bench coll for more)\n\n",
 		len(cpus), formatCPUList(cpus))
 	return bench.WriteTable(w, res)
-}
-
-// tourRanks starts a 2-rank job on this machine over TCP loopback (as
-// plexus run does) and shows its ping-pong, message rate and barrier: a
-// short plexus bench p2p.
-func tourRanks(w, stderr io.Writer, n int) error {
-	start := time.Now()
-	fmt.Fprintf(w, "%s\n== %d. a 2-rank job on this machine (TCP loopback)\n"+
-		"Two processes started as plexus run starts them, bootstrapped through rank 0, talking over\n"+
-		"authenticated TCP; one run of each case (plexus bench p2p --peers for Open MPI alongside).\n\n", rule, n)
-	cfg := bench.P2PConfig{Ranks: []int{2}, Sizes: []int{8}, Runs: 1, Log: io.Discard}
-	res, err := bench.P2P(context.Background(), cfg)
-	if err != nil {
-		return err
-	}
-	if err := bench.WriteP2PTable(w, res); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n(2-rank job in %s)\n", time.Since(start).Round(time.Millisecond))
-	return nil
 }

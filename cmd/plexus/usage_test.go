@@ -4,6 +4,8 @@ import (
 	"flag"
 	"strings"
 	"testing"
+
+	"github.com/plexus-hpc/plexus/bench"
 )
 
 func TestUsageErrors(t *testing.T) {
@@ -84,8 +86,11 @@ func TestTour(t *testing.T) {
 		"== 2. Smelt's measured 2x10", "machine   intel_xeon_e5_v2_2x10", "costs     measured",
 		"== 3. 2-socket AMD Epyc 7451", "machine   x86-AMD-17h-Zen-2xEpyc-7451", "costs     estimated from topology",
 		"every topology on all 96 CPUs", "best static",
-		"pinned goroutines", "barrier    team-adaptive",
+		"goroutines pinned to CPUs", "team-adaptive", "chan-unpinned",
 		"== 4. a 2-rank job on this machine", "msgrate", "allreduce")
+	if missing := bench.PeersMissing(); (missing == nil) == strings.Contains(out, "openmpi: not run") {
+		t.Errorf("Open MPI missing: %v, but the tour says:\n%s", missing, out)
+	}
 	if n := strings.Count(out, "every topology on all"); n != 3 && errOut == "" {
 		t.Errorf("%d comparisons, want 3", n)
 	}
