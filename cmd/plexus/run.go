@@ -37,7 +37,7 @@ Without --host or --hostfile every rank runs here. With them, rank r runs
 on the r-th listed slot, or the hosts share the ranks in equal blocks when
 there are fewer slots than ranks; hosts other than this one are reached
 with "ssh -o BatchMode=yes host", which must work without a password, find
-prog on the remote PATH and run a POSIX shell. The secret travels on ssh's
+PROG on the remote PATH and run a POSIX shell. The secret travels on ssh's
 standard input, never on a command line. A hostfile has one host per line,
 optionally with "slots=K".
 
