@@ -10,30 +10,32 @@ const (
 	// where an eager message (one copy into the transport, one out of the
 	// pooled buffer if it came unexpected) costs as much as a rendezvous
 	// one (an extra RTS/CTS round trip, no intermediate copy). Over TCP
-	// loopback on a 2-core VM, 16 and 32 KiB went 2.3× and 2.0× Open
-	// MPI's one-way latency with rendezvous and 0.9–1.0× eagerly, 64 KiB
-	// 1.4× and 1.0× (Open MPI's TCP eager limit is 64 KiB too). Peers that
-	// can pull (PullLimit) start rendezvous earlier.
+	// the round trip dominates up to tens of KiB, so 64 KiB, Open MPI's
+	// TCP eager limit too (docs/benchmarks.md, section "Eager limit 16 →
+	// 64 KiB", 2026-11-22). Peers that can pull (PullLimit) may start
+	// rendezvous earlier.
 	DefaultEagerLimit = 64 << 10
 	// DefaultPullLimit is where rendezvous starts towards a peer that can
 	// pull this rank's memory (shared memory with cross-memory attach),
 	// when it is below EagerLimit: a single kernel copy plus a FIN beats
 	// the eager path from about this size. Below it shared memory sends
-	// through its bulk buffers (payloads up to 64 KiB): on a 2-core VM
-	// whose system calls cost microseconds, 16 and 32 KiB took 4.2 and
-	// 7.3-7.5 µs one way so, 7.5-8.9 and 9.7-10.4 pulled; on an earlier
-	// host, with 16 KiB bulk payloads, 8 and 16 KiB took 1.3 and 2.5 µs
-	// through them and 4.0 and 5.1 pulled (docs/benchmarks.md). Equal to
-	// DefaultEagerLimit: rendezvous starts at 64 KiB either way.
+	// through its bulk buffers (payloads up to 64 KiB), which beat a pull
+	// while a pull's system call (microseconds) outweighs the second copy;
+	// where system calls are dear that holds up to tens of KiB
+	// (docs/benchmarks.md, section "Shared memory on a new host",
+	// 2026-11-25). Equal to DefaultEagerLimit: rendezvous starts at 64 KiB
+	// either way.
 	DefaultPullLimit = 64 << 10
 	// DefaultUnexpectedBudget bounds the memory one rank spends on
 	// unexpected messages (see Config.UnexpectedBudget).
 	DefaultUnexpectedBudget = 64 << 20
-	// DefaultChunkSize is the payload of one rendezvous data frame. Over
-	// TCP loopback on a 2-core VM, 1 MiB messages streamed at 3.1 GB/s
-	// with 256 KiB chunks, 4.3 GB/s with 512 KiB and 3.8 GB/s with 1 MiB,
-	// whose single frame also lost the overlap of the receiver's copy with
-	// the transfer (1 MiB latency 291, 282, 431 µs; docs/benchmarks.md).
+	// DefaultChunkSize is the payload of one rendezvous data frame:
+	// large enough that per-frame costs vanish in the copy, small enough
+	// that a 1 MiB message takes more than one, so the receiver copies one
+	// frame while the next is in flight. Over TCP 512 KiB streamed
+	// best of 256 KiB, 512 KiB and 1 MiB (docs/benchmarks.md, "Chunk size
+	// between processes" in section "Rendezvous work on the polling
+	// goroutine", 2026-11-22).
 	DefaultChunkSize = 512 << 10
 )
 

@@ -124,8 +124,9 @@ func (l *Link) SetBell(bell chan<- struct{}) { l.c.bell.Store(&bell) }
 // (sched_yield), as Open MPI's ranks do when oversubscribed: in a
 // collective every rank waits at once, and a rank that polled flat out
 // would take the CPU of the rank it waits for, while one that slept would
-// be woken through the transport's receive goroutine on every hop (4
-// ranks on 2 CPUs: shm barrier 87-95 µs sleeping, 6.6-6.8 µs yielding).
+// be woken through the transport's receive goroutine on every hop, which
+// made such collectives an order of magnitude slower (docs/benchmarks.md,
+// "Collectives with oversubscribed ranks polling with sched_yield", 2026-11-22).
 // It polls every peer because a member waits on several links at once,
 // and one collective's hops come from several peers. It is safe for
 // concurrent use.
@@ -150,12 +151,12 @@ func (l *Link) Progress() (delivered, ok bool) {
 // poll at the first frame it delivers: Progress's caller looks at once
 // whether that was what it waits for, and the poll does not go on to the
 // ring's next slot, whose cache line the sender is about to write (a read
-// there makes the sender's next write fetch the line back). Two ranks of
-// default worlds over shared memory: allreduce 0.83-0.96 -> 0.65-0.70 µs,
-// bcast 0.51-0.67 -> 0.29-0.38. A serialized world's links poll so in
-// TryRecv; its Progress, which signal waits call between looks at their
-// counters, sweeps once as before (with PollUntil's extra empty sweeps its
-// 2-rank barrier measured 0.50-0.54 µs against 0.48-0.50).
+// there makes the sender's next write fetch the line back), which costs a
+// sizeable share of a sub-microsecond collective. A serialized world's
+// links poll so in TryRecv; its Progress, which signal waits call between
+// looks at their counters, sweeps once as before, since PollUntil's extra
+// empty sweeps only slow a barrier (docs/benchmarks.md, "Link polls that
+// stop at their message" in section "Shared memory on a new host", 2026-11-25).
 type firstFrame struct{}
 
 func (firstFrame) Done() bool { return true }

@@ -167,10 +167,10 @@ const spinFor = 100 * time.Microsecond
 // (World.waitingBytes); with the last request's bytes alone, a window of
 // large transfers outlasted the spin: the waiter went to sleep
 // mid-window, and each answer that then woke it cost its peer a futex
-// wake in the middle of its own work (64 pulls of 1 MiB: 67-75 such wakes
-// per 1,792 FINs, 12-25 µs each on a 2-core VM; a FIN 1.06-1.13 µs on
-// average, 0.52-0.61 without them). Below minAhead it is 0, and the
-// world's shared counter is left alone.
+// wake, tens of microseconds, in the middle of its own work where a FIN
+// costs well under one (docs/benchmarks.md, section "Shared memory on a
+// new host", 2026-11-25). Below minAhead it is 0, and the world's shared
+// counter is left alone.
 func bytesAhead(reqs []*Request) int64 {
 	n := int64(len(reqs)-1) * int64(len(reqs[len(reqs)-1].buf))
 	if n < minAhead {
@@ -197,8 +197,8 @@ const spinPerByte = time.Nanosecond
 //
 // The loop reads the clock and yields only every spinCheck empty polls,
 // and not at all before the first spinCheck (the budget starts there):
-// both cost more than a poll (a clock read is ~25 ns on a VM, a yield
-// with nothing else to run some hundreds), and whatever the loop is doing
+// both cost more than a poll (a clock read tens of nanoseconds on a VM, a
+// yield with nothing else to run hundreds), and whatever the loop is doing
 // when the message lands delays it.
 func (r *Request) spin() bool {
 	p := r.w.poll
@@ -236,9 +236,10 @@ func (r *Request) spin() bool {
 // transport can (untilPoller) and no other goroutine of the world sleeps
 // waiting: the frames for those are better delivered by this poll, on its
 // way, than left for the transport's receive goroutine, which stands aside
-// while anyone polls (100 ping-pong pairs at once: 821 µs one-way with
-// the early return regardless, 291 without it among sleepers, 354 before
-// either; medians of 10 alternating runs).
+// while anyone polls: with many goroutines waiting, returning early
+// regardless more than doubled their latency (docs/benchmarks.md, "Bundles,
+// queued sends and a two-member allreduce" in section "Shared memory: a
+// leaner receive path", 2026-11-22).
 func (r *Request) poll(p poller) bool {
 	if u := r.w.until; u != nil && r.w.sleepers.Load() == 0 {
 		return u.PollUntil(r.peer, (*finishedReq)(r))

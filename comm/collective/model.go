@@ -120,12 +120,12 @@ func buildTrees(m *topo.Model, cfg Config) (reduce, bcast *tree.Tree, err error)
 // (Adaptive, AdaptiveBase or Best): the flat tree, whose every member is
 // one hop from the root. There every hop waits until the rank it goes to
 // gets a CPU, which the costs measured between ranks do not show (they
-// change with the scheduler from pair to pair: Best built a chain
-// 0→1→2→3 in two of three runs), so the fewest hops in a row win: 4
-// ranks on 2 CPUs measured a barrier of 13.5-16.2 µs on the flat tree,
-// 24.6-27.3 on Best's and 24.7-26.1 on the binary one (Open MPI 16), and
-// an allreduce of 18.5-20.7 against 30.7-32.7 (Open MPI 18). It reports
-// false to keep cfg's topology.
+// change with the scheduler from pair to pair: Best may build a chain),
+// so the fewest hops in a row win: on 4 ranks sharing 2 CPUs the flat
+// tree's barrier and allreduce took about two thirds of Best's or the
+// binary tree's time (docs/benchmarks.md, "Flat trees on a crowded host"
+// in section "Shared memory on a new host", 2026-11-25). It reports false
+// to keep cfg's topology.
 func crowdedTopology(hs []hello, cfg Config) bool {
 	switch cfg.Topology {
 	case tree.Adaptive, tree.AdaptiveBase, tree.Best:

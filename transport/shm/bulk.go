@@ -17,9 +17,10 @@ import (
 // lies, and then publishes how far the buffer is consumed. A 2 KiB payload
 // thus costs one copy in and one out, through contiguous memory the
 // hardware streams, where the ring's 64-byte slots cost a copy into and
-// out of each slot and a buffer at each end: measured in-process, a 2 KiB
-// round trip took 0.46 µs through a plain buffer and 1.57 µs through the
-// ring (docs/benchmarks.md). A pending bundle of Queue's (queue.go) longer
+// out of each slot and a buffer at each end: a 2 KiB round trip through a
+// plain buffer takes about a third of its time through the ring
+// (docs/benchmarks.md, "Bulk buffers" in section "Shared memory: headers
+// not copied whole", 2026-11-22). A pending bundle of Queue's longer
 // than a slot goes the same way as a bulk bundle, whose frames the
 // receiver reads where they lie.
 //
@@ -43,15 +44,13 @@ import (
 // outside it.
 
 const (
-	// bulkBytes is the data area of one ordered pair's bulk buffer. It was
-	// 64 KiB, so payloads of at most 16 KiB, with comm pulling from 16 KiB
-	// up; on a host where a system call costs microseconds (2-core EPYC
-	// VM with page-table isolation) a 16 KiB pull then took 7.5-8.9 µs one
-	// way and 256 KiB areas carrying 16 and 32 KiB took 4.2 and 7.3-7.5
-	// (Open MPI 6.0-6.9 and 8.2-9.4), bandwidth at 16 KiB 2.3-2.7 -> 4.6-5.3
-	// GB/s (Open MPI 3.8-4.4). Carrying 128 KiB eagerly (512 KiB areas)
-	// measured 5-6 GB/s against 6-13 pulled, so the pulls start at 64 KiB.
-	// Only the pages a pair touches take memory (tmpfs).
+	// bulkBytes is the data area of one ordered pair's bulk buffer: four
+	// payloads of bulkMax, so that several are in flight at once.
+	// Payloads up to 64 KiB go here rather than be pulled because, where a
+	// system call costs microseconds, a pull's call costs more than the
+	// second copy at those sizes; beyond that pulls win
+	// (docs/benchmarks.md, section "Shared memory on a new host",
+	// 2026-11-25). Only the pages a pair touches take memory (tmpfs).
 	bulkBytes = 256 << 10
 	// bulkRegion is the bulk buffer in the segment: the consumed word's
 	// line, then the data area.
@@ -60,13 +59,14 @@ const (
 	// frames go through the ring in chunks (comm pulls most of those).
 	bulkMax = bulkBytes / 4
 	// bulkMin is the longest frame (header and payload) that still goes
-	// through the ring's slots: two slots measured faster than the bulk
-	// buffer (64 B one way 0.217 against 0.253 µs), three no longer.
+	// through the ring's slots: two slots beat the bulk buffer's extra
+	// frame, three no longer (docs/benchmarks.md, "Thresholds" in section
+	// "Shared memory: headers not copied whole", 2026-11-22).
 	bulkMin = 2 * ring.SlotPayload
 	// restartMin is the shortest payload for which a sender looks whether
 	// it may start again at the area's start: the look loads a line the
-	// receiver wrote, which cost more than it saved below this (64 B one
-	// way 0.230 µs without it, 0.270 with).
+	// receiver wrote, which cost small frames more than it saved (same
+	// section as bulkMin).
 	restartMin = 512
 	// bulkMark and bulkSize are the bulk frame's first byte and length.
 	bulkMark = 0xA9

@@ -59,7 +59,9 @@ func headerLen(h Header, n int) int {
 // putHeader writes h and the payload length n into b[:headerLen(h, n)]
 // and returns that length. The send paths choose between putShort and putFull themselves, so that
 // both are inlined there: putHeader is too big to inline, and a call that
-// passes h on was measured slower (docs/benchmarks.md).
+// passes h on costs small-message latency (docs/benchmarks.md, "Short
+// frame header" in section "Shared memory: a leaner receive path",
+// 2026-11-22).
 func putHeader(b []byte, h Header, n int) int {
 	if headerLen(h, n) == shortSize {
 		putShort(b, h, n)

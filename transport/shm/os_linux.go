@@ -46,7 +46,8 @@ func futexWait(w *uint32, val uint32, d time.Duration) {
 
 // futexWake wakes the waiters on w. The call is raw (the Go scheduler is
 // not told): it never blocks, and on a small VM it can take longer than
-// the 20 µs after which the scheduler would hand the caller's P away.
+// the scheduler's system-call threshold (tens of microseconds), after
+// which it would hand the caller's P away.
 func futexWake(w *uint32) {
 	unix.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakeOp, 1<<30, 0, 0, 0)
 }
@@ -76,12 +77,13 @@ var (
 // vmRead is readMem over process_vm_readv(2), made as a raw system call:
 // the Go scheduler is not told, so it does not hand the rank's P to
 // another thread while the kernel copies (it does for a system call that
-// runs longer than 20 µs, and a rank pinned to one CPU then shares that
-// CPU with the scheduler's monitor thread, which wakes every 20 µs while
-// that goes on: pulls of 1 MiB took 116-128 µs so, 90-100 µs raw, and
-// bandwidth at 1 MiB rose from 10-12.5 to 14-16 GB/s, medians of
-// alternating runs). A call must therefore be short: Endpoint.read copies
-// at most maxRawRead bytes a call.
+// runs longer than tens of microseconds, and a rank pinned to one CPU then
+// shares that CPU with the scheduler's monitor thread, which wakes
+// repeatedly while that goes on and cost pulls of 1 MiB about a quarter
+// of their bandwidth: docs/benchmarks.md, "Pulls as raw system calls" in
+// section "Shared memory on a new host", 2026-11-25). A call must
+// therefore be short: Endpoint.read copies at most maxRawRead bytes a
+// call.
 func vmRead(pid int, local [][]byte, remote []span) (int, error) {
 	liov := make([]unix.Iovec, len(local))
 	for i, b := range local {

@@ -174,10 +174,11 @@ func (e *Endpoint) read(peer int, addr uint64, dst []byte) error {
 	}
 }
 
-// maxRawRead bounds the bytes one system call of a pull copies: 0.2-0.3
-// ms here, which is as long as the rank's P stays unavailable to its
-// other goroutines (see vmRead). Calls of 1 MiB measured 5-10% less
-// bandwidth at 4 MiB than calls of 4 MiB.
+// maxRawRead bounds the bytes one system call of a pull copies, and so
+// how long the rank's P stays unavailable to its other goroutines (a few
+// hundred microseconds; see vmRead). Smaller calls cost large pulls
+// bandwidth (docs/benchmarks.md, "Pulls as raw system calls" in section
+// "Shared memory on a new host", 2026-11-25).
 const maxRawRead = 4 << 20
 
 // readErr classifies a failed read.

@@ -227,9 +227,10 @@ func (e *Endpoint) put(ctx context.Context, peer int, r *ring.Ring, msg []byte) 
 // it straight into the ring's slot (Claim, Part, Commit), waiting for room
 // as put does. Built in a buffer first and then copied, the header's
 // narrow stores were read back by the copy's wide loads before they had
-// left the store buffer, which stalls the load. (Frames of several slots
-// written in place, the first slot last, measured no faster than through
-// the buffer: 64 and 512 bytes, 12 alternating runs.)
+// left the store buffer, which stalls the load. Frames of several slots
+// go through the buffer: written in place, the first slot last, they were
+// no faster (docs/benchmarks.md, "One-slot frames written in place" in
+// section "Shared memory: a leaner receive path", 2026-11-22).
 func (e *Endpoint) putInPlace(ctx context.Context, peer int, r *ring.Ring, h Header, hl int, payload []byte) error {
 	n := hl + len(payload)
 	slot, err := e.claim(ctx, peer, r, n)

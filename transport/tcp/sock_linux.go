@@ -16,10 +16,10 @@ import (
 // is), an idle thread sleeps in epoll_wait and is woken by every segment
 // that arrives on any watched socket, even when no goroutine waits for
 // that one. On a small machine that wake-up competes with the goroutine
-// that polls the socket for the same segment: a bare ping-pong over
-// loopback that spins on non-blocking reads took 6.0 µs one-way with its
-// socket out of the netpoller and 7.9–10.4 µs with it in, once a
-// goroutine was parked in Accept.
+// that polls the socket for the same segment, and a loopback ping-pong
+// that spins on non-blocking reads is markedly slower with its socket in
+// the netpoller once a goroutine is parked in Accept (docs/benchmarks.md,
+// section "TCP transport out of Go's netpoller", 2026-11-22).
 //
 // So on Linux a started connection takes its socket out: it duplicates
 // the descriptor and closes the net.Conn, which removes the original from
@@ -79,8 +79,8 @@ type rawSock struct {
 // registered from the first wait until rest: the reader goroutine waits
 // only when nobody polls, and a goroutine the netpoller wakes runs at
 // once, whereas a thread blocked in poll(2) keeps its P until sysmon
-// takes it back, and the goroutine it wakes waits that long (a ping-pong
-// of sleepers took 70 µs one-way so, 30 µs through the netpoller).
+// takes it back, and the goroutine it wakes waits that long: a ping-pong
+// of sleepers took about twice as long so (same section as Detaching).
 func (s *rawSock) read(f func(fd uintptr) bool) error {
 	if f(uintptr(s.fd)) {
 		return nil
