@@ -3,10 +3,11 @@ package coll
 import "time"
 
 // A member waiting on remote links (another process, over comm) cannot
-// afford time.Sleep once it stops spinning: on this kind of VM a 50 µs
-// sleep lasts about a millisecond, which then dominates every barrier. A
-// link that can tell when something arrives rings the member's bell
-// instead, and the napping member wakes at once.
+// afford time.Sleep once it stops spinning: a sleep of tens of
+// microseconds may last up to a millisecond on a VM (timer slack and
+// scheduling), which then dominates every barrier that sleeps. A link that
+// can tell when something arrives rings the member's bell instead, and the
+// napping member wakes at once.
 
 // Belled is implemented by links that can wake a waiting member: after
 // SetBell, every message, signal or failure on the link leaves a token on

@@ -31,8 +31,9 @@ func (r *Ring) put(p []byte) {
 // warm stores zero into the last payload word of the slot at head if that
 // slot is free by the cached receiver position, so the next message finds
 // its line already fetched for writing by this CPU rather than last
-// written a lap ago: measured, that takes about 20 ns off a ping-pong
-// round trip (docs/benchmarks.md). The receiver reads a payload only after
+// written a lap ago, a cache miss that is a sizeable share of a round trip
+// (docs/benchmarks.md, section "Ring round trip taken apart", 2026-11-22;
+// docs/design/ring.md). The receiver reads a payload only after
 // loading a control word stored after it, and the slot's previous message
 // was copied out before the receiver published the position the sender
 // cached, so the store races with nothing. Only the sender calls it.

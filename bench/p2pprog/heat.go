@@ -8,9 +8,10 @@ import (
 
 // Heating. A rank that slept through its start (the bootstrap, the first
 // barrier) runs its first few milliseconds of messages slower than the
-// rest: on this VM the first case of a run measured 0.29-0.37 µs one-way
-// over shared memory and the same case later in the run 0.21-0.22 µs, and
-// 100 ms of busy CPU before the first case removed the difference. Open
+// rest, by a large fraction of a sub-microsecond latency, and a short
+// spell of busy CPU before the first case removes the difference
+// (docs/benchmarks.md, section "Bound ranks, allocation-free windows, 2
+// KiB stacks for a million waiters", 2026-11-22). Open
 // MPI's ranks spin from MPI_Init on, so they start hot. So, as the C
 // programs do (common.h), the first case's warm-up repeats until bench.HeatFor
 // has passed, rank 0 deciding after each round and telling the others.
