@@ -13,7 +13,9 @@ import "time"
 // unwatched for longer than standAside, even if the poller stops calling.
 
 // standAside is how long after the last Poll the receive goroutine keeps
-// out of the way.
+// out of the way. Poll reads no clock: it counts itself in polls, and the
+// receive goroutine, which wakes every standAside while it stands aside,
+// compares the count to see whether polling stopped.
 const standAside = 500 * time.Microsecond
 
 // Poll receives and delivers, in the calling goroutine, whatever frames
@@ -24,9 +26,9 @@ const standAside = 500 * time.Microsecond
 // Poll for a few microseconds first; Deliver and Lost may thus run on it.
 // Poll must not be called from Deliver or Lost.
 //
-// Poll reads no clock: it counts itself in polls, and the receive
-// goroutine, which wakes every standAside while it stands aside, compares
-// the count to see whether polling stopped.
+// Poll reads no clock, so it is cheap to call in a loop. The receive
+// goroutine stands aside while polls keep coming and takes the rings back
+// within a millisecond of the last one, or at once after PollDone.
 func (e *Endpoint) Poll(peer int) bool { return e.PollUntil(peer, nil) }
 
 // PollUntil is Poll, except that it returns as soon as a frame it

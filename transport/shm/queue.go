@@ -36,10 +36,11 @@ const (
 	flushAfter = 50 * time.Microsecond
 )
 
-// Queue sends a frame like Send, except that a small one (at most
-// bundleMax bytes with its header) may reach the ring a little later,
-// together with the frames queued after it (see above); payload may be
-// reused at once. Frames one goroutine queues or sends to one peer arrive
+// Queue sends a frame like Send, except that a small one (up to 512
+// bytes with its header) may reach the ring a little later, together with
+// the frames queued after it: when they fill a bundle, another frame goes
+// to the peer, a goroutine of this rank polls, tens of microseconds pass
+// or the Endpoint closes. payload may be reused at once. Frames one goroutine queues or sends to one peer arrive
 // in order. Like the combining queue's, queued frames are dropped if the
 // peer is lost first. A Queue that fills the bundle writes it, waiting
 // for room in the ring beyond ctx (the frames before it were sent as far
