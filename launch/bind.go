@@ -13,9 +13,10 @@ import (
 // core more when they do not divide evenly), with all the CPUs (hardware
 // threads) of those cores. A bound rank's Go runtime sizes GOMAXPROCS to
 // its share, so its spinning waits do not compete with its own idle
-// threads or with the other ranks for the cores; with two ranks on this
-// 2-CPU machine that made windows of small messages over TCP about 1.5×
-// faster. Ranks on other hosts are not bound.
+// threads or with the other ranks for the cores, which on a small machine
+// made windows of small messages markedly faster (docs/benchmarks.md,
+// "Binding" in section "Bound ranks, allocation-free windows", 2026-11-22).
+// Ranks on other hosts are not bound.
 
 // Bind says how Run binds the ranks it starts on this host to CPUs.
 type Bind string

@@ -81,8 +81,11 @@
 // Job.Run is plexus run: it starts the ranks, locally or over ssh,
 // prefixes their output lines with the rank, forwards signals, and ends
 // the whole job when one rank fails. Ranks on this host are bound to CPUs
-// (Job.Bind, bind.go): by default each to an equal share of the cores
-// when they fit, so that GOMAXPROCS follows the share and spinning ranks
-// do not take each other's CPUs; PLEXUS_HOST_CPUS tells them how many
-// CPUs the launcher could use.
+// (Job.Bind): by default each to an equal share of the cores when they
+// fit, so that GOMAXPROCS follows the share and spinning ranks do not take
+// each other's CPUs; PLEXUS_HOST_CPUS tells them how many CPUs the
+// launcher could use.
+//
+// docs/design/launch.md describes how detection, the bootstrap, the
+// rendezvous file and plexus run work.
 package launch
