@@ -61,6 +61,8 @@
 // member of the team failed (ErrClosed wrapping the cause). The first
 // error ends the team.
 //
-// baseline.go holds conventional barriers (sense-reversing atomic,
-// sync.Cond, channel, WaitGroup) that the benchmarks compare against.
+// AtomicBarrier, CondBarrier, ChanBarrier and WaitGroupRound are
+// conventional barriers (sense-reversing atomic, sync.Cond, channel,
+// WaitGroup) that the benchmarks compare against. docs/design/collectives.md
+// describes how the collectives and their waits work.
 package coll

@@ -63,10 +63,12 @@ func (r *Ring) Claim(n int) bool {
 func (r *Ring) Part(i int) []byte { return r.payload(r.snd.head + uint64(i)) }
 
 // Commit publishes the n bytes written into the parts of the slots the
-// last Claim(n) reserved: the continuations' control words first, plain
-// stores, then the first slot's with an atomic store that publishes them
-// all (see the invariants in ring.go).
+// last Claim(n) reserved, all at once: the receiver gets the whole message
+// or nothing of it.
 func (r *Ring) Commit(n int) {
+	// The continuations' control words first, plain stores, then the
+	// first slot's with an atomic store that publishes them all (see the
+	// invariants in ring.go).
 	h, k := r.snd.head, slotsFor(n)
 	for i := uint64(1); i < k; i++ {
 		l := min(uint64(n)-i*SlotPayload, SlotPayload)

@@ -28,25 +28,21 @@
 // same operations under the same names to teams of goroutines in one
 // process.
 //
-// # How it works
+// # Trees
 //
-// New first learns what messages between ranks cost: by timing a short
-// ping-pong between every pair (Measure; Config.Samples round trips per
-// pair, the pairs of a round-robin tournament timed in parallel rounds),
-// or from host names alone (Placement). Rank 0 gathers the results, makes
-// a topo.Model whose CPUs are the ranks and whose NUMA nodes are the hosts,
-// plans the trees on it (tree.Build, or tree.BestPair for tree.Best) and
-// sends them to every rank, so that all run on identical trees.
-//
-// Each rank then makes its one member of a coll team (coll.NewMember),
-// whose links to its tree neighbours are comm.Links: channels on a
-// communicator id of their own, with a window per direction, that fail
-// when the peer is lost. The broadcast, reduction, barrier and gather are
-// coll's, unchanged; buffers longer than Config.MaxMessage go in pieces.
+// New is itself collective: it learns what messages between ranks cost,
+// by timing Config.Samples round trips between every pair (Measure, the
+// default; the pairs are timed in parallel rounds) or from host names
+// alone (Placement), and then plans the trees at rank 0 and hands them to
+// every rank, so that all run on identical trees (Comm.Trees, Comm.Model).
+// Their messages travel on links of their own (comm.World.Link), with a
+// window per direction; buffers longer than Config.MaxMessage go in
+// pieces.
 //
 // The trees have one root, Root (rank 0 unless Config.Root says
 // otherwise). A collective rooted at another rank takes one more hop
-// between that rank and the trees' root.
+// between that rank and the trees' root. docs/design/collectives.md
+// describes the planning and the members.
 //
 // # Failures
 //
@@ -61,7 +57,9 @@
 //
 // # Waiting
 //
-// Members wait as coll's do: they poll their links, pause, yield, then
-// nap. Across processes a message takes tens of microseconds, so waits
-// for it reach the naps; see BenchmarkCollective.
+// Members wait as coll's do: they poll their links, and through them the
+// world's transport, then pause, yield and nap, woken early when a
+// message arrives. On a host with more ranks than CPUs an empty poll gives
+// the CPU away, as Open MPI's oversubscribed ranks do. BenchmarkCollective
+// measures the collectives.
 package collective
