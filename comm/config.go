@@ -1,6 +1,9 @@
 package comm
 
-import "fmt"
+import (
+	"fmt"
+	"log/slog"
+)
 
 // Defaults for Config.
 const (
@@ -120,6 +123,15 @@ type Config struct {
 	// transport, or commtest.SHM with shm.Config.Passive);
 	// otherwise the world runs as usual. World.Serialized says which.
 	Serialized bool
+	// Logger receives what the world's transports and JoinWith's address
+	// exchange have to report: refused connections (strangers, a wrong
+	// secret) at Warn, rate-limited to a few records a second; a peer
+	// lost other than by closing its world, a protocol error or a failed
+	// segment at Error; what is expected in a job's life (a peer that
+	// closed its world and exited) at Debug at most, so a job that ends
+	// normally logs nothing at Info or above. Nil means slog.Default().
+	// The errors that operations return do not depend on it.
+	Logger *slog.Logger
 }
 
 // The values of Config.Transport and PLEXUS_TRANSPORT.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"time"
@@ -42,8 +43,10 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	b := &book{ready: make(chan struct{})}
 	defer close(b.ready) // empty on failure: dials fail rather than wait
 	var ep *tcp.Endpoint
-	remote := openTCP(tcpConfig(info, b), func(e *tcp.Endpoint) { ep = e })
-	m := newMux(muxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized)})
+	tc := tcpConfig(info, b)
+	tc.Logger = cfg.Logger
+	remote := openTCP(tc, func(e *tcp.Endpoint) { ep = e })
+	m := newMux(muxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized, cfg.Logger)})
 	open := m.Open
 	if mode == TransportTCP {
 		open = remote
@@ -52,7 +55,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	if err != nil {
 		return nil, err
 	}
-	hosts, err := exchange(ctx, info, ep, b)
+	hosts, err := exchange(ctx, launch.Bootstrap{Logger: cfg.Logger}, info, ep, b)
 	if err == nil {
 		w.crowded = crowded(hosts, info.Rank, hostCPUs(info))
 	}
@@ -74,12 +77,12 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 // exchange runs the launcher's address exchange with this rank's card,
 // fills b with the TCP addresses and process ids and returns every
 // rank's host.
-func exchange(ctx context.Context, info launch.Info, ep *tcp.Endpoint, b *book) ([]string, error) {
+func exchange(ctx context.Context, bs launch.Bootstrap, info launch.Info, ep *tcp.Endpoint, b *book) ([]string, error) {
 	addr, err := advertise(ep.Addr())
 	if err != nil {
 		return nil, err
 	}
-	bk, err := joinBook(ctx, info, card(hostKey(), addr, os.Getpid()))
+	bk, err := joinBook(ctx, bs, info, card(hostKey(), addr, os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
@@ -115,17 +118,17 @@ func route(m *mux, mode string, hosts []string) error {
 // dead process is noticed within a heartbeat anyway, and a live rank busy
 // with a million goroutines may beat late. A serialized world whose ranks
 // all share the host gets a passive endpoint (World.adoptSerial).
-func shmOpener(info launch.Info, serialized bool) func(rank, size int) opener {
+func shmOpener(info launch.Info, serialized bool, logger *slog.Logger) func(rank, size int) opener {
 	return func(rank, size int) opener {
 		shm.CleanStale("")
 		return openSHM(shm.Config{Rank: rank, Size: size, JobID: jobID(info), PeerTimeout: 15 * time.Second,
-			Passive: serialized && size == info.Size})
+			Passive: serialized && size == info.Size, Logger: logger})
 	}
 }
 
 // joinBook runs the launcher's address exchange.
-func joinBook(ctx context.Context, info launch.Info, addr string) (launch.Book, error) {
-	bk, err := launch.Join(ctx, info, addr)
+func joinBook(ctx context.Context, bs launch.Bootstrap, info launch.Info, addr string) (launch.Book, error) {
+	bk, err := bs.Join(ctx, info, addr)
 	if err == nil && len(bk.Addrs) != info.Size {
 		err = fmt.Errorf("address book of %d ranks for a job of %d", len(bk.Addrs), info.Size)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -51,7 +52,7 @@ func TestJoinStrangerWithDerivedKey(t *testing.T) {
 	derived := sha256.Sum256([]byte("plexus data " + job + " " + strconv.Itoa(os.Getuid()) + " "))
 	stranger, err := tcp.Listen(tcp.Config{Rank: 1, Size: 2, JobID: job, Secret: derived[:],
 		Addrs:   func(int) (string, error) { return rank0, nil },
-		Deliver: func(int, tcp.Header, []byte) {}, Log: func(string, ...any) {}})
+		Deliver: func(int, tcp.Header, []byte) {}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -87,7 +88,7 @@ func muxWorlds(t *testing.T, hosts []string) []muxWorld {
 func newMuxWorld(t *testing.T, i int, hosts []string, b *book, dir string, mw muxWorld) *World {
 	n := len(hosts)
 	tc := tcp.Config{Rank: i, Size: n, JobID: "mux-test", Secret: []byte("0123456789abcdef-test"),
-		Addrs: b.addr, Log: func(string, ...any) {}}
+		Addrs: b.addr, Logger: slog.New(slog.DiscardHandler)}
 	local := func(rank, size int) opener {
 		mw.local.ranks = sameHost(hosts, i).ranks
 		sc := shm.Config{Rank: rank, Size: size, JobID: "mux-test-" + hosts[i], Dir: dir}

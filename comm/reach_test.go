@@ -48,7 +48,7 @@ func TestReachChild(t *testing.T) {
 	case "tcp":
 		_, err = join(ctx, Config{}, info, TransportTCP)
 	case "book":
-		_, err = joinBook(ctx, info, card(hostKey(), "127.0.0.1:1", os.Getpid()))
+		_, err = joinBook(ctx, launch.Bootstrap{}, info, card(hostKey(), "127.0.0.1:1", os.Getpid()))
 	default:
 		err = fmt.Errorf("unknown role %q", role)
 	}
@@ -260,11 +260,11 @@ func slowRank(ctx context.Context, job, mode string, delay time.Duration, done *
 		w, err = join(ctx, Config{}, info, mode)
 		time.Sleep(delay)
 	} else {
-		if _, err = joinBook(ctx, info, card(hostKey(), "127.0.0.1:1", os.Getpid())); err != nil {
+		if _, err = joinBook(ctx, launch.Bootstrap{}, info, card(hostKey(), "127.0.0.1:1", os.Getpid())); err != nil {
 			return err
 		}
 		time.Sleep(delay)
-		w, err = openWorld(Config{Rank: 1, Size: 2}, shmOpener(info, false)(1, 2))
+		w, err = openWorld(Config{Rank: 1, Size: 2}, shmOpener(info, false, nil)(1, 2))
 	}
 	if err != nil {
 		return fmt.Errorf("slow rank: %w", err)

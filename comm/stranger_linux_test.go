@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,7 +92,7 @@ func strangerDial(ctx context.Context) {
 	derived := sha256.Sum256([]byte("plexus data " + job + " " + os.Getenv("COMM_STRANGER_UID") + " "))
 	ep, err := tcp.Listen(tcp.Config{Rank: 1, Size: 2, JobID: job, Secret: derived[:],
 		Addrs:   func(int) (string, error) { return addr, nil },
-		Deliver: func(int, tcp.Header, []byte) {}, Log: func(string, ...any) {}})
+		Deliver: func(int, tcp.Header, []byte) {}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		fmt.Println("stranger could not listen:", err)
 		return

@@ -1,6 +1,7 @@
 package comm
 
 import (
+	"cmp"
 	"github.com/plexus-hpc/plexus/comm/internal/testhook"
 	"github.com/plexus-hpc/plexus/transport/shm"
 	"github.com/plexus-hpc/plexus/transport/tcp"
@@ -17,8 +18,12 @@ func init() {
 		}
 		return open, t.Kill
 	}
-	testhook.SHM = func(cfg Config, sc shm.Config) (*World, error) { return openWorld(cfg, openSHM(sc)) }
+	testhook.SHM = func(cfg Config, sc shm.Config) (*World, error) {
+		sc.Logger = cmp.Or(sc.Logger, cfg.Logger)
+		return openWorld(cfg, openSHM(sc))
+	}
 	testhook.TCP = func(cfg Config, tc tcp.Config, ready func(*tcp.Endpoint)) (*World, error) {
+		tc.Logger = cmp.Or(tc.Logger, cfg.Logger)
 		return openWorld(cfg, openTCP(tc, ready))
 	}
 }

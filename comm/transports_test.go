@@ -1,6 +1,7 @@
 package comm
 
 import (
+	"log/slog"
 	"testing"
 
 	"github.com/plexus-hpc/plexus/transport/tcp"
@@ -41,7 +42,7 @@ func tcpWorlds(t testing.TB, n int, cfg Config) []*World {
 		c := cfg
 		c.Rank, c.Size = i, n
 		tc := tcp.Config{Rank: i, Size: n, JobID: "comm-test", Secret: []byte("0123456789abcdef-test"),
-			Addrs: b.addr, Log: func(string, ...any) {}}
+			Addrs: b.addr, Logger: slog.New(slog.DiscardHandler)}
 		w, err := openWorld(c, openTCP(tc, func(e *tcp.Endpoint) { b.addrs[i] = e.Addr() }))
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"sync"
 	"time"
@@ -46,7 +47,7 @@ type admission struct {
 func (b Bootstrap) admitAll(ctx context.Context, ln net.Listener, secret []byte, size int) ([]*conn, error) {
 	a := &admission{b: b, secret: secret, size: size, regs: make(chan *conn),
 		gate:     guard.NewGate(maxAdmitting, maxAdmittingPerSource),
-		refusals: guard.NewTally(b.logf, refusalBurst, time.Second, "launch: bootstrap refused connections")}
+		refusals: guard.NewTally(b.logger(), refusalBurst, time.Second, "launch: bootstrap refused connections")}
 	defer a.refusals.Stop()
 	inner, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -66,7 +67,7 @@ func (a *admission) acceptLoop(ctx context.Context, ln net.Listener, wg *sync.Wa
 			return
 		}
 		if err != nil {
-			a.refusals.Printf("launch: bootstrap accept: %v", err)
+			a.refusals.Log(slog.LevelError, "launch: bootstrap accept", "err", err)
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors
 			continue
 		}
@@ -84,7 +85,7 @@ func (a *admission) admit(ctx context.Context, nc net.Conn, t *guard.Ticket) {
 	if err != nil {
 		stop()
 		nc.Close()
-		a.refusals.Printf("launch: bootstrap refused connection from %s: %v", nc.RemoteAddr(), err)
+		a.refusals.Log(slog.LevelWarn, "launch: bootstrap refused connection", "from", nc.RemoteAddr().String(), "err", err)
 		return
 	}
 	c.release = stop

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
+	"log/slog"
 	"os"
 	"time"
 )
@@ -27,10 +27,12 @@ var errNoRendezvous = errors.New("launch: no bootstrap address and secret, and n
 
 // Bootstrap configures Join. The zero value is ready to use.
 type Bootstrap struct {
-	// Log receives a line per replaced stale rendezvous file and per
-	// refused bootstrap connection, the latter at most a few a second
-	// with one line a second counting the rest; nil means log.Default().
-	Log *log.Logger
+	// Logger receives a record per replaced stale rendezvous file (Info),
+	// per refused bootstrap connection (Warn, at most a few a second,
+	// then one a second counting the rest) and per rank that rank 0
+	// could not send the address book to (Error); nil means
+	// slog.Default().
+	Logger *slog.Logger
 	// TempDir holds rendezvous files; "" means os.TempDir(), which honours
 	// $TMPDIR. Every rank of a job must see the same directory.
 	TempDir string
@@ -85,12 +87,11 @@ func checkJoin(info Info, myAddr string) error {
 	return nil
 }
 
-func (b Bootstrap) logf(format string, args ...any) {
-	if b.Log != nil {
-		b.Log.Printf(format, args...)
-		return
+func (b Bootstrap) logger() *slog.Logger {
+	if b.Logger != nil {
+		return b.Logger
 	}
-	log.Printf(format, args...)
+	return slog.Default()
 }
 
 func (b Bootstrap) handshake() time.Duration {

@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -73,7 +73,7 @@ func wantBooks(t *testing.T, books []Book, errs []error) {
 
 func TestJoinRefusesStrangers(t *testing.T) {
 	var logs syncBuffer
-	b := Bootstrap{Log: log.New(&logs, "", 0), Handshake: 2 * time.Second}
+	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Handshake: 2 * time.Second}
 	info := Info{Size: 4, Launcher: Plexus, JobID: "t", Root: freeAddr(t), Secret: secret16()}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -143,7 +143,7 @@ func garbage(t *testing.T, addr string, junk []byte) {
 }
 
 func TestJoinMissingRank(t *testing.T) {
-	b := Bootstrap{Log: log.New(&syncBuffer{}, "", 0)}
+	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))}
 	info := Info{Size: 5, Launcher: Plexus, JobID: "t", Root: freeAddr(t), Secret: secret16()}
 	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
 	defer cancel()
@@ -165,7 +165,7 @@ func TestJoinMissingRank(t *testing.T) {
 
 func TestJoinRendezvousFile(t *testing.T) {
 	dir := t.TempDir()
-	b := Bootstrap{TempDir: dir, Log: log.New(&syncBuffer{}, "", 0)}
+	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))}
 	info := Info{Size: 4, Launcher: MPIRun, JobID: "ompi-77@1"}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -184,7 +184,7 @@ func TestJoinRendezvousFile(t *testing.T) {
 func TestJoinReplacesStaleFile(t *testing.T) {
 	dir := t.TempDir()
 	var logs syncBuffer
-	b := Bootstrap{TempDir: dir, Log: log.New(&logs, "", 0)}
+	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	info := Info{Size: 2, Launcher: SRun, JobID: "slurm-1.0", Root: freeAddr(t)}
 	path := rendezvousPath(dir, info.JobID)
 	if err := os.WriteFile(path, []byte("127.0.0.1:1\n"+strings.Repeat("00", 32)+"\n"), 0o600); err != nil {
@@ -201,7 +201,7 @@ func TestJoinReplacesStaleFile(t *testing.T) {
 
 func TestJoinRefusesUntrustedFile(t *testing.T) {
 	dir := t.TempDir()
-	b := Bootstrap{TempDir: dir, Log: log.New(&syncBuffer{}, "", 0)}
+	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))}
 	info := Info{Rank: 1, Size: 2, Launcher: MPIRun, JobID: "ompi-5"}
 	path := rendezvousPath(dir, info.JobID)
 	if err := os.WriteFile(path, []byte("127.0.0.1:1\n"+strings.Repeat("00", 32)+"\n"), 0o644); err != nil {

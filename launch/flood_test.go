@@ -3,7 +3,7 @@ package launch
 import (
 	"context"
 	"encoding/binary"
-	"log"
+	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -68,7 +68,7 @@ func closedWithin(conns []net.Conn, d time.Duration) int {
 // once, and the refusals write a bounded number of log lines.
 func TestJoinThroughAFlood(t *testing.T) {
 	var logs syncBuffer
-	b := Bootstrap{Log: log.New(&logs, "", 0)}
+	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	info, wait := serveRoot(t, ctx, b)
@@ -93,7 +93,7 @@ func TestJoinThroughAFlood(t *testing.T) {
 // any registration is dropped at once, before rank 0 allocates it.
 func TestJoinRefusesLongFrames(t *testing.T) {
 	var logs syncBuffer
-	b := Bootstrap{Log: log.New(&logs, "", 0)}
+	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	info, wait := serveRoot(t, ctx, b)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,7 +57,7 @@ func jobSecret(job string, random []byte) []byte {
 // publish creates the rendezvous file for rank 0 and returns the secret
 // derived from it. A file left by a crashed earlier job of the same id and
 // user is replaced; a file of another user is an error.
-func publish(path, job, addr string, logf func(string, ...any)) ([]byte, error) {
+func publish(path, job, addr string, log *slog.Logger) ([]byte, error) {
 	random := newNonce()
 	content := addr + "\n" + hex.EncodeToString(random) + "\n"
 	err := createExcl(path, content)
@@ -64,7 +65,7 @@ func publish(path, job, addr string, logf func(string, ...any)) ([]byte, error) 
 		if _, _, rerr := readRendezvous(path); errors.Is(rerr, errUntrusted) {
 			return nil, rerr
 		}
-		logf("launch: replacing stale rendezvous file %s", path)
+		log.Info("launch: replacing stale rendezvous file", "path", path)
 		os.Remove(path)
 		err = createExcl(path, content)
 	}

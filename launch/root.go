@@ -25,7 +25,7 @@ func (b Bootstrap) serve(ctx context.Context, info Info, myAddr string) (Book, e
 	secret := info.Secret
 	if info.Root == "" || len(secret) == 0 {
 		path := b.rendezvous(info)
-		if secret, err = publish(path, info.JobID, ln.Addr().String(), b.logf); err != nil {
+		if secret, err = publish(path, info.JobID, ln.Addr().String(), b.logger()); err != nil {
 			return Book{}, err
 		}
 		defer os.Remove(path)
@@ -91,7 +91,7 @@ func (b Bootstrap) sendBooks(ctx context.Context, members []*conn, myAddr string
 	for _, c := range members[1:] {
 		c.SetDeadline(deadline(ctx, bookTimeout))
 		if err := writeFrame(c, encodeBook(c.secret, c.nonce0, c.nonce1, addrs)); err != nil {
-			b.logf("launch: bootstrap: address book for rank %d: %v", c.rank, err)
+			b.logger().Error("launch: bootstrap: sending the address book", "rank", c.rank, "err", err)
 		}
 		c.Close()
 	}

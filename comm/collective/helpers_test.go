@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func tcpWorlds(t testing.TB, n int) fixture {
 	ws := make([]*comm.World, n)
 	for i := range ws {
 		tc := tcp.Config{Rank: i, Size: n, JobID: "collective-test", Secret: []byte("0123456789abcdef-test"),
-			Addrs: book, Log: func(string, ...any) {}}
+			Addrs: book, Logger: slog.New(slog.DiscardHandler)}
 		w, err := commtest.TCP(comm.Config{Rank: i, Size: n}, tc, func(e *tcp.Endpoint) { addrs[i] = e.Addr() })
 		if err != nil {
 			t.Fatal(err)

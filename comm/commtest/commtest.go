@@ -51,7 +51,7 @@ func (t *Twin) Kill(rank int) { t.kill(rank) }
 // SHM returns a world over a shared-memory endpoint configured by sc (its
 // callbacks are the world's): every rank must open the same sc.Dir and
 // sc.JobID on this host. A passive endpoint (sc.Passive) needs
-// cfg.Serialized.
+// cfg.Serialized. A nil sc.Logger means cfg.Logger.
 func SHM(cfg comm.Config, sc shm.Config) (*comm.World, error) {
 	return testhook.SHM.(func(comm.Config, shm.Config) (*comm.World, error))(cfg, sc)
 }
@@ -59,7 +59,7 @@ func SHM(cfg comm.Config, sc shm.Config) (*comm.World, error) {
 // TCP returns a world over a TCP endpoint configured by tc (its callbacks
 // are the world's). The endpoint is reported to ready, if not nil, once
 // it listens, so that the caller can publish its address to the other
-// ranks' tc.Addrs.
+// ranks' tc.Addrs. A nil tc.Logger means cfg.Logger.
 func TCP(cfg comm.Config, tc tcp.Config, ready func(*tcp.Endpoint)) (*comm.World, error) {
 	return testhook.TCP.(func(comm.Config, tcp.Config, func(*tcp.Endpoint)) (*comm.World, error))(cfg, tc, ready)
 }

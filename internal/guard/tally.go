@@ -1,44 +1,53 @@
 package guard
 
 import (
+	"context"
+	"log/slog"
 	"sync"
 	"time"
 )
 
-// Tally rate-limits one kind of log line, such as refused connections: at
-// most burst lines are written per period; the lines beyond are counted,
-// and the count is written as one summary line ("<what>: N more in the
-// last <period>") when that period ends. A flood of strangers thus writes at most burst+1
-// lines a period, and still leaves a record of its size.
+// Tally rate-limits one kind of log record, such as refused connections:
+// at most burst records are written per period; the records beyond are
+// counted, and the count is written as one summary record (message what,
+// attributes suppressed=N and period) when that period ends, at the
+// highest level among those it counts. A flood of strangers thus writes
+// at most burst+1 records a period, and still leaves a record of its size.
 //
-// Its methods are safe for concurrent use. Lines are written under the
-// tally's lock, so log must not call back into it.
+// Its methods are safe for concurrent use. Records are written under the
+// tally's lock, so the logger's handler must not call back into it.
 type Tally struct {
-	log    func(format string, args ...any)
+	log    *slog.Logger
 	burst  int
 	period time.Duration
 	what   string
 
 	mu      sync.Mutex
-	start   time.Time // of the current period
-	written int       // lines written in it
-	dropped int       // lines counted since the last summary
+	start   time.Time  // of the current period
+	written int        // lines written in it
+	dropped int        // lines counted since the last summary
+	level   slog.Level // the highest level among them
 	timer   *time.Timer
 	stopped bool
 }
 
-// NewTally returns a tally that writes to log at most burst lines per
-// period, and summarises the rest as "what: N more in the last period".
-func NewTally(log func(format string, args ...any), burst int, period time.Duration, what string) *Tally {
+// NewTally returns a tally that writes to log at most burst records per
+// period, and summarises the rest in a record whose message is what; a
+// nil log means slog.Default().
+func NewTally(log *slog.Logger, burst int, period time.Duration, what string) *Tally {
 	if burst < 1 || period <= 0 {
 		panic("guard: NewTally needs a positive burst and period")
+	}
+	if log == nil {
+		log = slog.Default()
 	}
 	return &Tally{log: log, burst: burst, period: period, what: what}
 }
 
-// Printf writes the line if the period has room for it, and counts it
-// otherwise. After Stop it does nothing.
-func (t *Tally) Printf(format string, args ...any) {
+// Log writes the record (as slog.Logger.Log) if the period has room for
+// it, and counts it otherwise. After Stop it does nothing. A record the
+// logger would discard at level still takes its place in the period.
+func (t *Tally) Log(level slog.Level, msg string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped {
@@ -50,8 +59,11 @@ func (t *Tally) Printf(format string, args ...any) {
 	}
 	if t.written < t.burst && t.dropped == 0 {
 		t.written++
-		t.log(format, args...)
+		t.log.Log(context.Background(), level, msg, args...)
 		return
+	}
+	if t.dropped == 0 || level > t.level {
+		t.level = level
 	}
 	t.dropped++
 	if t.timer == nil {
@@ -76,7 +88,7 @@ func (t *Tally) summary() {
 // be held.
 func (t *Tally) flush() {
 	if t.dropped > 0 {
-		t.log("%s: %d more in the last %v", t.what, t.dropped, t.period)
+		t.log.Log(context.Background(), t.level, t.what, "suppressed", t.dropped, "period", t.period)
 		t.dropped = 0
 	}
 }

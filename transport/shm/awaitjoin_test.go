@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/logtest"
 )
 
 // TestAwaitJoin: a rank whose process ended before it joined the segment
@@ -20,7 +22,7 @@ func TestAwaitJoin(t *testing.T) {
 	s := newSink()
 	open := func(rank int, sk *sink) *Endpoint {
 		ep, err := Open(Config{Rank: rank, Size: 3, JobID: "await-join", Dir: dir,
-			Deliver: sk.deliver, Lost: sk.lose, Log: t.Logf})
+			Deliver: sk.deliver, Lost: sk.lose, Logger: logtest.New(t)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,7 @@ package shm
 import (
 	"cmp"
 	"fmt"
-	"log"
+	"log/slog"
 	"math"
 	"time"
 
@@ -82,8 +82,11 @@ type Config struct {
 	// receiver that polls signal counters and has stopped polling looks at
 	// them once more then. It must not block.
 	Idle func()
-	// Log reports protocol errors; nil means log.Printf.
-	Log func(format string, args ...any)
+	// Logger receives protocol errors and a failed segment at Error, and
+	// a peer whose memory this rank cannot read (see Pull) at Warn; nil
+	// means slog.Default(). A peer that closes its Endpoint or exits
+	// after closing it logs nothing above Debug.
+	Logger *slog.Logger
 	// NoPull stops this rank from reading its peers' memory (Pull): it
 	// marks every peer unreadable at Open, so they never offer it their
 	// buffers and send it everything through the ring. For comparisons
@@ -128,8 +131,8 @@ func (c *Config) fillFuncs() {
 	if c.Lost == nil {
 		c.Lost = func(int, error) {}
 	}
-	if c.Log == nil {
-		c.Log = log.Printf
+	if c.Logger == nil {
+		c.Logger = slog.Default()
 	}
 	if c.Idle == nil {
 		c.Idle = func() {}

@@ -75,9 +75,9 @@ func (e *Endpoint) checkSize() {
 func (e *Endpoint) fail(cause error) {
 	e.failOnce.Do(func() {
 		if err := retire(e.seg.mem); err != nil {
-			e.cfg.Log("shm: rank %d: replacing the mapping of %s: %v", e.cfg.Rank, e.seg.path, err)
+			e.cfg.Logger.Error("shm: replacing the segment's mapping", "rank", e.cfg.Rank, "path", e.seg.path, "err", err)
 		}
-		e.cfg.Log("shm: rank %d: %v", e.cfg.Rank, cause)
+		e.cfg.Logger.Error("shm: giving the segment up", "rank", e.cfg.Rank, "err", cause)
 		for p := range e.cfg.Size {
 			if p != e.cfg.Rank {
 				e.markLost(p, cause)

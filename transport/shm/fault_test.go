@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"runtime"
@@ -94,7 +95,7 @@ func openTwo(dir, how string) ([]*Endpoint, []*sink, error) {
 	eps, sinks := make([]*Endpoint, 2), []*sink{newSink(), newSink()}
 	for r := range eps {
 		cfg := Config{Rank: r, Size: 2, JobID: "truncate", Dir: dir, Deliver: sinks[r].deliver, Lost: sinks[r].lose,
-			Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }, Passive: how != "active"}
+			Logger: slog.New(slog.NewTextHandler(os.Stdout, nil)), Passive: how != "active"}
 		if how == "shield" { // no monitor tick before the shielded touch
 			cfg.Heartbeat, cfg.PeerTimeout = time.Second, 2*time.Second
 		}

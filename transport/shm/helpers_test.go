@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/logtest"
 )
 
 func TestMain(m *testing.M) {
@@ -98,7 +100,7 @@ func openN(t testing.TB, dir string, n int, tweak func(*Config)) ([]*Endpoint, [
 	for r := range n {
 		sinks[r] = newSink()
 		cfg := Config{Rank: r, Size: n, JobID: "test-job", Dir: dir,
-			Deliver: sinks[r].deliver, Lost: sinks[r].lose, Log: t.Logf}
+			Deliver: sinks[r].deliver, Lost: sinks[r].lose, Logger: logtest.New(t)}
 		if tweak != nil {
 			tweak(&cfg)
 		}

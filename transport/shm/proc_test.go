@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/plexus-hpc/plexus/internal/logtest"
 )
 
 // The test binary re-executed as rank 1 of a job with the test process:
@@ -83,7 +85,7 @@ func runChild(mode string) int {
 func startChild(t testing.TB, mode string) (*Endpoint, *sink, *exec.Cmd) {
 	dir := shmDir(t)
 	s := newSink()
-	ep, err := Open(Config{Rank: 0, Size: 2, JobID: "proc-job", Dir: dir, Deliver: s.deliver, Lost: s.lose, Log: t.Logf})
+	ep, err := Open(Config{Rank: 0, Size: 2, JobID: "proc-job", Dir: dir, Deliver: s.deliver, Lost: s.lose, Logger: logtest.New(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

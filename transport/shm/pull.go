@@ -112,13 +112,25 @@ func (e *Endpoint) probe(peer int) bool {
 		err = fmt.Errorf("canary %x, want %#x", got[:n], want)
 		fallthrough
 	default:
-		if e.probeLogged.CompareAndSwap(false, true) { // once, not once per peer
-			e.cfg.Log("shm: rank %d cannot read rank %d's memory (pid %d): %v; large messages to it go through the ring",
-				e.cfg.Rank, peer, pid, err)
-		}
+		e.probeFailed(peer, pid, err)
 	}
 	atomic.CompareAndSwapUint64(w, pullUnprobed, outcome)
 	return atomic.LoadUint64(w) == pullCapable
+}
+
+// probeFailed logs why this rank cannot read peer's memory. A peer that
+// has exited or closed is expected at the end of a job, and logged at
+// Debug; any other reason (a ptrace policy, say) is logged at Warn once
+// per Endpoint, not once per peer.
+func (e *Endpoint) probeFailed(peer int, pid uint64, err error) {
+	args := []any{"rank", e.cfg.Rank, "peer", peer, "pid", pid, "err", err}
+	if errors.Is(err, errNoProcess) || e.sendable(peer) != nil {
+		e.cfg.Logger.Debug("shm: peer gone before its memory was probed", args...)
+		return
+	}
+	if e.probeLogged.CompareAndSwap(false, true) {
+		e.cfg.Logger.Warn("shm: cannot read the peer's memory; large messages to it go through the ring", args...)
+	}
 }
 
 // refusePulls marks every peer unreadable (Config.NoPull).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
 	"syscall"
@@ -12,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/plexus-hpc/plexus/internal/logtest"
 	"golang.org/x/sys/unix"
 )
 
@@ -80,11 +82,16 @@ func TestPullBadAddress(t *testing.T) {
 
 // TestPullProbeFails: a reader whose reads fail (EPERM, as under Yama's
 // ptrace_scope) or find the wrong canary never gets offers, and its Pulls
-// fail with ErrNoPull; NoPull does the same by configuration.
+// fail with ErrNoPull; NoPull does the same by configuration. The reader
+// logs why at Warn, except when the peer is gone (ESRCH), which is how a
+// job ends and logged at Debug only.
 func TestPullProbeFails(t *testing.T) {
-	eperm := func(int, [][]byte, []span) (int, error) { return 0, unix.EPERM }
+	fails := func(err error) func(int, [][]byte, []span) (int, error) {
+		return func(int, [][]byte, []span) (int, error) { return 0, err }
+	}
 	for name, tweak := range map[string]func(c *Config, eps []*Endpoint){
-		"eperm":  func(c *Config, _ []*Endpoint) { c.readMem = eperm },
+		"eperm":  func(c *Config, _ []*Endpoint) { c.readMem = fails(unix.EPERM) },
+		"esrch":  func(c *Config, _ []*Endpoint) { c.readMem = fails(unix.ESRCH) },
 		"nopull": func(c *Config, _ []*Endpoint) { c.NoPull = true },
 		"canary": func(_ *Config, eps []*Endpoint) { *eps[0].canary ^= 0xff },
 	} {
@@ -92,7 +99,8 @@ func TestPullProbeFails(t *testing.T) {
 			dir := shmDir(t)
 			eps, _ := openN(t, dir, 1, func(c *Config) { c.Size = 2 })
 			eps = append(eps, nil)
-			c := Config{Rank: 1, Size: 2, JobID: "test-job", Dir: dir, Deliver: func(int, Header, []byte) {}, Log: t.Logf}
+			var logs logtest.Sink
+			c := Config{Rank: 1, Size: 2, JobID: "test-job", Dir: dir, Deliver: func(int, Header, []byte) {}, Logger: logs.Logger()}
 			tweak(&c, eps)
 			ep, err := Open(c)
 			if err != nil {
@@ -107,6 +115,13 @@ func TestPullProbeFails(t *testing.T) {
 				t.Error("rank 0 would offer its buffers to a rank that cannot read them")
 			}
 			waitPullable(t, ep, 0) // the other direction is unaffected
+			want := 0
+			if name == "eperm" || name == "canary" {
+				want = 1
+			}
+			if got := logs.Lines(slog.LevelInfo); len(got) != want {
+				t.Errorf("logged %q at Info or above, want %d warnings", got, want)
+			}
 		})
 	}
 }

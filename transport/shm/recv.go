@@ -286,7 +286,7 @@ func (e *Endpoint) recvChunk(p int, in *inbox) bool {
 
 // brokeProtocol gives p up: its ring can no longer be trusted.
 func (e *Endpoint) brokeProtocol(p int, in *inbox, err error) {
-	e.cfg.Log("shm: rank %d: ring from rank %d: %v", e.cfg.Rank, p, err)
+	e.cfg.Logger.Error("shm: broken ring", "rank", e.cfg.Rank, "peer", p, "err", err)
 	in.r, in.broken = nil, true
 	e.markLost(p, err)
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/logtest"
 )
 
 // lateFrames are what the "sendexit" child sends rank 0 before it exits:
@@ -44,7 +46,7 @@ func TestLateJoinerAfterCleanStale(t *testing.T) {
 		t.Fatalf("CleanStale removed %v (%v), want nothing: rank 0 has not joined", removed, err)
 	}
 	s := newSink()
-	ep, err := Open(Config{Rank: 0, Size: 2, JobID: "proc-job", Dir: dir, Deliver: s.deliver, Lost: s.lose, Log: t.Logf})
+	ep, err := Open(Config{Rank: 0, Size: 2, JobID: "proc-job", Dir: dir, Deliver: s.deliver, Lost: s.lose, Logger: logtest.New(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

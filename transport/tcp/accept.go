@@ -3,6 +3,7 @@ package tcp
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"time"
 
@@ -83,7 +84,7 @@ func (e *Endpoint) accepted(nc net.Conn, c *conn, err error) {
 		nc.Close()
 	}
 	if !e.closing.Load() && !errors.Is(err, errCollision) {
-		e.refusals.Printf("tcp: rank %d: refused connection from %v: %v", e.cfg.Rank, nc.RemoteAddr(), err)
+		e.refusals.Log(slog.LevelWarn, "tcp: refused connection", "from", nc.RemoteAddr().String(), "err", err)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 func rank1Differs(t *testing.T, change func(*Config)) ([]*Endpoint, *logSink) {
 	logs := &logSink{}
 	eps, _ := job(t, 2, func(c *Config) {
-		c.Log = logs.printf
+		c.Logger = logs.Logger()
 		if c.Rank == 1 {
 			change(c)
 		}
@@ -81,7 +81,7 @@ func expectHangUp(t *testing.T, dec *Decoder, within time.Duration) {
 
 func TestAuthGarbage(t *testing.T) {
 	logs := &logSink{}
-	eps, _ := job(t, 2, func(c *Config) { c.Log = logs.printf })
+	eps, _ := job(t, 2, func(c *Config) { c.Logger = logs.Logger() })
 	nc, dec := rawConn(t, eps[0].Addr())
 	nc.Write([]byte("GET / HTTP/1.1\r\nHost: plexus\r\n\r\n"))
 	expectHangUp(t, dec, time.Second)
@@ -90,7 +90,7 @@ func TestAuthGarbage(t *testing.T) {
 
 func TestAuthSilentStranger(t *testing.T) {
 	logs := &logSink{}
-	eps, _ := job(t, 2, func(c *Config) { c.Log = logs.printf; c.HandshakeTimeout = 200 * time.Millisecond })
+	eps, _ := job(t, 2, func(c *Config) { c.Logger = logs.Logger(); c.HandshakeTimeout = 200 * time.Millisecond })
 	_, dec := rawConn(t, eps[0].Addr())
 	expectHangUp(t, dec, 2*time.Second)
 	logs.waitFor(t, "timeout")
@@ -126,7 +126,7 @@ func TestAuthImpostorAcceptor(t *testing.T) {
 
 func TestAuthDuplicateAndBadRank(t *testing.T) {
 	logs := &logSink{}
-	eps, _ := job(t, 2, func(c *Config) { c.Log = logs.printf })
+	eps, _ := job(t, 2, func(c *Config) { c.Logger = logs.Logger() })
 	if err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestStrangersDoNotDisturb(t *testing.T) {
 	lost := newLostRec()
 	logs := &logSink{}
 	eps, _ := job(t, 2, func(c *Config) {
-		c.Deliver, c.Lost, c.Log = in.deliver, lost.lost, logs.printf
+		c.Deliver, c.Lost, c.Logger = in.deliver, lost.lost, logs.Logger()
 		c.HandshakeTimeout = 300 * time.Millisecond
 	})
 	done := make(chan struct{})
@@ -177,7 +177,7 @@ func TestStrangersDoNotDisturb(t *testing.T) {
 	}
 	logs.waitFor(t, "wrong MAC")
 	// The rate limit wrote the first few refusals and counted the rest.
-	logs.waitFor(t, "more in the last")
+	logs.waitFor(t, "suppressed=")
 	lost.mu.Lock() // the Closes at cleanup report peers lost concurrently
 	defer lost.mu.Unlock()
 	if len(lost.errs) != 0 {

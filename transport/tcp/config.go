@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"log"
+	"log/slog"
 	"math"
 	"time"
 )
@@ -97,10 +97,12 @@ type Config struct {
 	// other than by this Endpoint's Close, with an error wrapping
 	// ErrPeerLost. It is called from a transport goroutine.
 	Lost func(peer int, err error)
-	// Log reports refused connections and protocol errors; nil means
-	// log.Printf. Refusals are rate-limited: a few lines a second, then
-	// one line a second counting the rest.
-	Log func(format string, args ...any)
+	// Logger receives refused connections at Warn, rate-limited to a
+	// few records a second and then one a second counting the rest, and
+	// connections lost other than by a peer's Close (a protocol error, a
+	// silent or vanished peer) at Error; nil means slog.Default(). A peer
+	// that closes its Endpoint logs nothing.
+	Logger *slog.Logger
 }
 
 // Validate checks c and fills in its defaults.
@@ -151,8 +153,8 @@ func (c *Config) validateFuncs() error {
 	if c.Lost == nil {
 		c.Lost = func(int, error) {}
 	}
-	if c.Log == nil {
-		c.Log = log.Printf
+	if c.Logger == nil {
+		c.Logger = slog.Default()
 	}
 	if c.Listen == "" {
 		c.Listen = DefaultListen

@@ -7,7 +7,7 @@
 // connection starts with a mutual HMAC-SHA256 challenge-response on the
 // job's secret, so only ranks of the same job that hold the secret get a
 // connection; strangers are refused with no word about the job, logged
-// through Config.Log (a few lines a second, the rest counted), and never
+// through Config.Logger (a few lines a second, the rest counted), and never
 // disturb the connections already up. A flood of them cannot lock the
 // ranks out: handshakes in progress are bounded in all and per source
 // address, the oldest giving way to the newest, and a dial the acceptor

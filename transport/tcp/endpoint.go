@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -76,8 +77,8 @@ func Listen(cfg Config) (*Endpoint, error) {
 		ln:    ln,
 		peers: make([]peer, cfg.Size),
 		gate:  guard.NewGate(maxHandshakes, maxHandshakesPerSource),
-		refusals: guard.NewTally(cfg.Log, refusalBurst, time.Second,
-			fmt.Sprintf("tcp: rank %d: refused connections", cfg.Rank)),
+		refusals: guard.NewTally(cfg.Logger.With("rank", cfg.Rank), refusalBurst, time.Second,
+			"tcp: refused connections"),
 	}
 	if cfg.Secret != nil {
 		e.key.Store(&cfg.Secret)
@@ -232,7 +233,7 @@ func (e *Endpoint) acceptLoop() {
 			if e.closing.Load() || errors.Is(err, net.ErrClosed) {
 				return
 			}
-			e.refusals.Printf("tcp: rank %d: accept: %v", e.cfg.Rank, err)
+			e.refusals.Log(slog.LevelError, "tcp: accept", "err", err)
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors
 			continue
 		}

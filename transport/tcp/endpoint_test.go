@@ -123,7 +123,7 @@ func TestConfigValidate(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c.MaxPayload != DefaultMaxPayload || c.PeerTimeout != 400*time.Millisecond || c.Log == nil || c.Listen != DefaultListen ||
+	if c.MaxPayload != DefaultMaxPayload || c.PeerTimeout != 400*time.Millisecond || c.Logger == nil || c.Listen != DefaultListen ||
 		c.PreAuthTimeout != DefaultPreAuthTimeout {
 		t.Errorf("defaults not filled: %+v", c)
 	}

@@ -3,6 +3,7 @@ package tcp
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -23,9 +24,7 @@ func flood(t *testing.T, addr string, n int) {
 }
 
 func (l *logSink) count() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.lines)
+	return len(l.Lines(slog.LevelDebug))
 }
 
 // TestFloodOfSilentStrangers: hundreds of silent connections, more than
@@ -35,7 +34,7 @@ func TestFloodOfSilentStrangers(t *testing.T) {
 	logs := &logSink{}
 	in := newInbox()
 	eps, _ := job(t, 2, func(c *Config) {
-		c.Log, c.Deliver, c.HandshakeTimeout = logs.printf, in.deliver, time.Second
+		c.Logger, c.Deliver, c.HandshakeTimeout = logs.Logger(), in.deliver, time.Second
 	})
 	start := time.Now()
 	flood(t, eps[0].Addr(), 300)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/logtest"
 )
 
 var testSecret = []byte("0123456789abcdef-test-secret")
@@ -37,32 +39,20 @@ func (b *book) lookup(rank int) (string, error) {
 	return a, nil
 }
 
-// logSink collects log lines so tests can assert on refusals.
-type logSink struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *logSink) printf(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprintf(format, args...))
-}
+// logSink collects log records so tests can assert on refusals.
+type logSink struct{ logtest.Sink }
 
 // waitFor waits until some line contains sub.
 func (l *logSink) waitFor(t *testing.T, sub string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		l.mu.Lock()
-		all := strings.Join(l.lines, "\n")
-		l.mu.Unlock()
-		if strings.Contains(all, sub) {
+		if strings.Contains(l.String(), sub) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("no log line contains %q; got:\n%s", sub, strings.Join(l.lines, "\n"))
+	t.Fatalf("no log line contains %q; got:\n%s", sub, l.String())
 }
 
 // lostRec records Lost reports.
@@ -89,7 +79,7 @@ func job(t testing.TB, n int, tweak func(*Config)) ([]*Endpoint, *book) {
 	eps := make([]*Endpoint, n)
 	for r := range eps {
 		cfg := Config{Rank: r, Size: n, JobID: "job-1", Secret: testSecret, Addrs: b.lookup,
-			Deliver: func(int, Header, []byte) {}, Log: t.Logf}
+			Deliver: func(int, Header, []byte) {}, Logger: logtest.New(t)}
 		if tweak != nil {
 			tweak(&cfg)
 		}

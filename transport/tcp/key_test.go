@@ -37,7 +37,7 @@ func TestLateKey(t *testing.T) {
 	in := newInbox()
 	logs := &logSink{}
 	eps, _ := job(t, 2, func(c *Config) {
-		c.Secret, c.Key, c.Deliver, c.Log = nil, keys[c.Rank].get, in.deliver, logs.printf
+		c.Secret, c.Key, c.Deliver, c.Logger = nil, keys[c.Rank].get, in.deliver, logs.Logger()
 		c.HandshakeTimeout = 300 * time.Millisecond
 	})
 	keys[1].release()
@@ -113,7 +113,7 @@ func authAnswer(t *testing.T, addr string, a authConf) (Header, []byte) {
 // the ranks; the log keeps the detail.
 func TestRefusalTellsNothing(t *testing.T) {
 	logs := &logSink{}
-	eps, _ := job(t, 2, func(c *Config) { c.Log = logs.printf })
+	eps, _ := job(t, 2, func(c *Config) { c.Logger = logs.Logger() })
 	good := authConf{rank: 1, size: 2, job: "job-1", secret: testSecret}
 	for name, change := range map[string]func(*authConf){
 		"job":    func(a *authConf) { a.job = "job-2" },

@@ -3,10 +3,13 @@ package tcp
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/logtest"
 )
 
 // waitLost waits for Lost reports naming want, within d.
@@ -68,7 +71,7 @@ func TestCloseReportsLost(t *testing.T) {
 // TestDropReportsLost cuts a socket without a Bye, as a crash would.
 func TestDropReportsLost(t *testing.T) {
 	recs := []*lostRec{newLostRec(), newLostRec()}
-	eps, _ := job(t, 2, func(c *Config) { c.Lost = recs[c.Rank].lost; c.Log = func(string, ...any) {} })
+	eps, _ := job(t, 2, func(c *Config) { c.Lost = recs[c.Rank].lost; c.Logger = slog.New(slog.DiscardHandler) })
 	connectAll(t, eps)
 	cut(eps[1].peers[0].c.Load())
 	if err := waitLost(t, recs[0], 1, time.Second); !errors.Is(err, ErrPeerLost) {
@@ -85,7 +88,7 @@ func TestHeartbeat(t *testing.T) {
 	rec := newLostRec()
 	logs := &logSink{}
 	e, err := Listen(Config{Rank: 0, Size: 2, JobID: "job-1", Secret: testSecret, Addrs: (&book{}).lookup,
-		Deliver: func(int, Header, []byte) {}, Lost: rec.lost, Log: logs.printf,
+		Deliver: func(int, Header, []byte) {}, Lost: rec.lost, Logger: logs.Logger(),
 		Heartbeat: 100 * time.Millisecond, PeerTimeout: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +112,7 @@ func TestHeartbeat(t *testing.T) {
 // socket and the queue are full; ctx and Close both end the wait.
 func TestBackpressure(t *testing.T) {
 	e, err := Listen(Config{Rank: 0, Size: 2, JobID: "job-1", Secret: testSecret, Addrs: (&book{}).lookup,
-		Deliver: func(int, Header, []byte) {}, QueueBytes: 64 << 10, Log: t.Logf})
+		Deliver: func(int, Header, []byte) {}, QueueBytes: 64 << 10, Logger: logtest.New(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +178,7 @@ func TestFrameThenEOF(t *testing.T) {
 	eachSock(t, func(t *testing.T, detach bool) {
 		for range 20 {
 			rec := newLostRec()
-			eps, _ := job(t, 1, func(c *Config) { c.Size, c.Lost, c.Log = 2, rec.lost, func(string, ...any) {} })
+			eps, _ := job(t, 1, func(c *Config) { c.Size, c.Lost, c.Logger = 2, rec.lost, slog.New(slog.DiscardHandler) })
 			setDetach(eps, detach)
 			nc, _, err := fakeDialer(t, eps[0].Addr(), authConf{rank: 1, size: 2, job: "job-1", secret: testSecret}, 0)
 			if err != nil {

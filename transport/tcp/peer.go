@@ -153,7 +153,7 @@ func (e *Endpoint) installDialled(p *peer, c *conn) error {
 		return nil
 	}
 	c.nc.Close()
-	e.cfg.Log("tcp: rank %d: dropping a second connection to rank %d", e.cfg.Rank, c.peer)
+	e.cfg.Logger.Warn("tcp: dropping a second connection", "rank", e.cfg.Rank, "peer", c.peer)
 	return cmpOrErr(p.lost, fmt.Errorf("tcp: rank %d: second connection to rank %d dropped", e.cfg.Rank, c.peer))
 }
 

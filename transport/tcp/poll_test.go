@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -197,7 +198,7 @@ func TestPeerDeathWhilePolling(t *testing.T) {
 func testPeerDeathWhilePolling(t *testing.T, detach bool) {
 	rec := newLostRec()
 	eps, _ := job(t, 1, func(c *Config) {
-		c.Size, c.Lost, c.Log = 2, rec.lost, func(string, ...any) {}
+		c.Size, c.Lost, c.Logger = 2, rec.lost, slog.New(slog.DiscardHandler)
 		c.Heartbeat = time.Minute // so that Pings go unanswered: no write notices the death
 	})
 	setDetach(eps, detach)

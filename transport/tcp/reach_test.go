@@ -3,6 +3,7 @@ package tcp
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ func TestReachUnconnected(t *testing.T) {
 		if c.Rank == 0 {
 			c.Lost = rec.lost
 		}
-		c.Log = func(string, ...any) {}
+		c.Logger = slog.New(slog.DiscardHandler)
 	})
 	eps[2].Close()
 	start := time.Now()

@@ -148,7 +148,7 @@ func (c *conn) readError(err error) error {
 		err = errors.New("connection closed without Bye")
 	}
 	if !errors.Is(err, errBye) && !c.e.closing.Load() {
-		c.e.cfg.Log("tcp: rank %d: closing connection to rank %d: %v", c.e.cfg.Rank, c.peer, err)
+		c.e.cfg.Logger.Error("tcp: closing connection", "rank", c.e.cfg.Rank, "peer", c.peer, "err", err)
 	}
 	return err
 }
@@ -182,7 +182,7 @@ func (c *conn) tick() {
 	c.silent += c.e.cfg.Heartbeat
 	if c.silent >= c.e.cfg.PeerTimeout {
 		err := fmt.Errorf("no frame for %v (heartbeat every %v)", c.silent, c.e.cfg.Heartbeat)
-		c.e.cfg.Log("tcp: rank %d: closing connection to rank %d: %v", c.e.cfg.Rank, c.peer, err)
+		c.e.cfg.Logger.Error("tcp: closing connection", "rank", c.e.cfg.Rank, "peer", c.peer, "err", err)
 		c.fail(err)
 	}
 }
