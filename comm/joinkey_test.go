@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/launch"
+	"github.com/plexus-hpc/plexus/transport/frame"
 	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
@@ -52,13 +53,13 @@ func TestJoinStrangerWithDerivedKey(t *testing.T) {
 	derived := sha256.Sum256([]byte("plexus data " + job + " " + strconv.Itoa(os.Getuid()) + " "))
 	stranger, err := tcp.Listen(tcp.Config{Rank: 1, Size: 2, JobID: job, Secret: derived[:],
 		Addrs:   func(int) (string, error) { return rank0, nil },
-		Deliver: func(int, tcp.Header, []byte) {}, Logger: slog.New(slog.DiscardHandler)})
+		Deliver: func(int, frame.Header, []byte) {}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stranger.Close()
 	forged := []byte("forged")
-	err = stranger.Send(ctx, 0, tcp.Header{Kind: tcp.Eager, Comm: commWorld, Tag: 5, Aux: uint64(len(forged))}, forged)
+	err = stranger.Send(ctx, 0, frame.Header{Kind: frame.Eager, Comm: commWorld, Tag: 5, Aux: uint64(len(forged))}, forged)
 	if !errors.Is(err, tcp.ErrAuth) {
 		t.Errorf("a stranger with the derived key connected as rank 1: %v", err)
 	} else if strings.Contains(err.Error(), job) {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/launch"
+	"github.com/plexus-hpc/plexus/transport/frame"
 	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
@@ -92,14 +93,14 @@ func strangerDial(ctx context.Context) {
 	derived := sha256.Sum256([]byte("plexus data " + job + " " + os.Getenv("COMM_STRANGER_UID") + " "))
 	ep, err := tcp.Listen(tcp.Config{Rank: 1, Size: 2, JobID: job, Secret: derived[:],
 		Addrs:   func(int) (string, error) { return addr, nil },
-		Deliver: func(int, tcp.Header, []byte) {}, Logger: slog.New(slog.DiscardHandler)})
+		Deliver: func(int, frame.Header, []byte) {}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		fmt.Println("stranger could not listen:", err)
 		return
 	}
 	defer ep.Close()
 	forged := []byte("forged")
-	err = ep.Send(ctx, 0, tcp.Header{Kind: tcp.Eager, Comm: commWorld, Tag: 5, Aux: uint64(len(forged))}, forged)
+	err = ep.Send(ctx, 0, frame.Header{Kind: frame.Eager, Comm: commWorld, Tag: 5, Aux: uint64(len(forged))}, forged)
 	switch {
 	case errors.Is(err, tcp.ErrAuth):
 		fmt.Printf("stranger refused: %v\n", err)

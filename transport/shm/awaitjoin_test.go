@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestAwaitJoin: a rank whose process ended before it joined the segment
@@ -47,7 +48,7 @@ func TestAwaitJoin(t *testing.T) {
 	}
 	time.Sleep(5 * DefaultHeartbeat)
 	late := open(2, newSink())
-	if err := late.Send(context.Background(), 0, Header{Kind: Eager}, []byte("late")); err != nil {
+	if err := late.Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, []byte("late")); err != nil {
 		t.Fatal(err)
 	}
 	if f := s.wait(t, 1, 5*time.Second); f[0].peer != 2 || string(f[0].payload) != "late" {

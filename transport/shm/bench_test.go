@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // BenchmarkPingPong measures round trips of 8-byte frames between two
@@ -17,42 +19,42 @@ func BenchmarkPingPong(b *testing.B) {
 		var eps []*Endpoint
 		eps, _ = openN(b, shmDir(b), 2, func(c *Config) {
 			if c.Rank == 1 {
-				c.Deliver = func(p int, h Header, m []byte) { eps[1].Send(context.Background(), p, h, m) }
+				c.Deliver = func(p int, h frame.Header, m []byte) { eps[1].Send(context.Background(), p, h, m) }
 			}
 		})
-		pingPong(b, eps[0], func(d func(int, Header, []byte)) { eps[0].cfg.Deliver = d })
+		pingPong(b, eps[0], func(d func(int, frame.Header, []byte)) { eps[0].cfg.Deliver = d })
 	})
 	b.Run("procs=2/bytes=8", func(b *testing.B) {
 		ep, s, _ := startChild(b, "echo")
-		defer ep.Send(context.Background(), 1, Header{Kind: Eager, Tag: stopTag}, nil)
-		pingPong(b, ep, func(d func(int, Header, []byte)) { s.hook.Store(&d) })
+		defer ep.Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: stopTag}, nil)
+		pingPong(b, ep, func(d func(int, frame.Header, []byte)) { s.hook.Store(&d) })
 	})
 }
 
 // pingPong runs b.N round trips from ep to rank 1; setDeliver installs
 // ep's Deliver.
-func pingPong(b *testing.B, ep *Endpoint, setDeliver func(func(int, Header, []byte))) {
+func pingPong(b *testing.B, ep *Endpoint, setDeliver func(func(int, frame.Header, []byte))) {
 	msg := make([]byte, 8)
 	var left atomic.Int64
 	done := make(chan struct{})
-	setDeliver(func(_ int, h Header, _ []byte) {
+	setDeliver(func(_ int, h frame.Header, _ []byte) {
 		if h.Tag == stopTag {
 			return // the child's echo of the stop
 		}
 		if left.Add(-1) > 0 {
-			ep.Send(context.Background(), 1, Header{Kind: Eager}, msg)
+			ep.Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, msg)
 		} else {
 			done <- struct{}{}
 		}
 	})
 	warm := int64(1000)
 	left.Store(warm)
-	ep.Send(context.Background(), 1, Header{Kind: Eager}, msg)
+	ep.Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, msg)
 	<-done
 	b.ReportAllocs()
 	left.Store(int64(b.N))
 	b.ResetTimer()
-	ep.Send(context.Background(), 1, Header{Kind: Eager}, msg)
+	ep.Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, msg)
 	<-done
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2, "ns/one-way")
@@ -72,7 +74,7 @@ func stream(b *testing.B, size int) {
 	var target int64
 	eps, _ := openN(b, shmDir(b), 2, func(c *Config) {
 		if c.Rank == 1 {
-			c.Deliver = func(int, Header, []byte) {
+			c.Deliver = func(int, frame.Header, []byte) {
 				if got.Add(1) == atomic.LoadInt64(&target) {
 					done <- struct{}{}
 				}
@@ -85,7 +87,7 @@ func stream(b *testing.B, size int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, msg); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, msg); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -101,7 +103,7 @@ func BenchmarkWake(b *testing.B) {
 	done := make(chan struct{})
 	eps, _ := openN(b, shmDir(b), 2, func(c *Config) {
 		if c.Rank == 1 {
-			c.Deliver = func(int, Header, []byte) {
+			c.Deliver = func(int, frame.Header, []byte) {
 				total += time.Duration(time.Now().UnixNano() - sent.Load())
 				done <- struct{}{}
 			}
@@ -120,7 +122,7 @@ func sendToSleeper(b *testing.B, eps []*Endpoint, sent *atomic.Int64, got <-chan
 			time.Sleep(100 * time.Microsecond)
 		}
 		sent.Store(time.Now().UnixNano())
-		eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil)
+		eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil)
 		<-got
 	}
 }
@@ -167,7 +169,7 @@ func itoa(n int) string {
 // rendezvous over Pull can reach.
 func BenchmarkPull(b *testing.B) {
 	ep, s, _ := startChild(b, "pull")
-	defer ep.Send(context.Background(), 1, Header{Kind: Eager, Tag: stopTag}, nil)
+	defer ep.Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: stopTag}, nil)
 	offer := s.wait(b, 1, 10*time.Second)[0].h
 	src := pullBuffer(4 << 20)
 	for _, n := range []int{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20} {
@@ -207,14 +209,14 @@ func BenchmarkOneCore(b *testing.B) {
 	var got atomic.Int64
 	eps, _ := openN(b, shmDir(b), 2, func(c *Config) {
 		if c.Rank == 1 {
-			c.Deliver = func(int, Header, []byte) { got.Add(1) }
+			c.Deliver = func(int, frame.Header, []byte) { got.Add(1) }
 		}
 	})
 	msg := make([]byte, 8)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range int64(b.N) {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, msg); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, msg); err != nil {
 			b.Fatal(err)
 		}
 		for got.Load() <= i {

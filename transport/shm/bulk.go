@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Bulk buffers. A frame too long for two ring slots, whose payload is at
@@ -97,7 +98,7 @@ type bulkIn struct {
 // frame for it to the ring; with bundle set, payload is whole frames back
 // to back (a bundle, frame.go) and h is ignored. The caller holds o.mu and
 // the ring is open; len(payload) ≤ bulkMax.
-func (e *Endpoint) sendBulk(ctx context.Context, peer int, o *outbox, h Header, payload []byte, bundle bool) error {
+func (e *Endpoint) sendBulk(ctx context.Context, peer int, o *outbox, h frame.Header, payload []byte, bundle bool) error {
 	slot, off, end, err := e.bulkReserve(ctx, peer, o, payload)
 	if err != nil {
 		return err
@@ -197,7 +198,7 @@ func (e *Endpoint) badConsumed(peer int, b *bulkOut, v uint64) error {
 // putBulk writes the bulk frame of h for a payload of n bytes at off,
 // allocated through end; or, for a bundle, the bulk frame of n bytes of
 // frames (kind 0, flag byte 3 set).
-func putBulk(b []byte, h Header, n, off int, end uint64, bundle bool) {
+func putBulk(b []byte, h frame.Header, n, off int, end uint64, bundle bool) {
 	if bundle {
 		putBulkFields(b, 0, 0, bulkBundle, 0, 0, n, 0, 0, off, end)
 		return
@@ -208,12 +209,12 @@ func putBulk(b []byte, h Header, n, off int, end uint64, bundle bool) {
 // putBulkEager writes the bulk frame of an eager message of communicator
 // comm with tag and n bytes, from the fields.
 func putBulkEager(b []byte, comm uint32, tag int32, n, off int, end uint64) {
-	putBulkFields(b, Eager, 0, 0, comm, tag, n, 0, uint64(n), off, end)
+	putBulkFields(b, frame.Eager, 0, 0, comm, tag, n, 0, uint64(n), off, end)
 }
 
 // putBulkFields writes a bulk frame from its fields (marks is byte 3: 0,
 // or bulkBundle): the one encoder behind putBulk and putBulkEager.
-func putBulkFields(b []byte, kind Kind, flags, marks byte, comm uint32, tag int32, n int, seq, aux uint64, off int, end uint64) {
+func putBulkFields(b []byte, kind frame.Kind, flags, marks byte, comm uint32, tag int32, n int, seq, aux uint64, off int, end uint64) {
 	b = b[:bulkSize]
 	b[0], b[1], b[2], b[3] = bulkMark, byte(kind), flags, marks
 	binary.LittleEndian.PutUint32(b[4:], comm)
@@ -234,8 +235,8 @@ func (e *Endpoint) deliverBulk(p int, msg []byte) (int, error) {
 		return 0, fmt.Errorf("shm: malformed frame: %d-byte bulk frame", len(msg))
 	}
 	in := &e.in[p].bulk
-	h := Header{
-		Kind: Kind(msg[1]), Flags: msg[2],
+	h := frame.Header{
+		Kind: frame.Kind(msg[1]), Flags: msg[2],
 		Comm:   binary.LittleEndian.Uint32(msg[4:]),
 		Source: int32(p),
 		Tag:    int32(binary.LittleEndian.Uint32(msg[8:])),
@@ -263,7 +264,7 @@ func (e *Endpoint) deliverBulk(p int, msg []byte) (int, error) {
 		if err := e.frames(p, nil, in.data[off:off+n]); err != nil {
 			return 0, err
 		}
-	} else if h.Kind == Eager && h.Flags == 0 && h.Seq == 0 && h.Aux == uint64(n) {
+	} else if h.Kind == frame.Eager && h.Flags == 0 && h.Seq == 0 && h.Aux == uint64(n) {
 		e.deliverOne(p, key{comm: h.Comm, tag: h.Tag}, in.data[off:off+n])
 	} else {
 		e.cfg.Deliver(p, h, in.data[off:off+n])

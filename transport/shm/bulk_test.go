@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestBulkFrames: frames on both sides of the one-slot, bulk and chunk
@@ -46,7 +47,7 @@ func TestBulkFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := sinks[0].wait(t, 1, 5*time.Second)[0]
-	if want := (Header{Kind: Eager, Comm: 3, Source: 1, Tag: 7, Aux: 5000}); got.h != want || !bytes.Equal(got.payload, p) {
+	if want := (frame.Header{Kind: frame.Eager, Comm: 3, Source: 1, Tag: 7, Aux: 5000}); got.h != want || !bytes.Equal(got.payload, p) {
 		t.Errorf("eager bulk frame: header %+v, %d bytes; want %+v, 5000 bytes intact", got.h, len(got.payload), want)
 	}
 }
@@ -57,7 +58,7 @@ func TestBulkWaitsForRoom(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	release := make(chan struct{})
 	var once sync.Once
-	hook := func(_ int, h Header, p []byte) {
+	hook := func(_ int, h frame.Header, p []byte) {
 		once.Do(func() { <-release }) // the first Deliver holds the receiver
 		sinks[1].collect(0, h, p)
 	}
@@ -66,7 +67,7 @@ func TestBulkWaitsForRoom(t *testing.T) {
 	sent := make(chan int, frames)
 	go func() {
 		for i := range frames {
-			h := Header{Kind: Eager, Tag: 1, Seq: uint64(i)}
+			h := frame.Header{Kind: frame.Eager, Tag: 1, Seq: uint64(i)}
 			if err := eps[0].Send(context.Background(), 1, h, payloadFor(1, uint64(i), bulkMax)); err != nil {
 				t.Error(err)
 				return
@@ -91,13 +92,13 @@ func TestBulkWaitsForRoom(t *testing.T) {
 func TestBulkPeerLost(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	block := make(chan struct{})
-	hook := func(int, Header, []byte) { <-block }
+	hook := func(int, frame.Header, []byte) { <-block }
 	sinks[1].hook.Store(&hook)
 	defer close(block)
 	errc := make(chan error, 1)
 	go func() {
 		for i := 0; ; i++ {
-			if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, make([]byte, bulkMax)); err != nil {
+			if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, make([]byte, bulkMax)); err != nil {
 				errc <- err
 				return
 			}
@@ -121,28 +122,28 @@ func TestBulkMalformed(t *testing.T) {
 	eps, _ := openN(t, shmDir(t), 2, nil)
 	e := eps[1]
 	delivered := 0
-	e.cfg.Deliver = func(int, Header, []byte) { delivered++ }
-	frame := func(kind Kind, n, off int, end uint64) []byte {
+	e.cfg.Deliver = func(int, frame.Header, []byte) { delivered++ }
+	mkFrame := func(kind frame.Kind, n, off int, end uint64) []byte {
 		b := make([]byte, bulkSize)
-		putBulk(b, Header{Kind: kind}, n, off, end, false)
+		putBulk(b, frame.Header{Kind: kind}, n, off, end, false)
 		return b
 	}
 	e.rx.Lock()
 	defer e.rx.Unlock()
 	var in inbox
-	if err := e.startFrame(0, &in, frame(Eager, 100, 0, 128)); err != nil {
+	if err := e.startFrame(0, &in, mkFrame(frame.Eager, 100, 0, 128)); err != nil {
 		t.Fatalf("a good bulk frame: %v", err)
 	}
 	for _, c := range []struct {
 		name string
 		msg  []byte
 	}{
-		{"past the end", frame(Eager, 100, bulkBytes-50, 1<<20)},
-		{"too long", frame(Eager, bulkMax+1, 0, 1<<20)},
-		{"end not after the last", frame(Eager, 10, 0, 128)},
-		{"end a buffer ahead", frame(Eager, 10, 0, 128+bulkBytes+1)},
-		{"unknown kind", frame(Kind(99), 10, 0, 1<<12)},
-		{"truncated", frame(Eager, 10, 0, 1<<12)[:bulkSize-1]},
+		{"past the end", mkFrame(frame.Eager, 100, bulkBytes-50, 1<<20)},
+		{"too long", mkFrame(frame.Eager, bulkMax+1, 0, 1<<20)},
+		{"end not after the last", mkFrame(frame.Eager, 10, 0, 128)},
+		{"end a buffer ahead", mkFrame(frame.Eager, 10, 0, 128+bulkBytes+1)},
+		{"unknown kind", mkFrame(frame.Kind(99), 10, 0, 1<<12)},
+		{"truncated", mkFrame(frame.Eager, 10, 0, 1<<12)[:bulkSize-1]},
 	} {
 		if err := e.startFrame(0, &in, c.msg); err == nil {
 			t.Errorf("%s: accepted", c.name)
@@ -158,10 +159,10 @@ func TestBulkMalformed(t *testing.T) {
 	bundle := func(off int, frames ...[]byte) []byte {
 		n := copy(data[off:], bytes.Join(frames, nil))
 		b := make([]byte, bulkSize)
-		putBulk(b, Header{}, n, off, e.in[0].bulk.end+uint64(roundUp(n, line)), true)
+		putBulk(b, frame.Header{}, n, off, e.in[0].bulk.end+uint64(roundUp(n, line)), true)
 		return b
 	}
-	eager := firstMessage(Header{Kind: Eager, Aux: 3}, 3, []byte("abc"))
+	eager := firstMessage(frame.Header{Kind: frame.Eager, Aux: 3}, 3, []byte("abc"))
 	if err := e.startFrame(0, &in, bundle(128, eager, eager)); err != nil || delivered != 3 {
 		t.Errorf("a good bundle: %v, %d deliveries in all, want 3", err, delivered)
 	}
@@ -170,7 +171,7 @@ func TestBulkMalformed(t *testing.T) {
 		msg  []byte
 	}{
 		{"a partial frame", bundle(256, eager, eager[:len(eager)-1])},
-		{"a bulk frame", bundle(256, eager, frame(Eager, 10, 0, 1<<20))},
+		{"a bulk frame", bundle(256, eager, mkFrame(frame.Eager, 10, 0, 1<<20))},
 	} {
 		if err := e.startFrame(0, &in, c.msg); err == nil {
 			t.Errorf("a bundle with %s: accepted", c.name)
@@ -185,13 +186,13 @@ func TestBulkMalformed(t *testing.T) {
 func TestBulkRestartsWhenConsumed(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	offsets := make(chan int, 8)
-	hook := func(_ int, h Header, p []byte) {
+	hook := func(_ int, h frame.Header, p []byte) {
 		offsets <- int(uintptr(unsafe.Pointer(&p[0])) - uintptr(unsafe.Pointer(&eps[1].in[0].bulk.data[0])))
 	}
 	sinks[1].hook.Store(&hook)
 	send := func() int {
 		t.Helper()
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, make([]byte, 2000)); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, make([]byte, 2000)); err != nil {
 			t.Fatal(err)
 		}
 		select {

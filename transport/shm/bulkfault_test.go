@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestBulkLostInSamePoll: a poll that delivers a peer's bulk frame and
@@ -15,7 +17,7 @@ import (
 // inboxes, the poll panicked with a nil pointer.
 func TestBulkLostInSamePoll(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, func(c *Config) { c.Passive = true })
-	if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, make([]byte, 1000)); err != nil {
+	if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, make([]byte, 1000)); err != nil {
 		t.Fatal(err)
 	}
 	eps[1].markLost(0, errors.New("lost for the test"))
@@ -47,7 +49,7 @@ func TestBulkGarbageConsumed(t *testing.T) {
 	payload := make([]byte, bulkMax)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	send := func() error { return eps[0].Send(ctx, 1, Header{Kind: Eager}, payload) }
+	send := func() error { return eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager}, payload) }
 	if err := send(); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestSendersLeaveFrames checks the combining outbox: while the receiver
@@ -18,7 +20,7 @@ func TestSendersLeaveFrames(t *testing.T) {
 	gate := make(chan struct{})
 	var mu sync.Mutex
 	var frames []delivered
-	hook := func(peer int, h Header, p []byte) {
+	hook := func(peer int, h frame.Header, p []byte) {
 		<-gate
 		mu.Lock()
 		frames = append(frames, delivered{peer, h, bytes.Clone(p)})
@@ -74,14 +76,14 @@ func TestQueuedFramesBundled(t *testing.T) {
 	rx.rx.Lock()
 	defer rx.rx.Unlock()
 	ctx := context.Background()
-	if err := tx.Send(ctx, 1, Header{Kind: Eager}, []byte("opens the ring")); err != nil {
+	if err := tx.Send(ctx, 1, frame.Header{Kind: frame.Eager}, []byte("opens the ring")); err != nil {
 		t.Fatal(err)
 	}
 	const n = 10
 	o := &tx.out[1]
 	o.mu.Lock() // as a sender in the middle of a frame: the next ones are left
 	for i := range n {
-		if err := tx.Send(ctx, 1, Header{Kind: Eager, Tag: int32(i), Aux: 3}, []byte{byte(i), 1, 2}); err != nil {
+		if err := tx.Send(ctx, 1, frame.Header{Kind: frame.Eager, Tag: int32(i), Aux: 3}, []byte{byte(i), 1, 2}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Defaults filled in by Config.Validate.
@@ -60,17 +61,17 @@ type Config struct {
 	// goroutine, in each peer's send order. The payload is valid only
 	// during the call. While it runs nothing else is received, so it
 	// should hand work off rather than block.
-	Deliver func(peer int, h Header, payload []byte)
+	Deliver func(peer int, h frame.Header, payload []byte)
 	// DeliverRun, if set, receives in one call a run of two or more eager
 	// frames that came back to back in one ring message (a bundle) with the
 	// same header but for their lengths: h is the first's, payloads[i] the
 	// i-th's payload (each frame's Aux is its length). The same rules as
 	// Deliver's apply; frames of a run are not also passed to Deliver.
-	DeliverRun func(peer int, h Header, payloads [][]byte)
+	DeliverRun func(peer int, h frame.Header, payloads [][]byte)
 	// DeliverEager, if set, receives instead of Deliver an eager frame
-	// with no flags that came alone: Deliver(peer, Header{Kind: Eager,
-	// Comm: comm, Source: peer, Tag: tag, Aux: len(payload)}, payload)
-	// without the Header, which a callee that copies it whole would wait
+	// with no flags that came alone: Deliver(peer,
+	// frame.Header{Kind: frame.Eager, Comm: comm, Source: peer, Tag: tag,
+	// Aux: len(payload)}, payload) without the Header, which a callee that copies it whole would wait
 	// for (store forwarding fails). The same rules as Deliver's apply.
 	DeliverEager func(peer int, comm uint32, tag int32, payload []byte)
 	// Lost, if set, is called once for each peer that is lost (it closed,

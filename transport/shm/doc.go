@@ -11,14 +11,17 @@
 // maps the segment byte by byte; docs/design/shm.md says how the package
 // works.
 //
+// A frame is a frame.Header and a payload (package transport/frame); an
+// Endpoint carries the comm layer's kinds, frame.Eager to frame.Credit.
+//
 //	ep, err := shm.Open(shm.Config{
 //		Rank: rank, Size: size, JobID: job,
-//		Deliver: func(peer int, h shm.Header, payload []byte) { ... },
+//		Deliver: func(peer int, h frame.Header, payload []byte) { ... },
 //		Lost:    func(peer int, err error) { ... },
 //	})
 //	if err != nil { ... }
 //	defer ep.Close()
-//	err = ep.Send(ctx, peer, shm.Header{Kind: shm.Eager, Tag: 7, Seq: seq}, msg)
+//	err = ep.Send(ctx, peer, frame.Header{Kind: frame.Eager, Tag: 7, Seq: seq}, msg)
 //
 // # Concurrency contract
 //
@@ -80,7 +83,8 @@
 // none does while a rank has not joined, so what was sent to that rank
 // waits for it. CleanStale removes the segments no rank can use any more:
 // every rank joined and all their processes died, or some rank never
-// joined, none of the others lives, and StaleAge has passed.
+// joined, none of the others lives, and a minute has passed since the
+// segment was made.
 //
 // # Faults
 //

@@ -6,13 +6,13 @@ import (
 	"github.com/plexus-hpc/plexus/ring"
 )
 
-// Eager frames without a Header: comm's eager sends pass (comm, tag,
+// Eager frames without a frame.Header: comm's eager sends pass (comm, tag,
 // payload) down to these, which write the short header themselves (see
 // QueueEager for why).
 
 // QueueEager is Queue for an eager frame of communicator comm with tag:
-// Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, whose
-// short header it writes itself. A Header stored field by field by a
+// frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: len(payload)},
+// whose short header it writes itself. A Header stored field by field by a
 // caller and then copied whole on its way down makes the copy wait for
 // the stores (store forwarding fails): a few percent of a sending rank's
 // time in a message-rate run, at each layer it passes.
@@ -43,8 +43,8 @@ func (e *Endpoint) sendBulkEager(ctx context.Context, peer int, o *outbox, comm 
 }
 
 // SendEager is Send for an eager frame of communicator comm with tag:
-// Header{Kind: Eager, Comm: comm, Tag: tag, Aux: len(payload)}, whose
-// short header it writes itself (QueueEager says why it takes no Header).
+// frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: len(payload)},
+// whose short header it writes itself (QueueEager says why it takes no Header).
 // A frame of one or two slots is written straight into the ring, a longer
 // one with up to bulkMax bytes of payload through the bulk buffer, a
 // longer one still as Send sends it.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 func count(full int) int {
@@ -64,7 +65,7 @@ func TestLargeFrames(t *testing.T) {
 		}
 	}()
 	checkStreams(t, sinks[1].wait(t, len(sizes), 10*time.Second), size)
-	err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, make([]byte, 1<<20+1))
+	err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, make([]byte, 1<<20+1))
 	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("Send beyond MaxPayload = %v, want ErrTooLarge", err)
 	}
@@ -81,7 +82,7 @@ func TestShortHeaderFrames(t *testing.T) {
 	sizes := []int{0, 1, one, one + 1, maxMsg - shortSize, maxMsg - shortSize + 1, 3*maxMsg + 5}
 	go func() {
 		for i, n := range sizes {
-			h := Header{Kind: Eager, Tag: int32(i), Aux: uint64(n)}
+			h := frame.Header{Kind: frame.Eager, Tag: int32(i), Aux: uint64(n)}
 			if err := eps[0].Send(context.Background(), 1, h, payloadFor(i, 0, n)); err != nil {
 				t.Error(err)
 				return
@@ -118,7 +119,7 @@ func TestSleepWake(t *testing.T) {
 	// that finds it asleep.
 	for try := 1; ; try++ {
 		start := time.Now()
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Tag: 1}, []byte("wake")); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: 1}, []byte("wake")); err != nil {
 			t.Fatal(err)
 		}
 		sinks[1].wait(t, try, time.Second)
@@ -161,10 +162,10 @@ func TestPeerClose(t *testing.T) {
 		t.Fatal("closed peer not reported lost within a second")
 	}
 	checkStreams(t, sinks[1].wait(t, n, time.Second), size)
-	if err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil); !errors.Is(err, ErrPeerLost) {
+	if err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrPeerLost) {
 		t.Errorf("Send to a closed peer = %v, want ErrPeerLost", err)
 	}
-	if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil); !errors.Is(err, ErrClosed) {
+	if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("Send on a closed endpoint = %v, want ErrClosed", err)
 	}
 }

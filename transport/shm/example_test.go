@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/plexus-hpc/plexus/transport/frame"
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
@@ -19,7 +20,7 @@ func Example() {
 	got := make(chan string, 1)
 	open := func(rank int) *shm.Endpoint {
 		ep, err := shm.Open(shm.Config{Rank: rank, Size: 2, JobID: "example", Dir: dir,
-			Deliver: func(peer int, h shm.Header, p []byte) { got <- fmt.Sprintf("from %d tag %d: %s", peer, h.Tag, p) }})
+			Deliver: func(peer int, h frame.Header, p []byte) { got <- fmt.Sprintf("from %d tag %d: %s", peer, h.Tag, p) }})
 		if err != nil {
 			panic(err)
 		}
@@ -28,7 +29,7 @@ func Example() {
 	a, b := open(0), open(1)
 	defer b.Close()
 	defer a.Close()
-	a.Send(context.Background(), 1, shm.Header{Kind: shm.Eager, Tag: 7}, []byte("hello"))
+	a.Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: 7}, []byte("hello"))
 	fmt.Println(<-got)
 	// Output: from 0 tag 7: hello
 }
@@ -46,7 +47,7 @@ func ExampleEndpoint_Queue() {
 	got := make(chan string, 3)
 	open := func(rank int) *shm.Endpoint {
 		ep, err := shm.Open(shm.Config{Rank: rank, Size: 2, JobID: "example", Dir: dir,
-			Deliver: func(peer int, h shm.Header, p []byte) { got <- fmt.Sprintf("tag %d: %s", h.Tag, p) }})
+			Deliver: func(peer int, h frame.Header, p []byte) { got <- fmt.Sprintf("tag %d: %s", h.Tag, p) }})
 		if err != nil {
 			panic(err)
 		}
@@ -56,7 +57,7 @@ func ExampleEndpoint_Queue() {
 	defer b.Close()
 	defer a.Close()
 	for i, word := range []string{"one", "two", "three"} {
-		a.Queue(context.Background(), 1, shm.Header{Kind: shm.Eager, Tag: int32(i)}, []byte(word))
+		a.Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: int32(i)}, []byte(word))
 	}
 	a.Poll(1)
 	for range 3 {

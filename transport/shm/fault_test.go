@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // truncateEnv names how runTruncate's child meets the truncation.
@@ -59,7 +61,7 @@ func truncateOnce(how, dir string) error {
 	defer eps[0].Close()
 	defer eps[1].Close()
 	for _, p := range [][]byte{[]byte("small"), make([]byte, 4000)} { // a ring and a bulk buffer in use
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, p); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, p); err != nil {
 			return err
 		}
 	}
@@ -131,7 +133,7 @@ func checkFailed(eps []*Endpoint, sinks []*sink) error {
 			os.Stdout.Write(buf[:runtime.Stack(buf, true)])
 			return fmt.Errorf("rank %d: peer not lost", r)
 		}
-		err := ep.Send(context.Background(), 1-r, Header{Kind: Eager}, make([]byte, 1000))
+		err := ep.Send(context.Background(), 1-r, frame.Header{Kind: frame.Eager}, make([]byte, 1000))
 		if !errors.Is(err, ErrPeerLost) {
 			return fmt.Errorf("rank %d: Send after the truncation = %v, want ErrPeerLost", r, err)
 		}

@@ -7,24 +7,11 @@ import (
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// Kind says what a frame is for; see package frame.
-type Kind = frame.Kind
-
-// Frame kinds, package frame's under this package's names. They are all
-// the caller's: the shared-memory transport needs no control frames of its
-// own (liveness lives in the segment), so it sends and accepts only these.
-const (
-	Eager  = frame.Eager
-	RTS    = frame.RTS
-	CTS    = frame.CTS
-	Data   = frame.Data
-	Credit = frame.Credit
-)
-
-// Header is a frame's fixed header (package frame's). Send sets Source,
-// and the receiver checks it against the ring the frame came on.
-type Header = frame.Header
-
+// An Endpoint carries frame.Headers of the comm layer's kinds only,
+// frame.Eager to frame.Credit: the shared-memory transport needs no control
+// frames of its own (liveness lives in the segment). Send sets Source, and
+// the receiver checks it against the ring the frame came on.
+//
 // A frame is one ring message of a header and the payload's first bytes,
 // then as many ring messages as the rest needs, each of exactly
 // min(ring MaxMessage, bytes left) payload bytes with no header: the ring
@@ -49,7 +36,7 @@ const (
 
 // headerLen returns the size of the header putHeader writes for h and a
 // payload of n bytes.
-func headerLen(h Header, n int) int {
+func headerLen(h frame.Header, n int) int {
 	if h.Seq == 0 && h.Aux == uint64(n) {
 		return shortSize
 	}
@@ -62,7 +49,7 @@ func headerLen(h Header, n int) int {
 // passes h on costs small-message latency (docs/benchmarks.md, "Short
 // frame header" in section "Shared memory: a leaner receive path",
 // 2026-11-22).
-func putHeader(b []byte, h Header, n int) int {
+func putHeader(b []byte, h frame.Header, n int) int {
 	if headerLen(h, n) == shortSize {
 		putShort(b, h, n)
 		return shortSize
@@ -72,13 +59,13 @@ func putHeader(b []byte, h Header, n int) int {
 }
 
 // putShort writes the short header of h and the payload length n.
-func putShort(b []byte, h Header, n int) {
+func putShort(b []byte, h frame.Header, n int) {
 	putShortFields(b, h.Kind, h.Flags, h.Comm, h.Tag, n)
 }
 
 // putShortFields writes a short header from its fields: the one encoder
 // behind putShort and putEagerShort.
-func putShortFields(b []byte, kind Kind, flags byte, comm uint32, tag int32, n int) {
+func putShortFields(b []byte, kind frame.Kind, flags byte, comm uint32, tag int32, n int) {
 	b = b[:shortSize]
 	b[0], b[1], b[2], b[3] = shortMark, byte(kind), flags, 0
 	binary.LittleEndian.PutUint32(b[4:], comm)
@@ -89,16 +76,16 @@ func putShortFields(b []byte, kind Kind, flags byte, comm uint32, tag int32, n i
 // putEagerShort writes the short header of an eager frame of communicator
 // comm with tag and a payload of n bytes, from the fields.
 func putEagerShort(b []byte, comm uint32, tag int32, n int) {
-	putShortFields(b, Eager, 0, comm, tag, n)
+	putShortFields(b, frame.Eager, 0, comm, tag, n)
 }
 
 // eagerHeader is the Header SendEager and QueueEager stand for.
-func eagerHeader(comm uint32, tag int32, n int) Header {
-	return Header{Kind: Eager, Comm: comm, Tag: tag, Aux: uint64(n)}
+func eagerHeader(comm uint32, tag int32, n int) frame.Header {
+	return frame.Header{Kind: frame.Eager, Comm: comm, Tag: tag, Aux: uint64(n)}
 }
 
 // putFull writes the full header of h and the payload length n.
-func putFull(b []byte, h Header, n int) {
+func putFull(b []byte, h frame.Header, n int) {
 	b = b[:headerSize]
 	b[0], b[1], b[2], b[3] = frameMark, byte(h.Kind), h.Flags, 0
 	binary.LittleEndian.PutUint32(b[4:], h.Comm)
@@ -112,12 +99,12 @@ func putFull(b []byte, h Header, n int) {
 // parseHeader reads the header at the start of a frame's first ring
 // message, which came on the ring from src, and returns it with the
 // payload length it announces and its own length.
-func parseHeader(b []byte, src int) (h Header, total, size int, err error) {
+func parseHeader(b []byte, src int) (h frame.Header, total, size int, err error) {
 	switch {
 	case len(b) >= shortSize && b[0] == shortMark:
 		total = int(binary.LittleEndian.Uint32(b[12:]))
-		h = Header{
-			Kind: Kind(b[1]), Flags: b[2],
+		h = frame.Header{
+			Kind: frame.Kind(b[1]), Flags: b[2],
 			Comm:   binary.LittleEndian.Uint32(b[4:]),
 			Source: int32(src),
 			Tag:    int32(binary.LittleEndian.Uint32(b[8:])),
@@ -125,8 +112,8 @@ func parseHeader(b []byte, src int) (h Header, total, size int, err error) {
 		}
 		size = shortSize
 	case len(b) >= headerSize && b[0] == frameMark:
-		h = Header{
-			Kind: Kind(b[1]), Flags: b[2],
+		h = frame.Header{
+			Kind: frame.Kind(b[1]), Flags: b[2],
 			Comm:   binary.LittleEndian.Uint32(b[4:]),
 			Source: int32(binary.LittleEndian.Uint32(b[8:])),
 			Tag:    int32(binary.LittleEndian.Uint32(b[12:])),
@@ -135,10 +122,10 @@ func parseHeader(b []byte, src int) (h Header, total, size int, err error) {
 		}
 		total, size = int(binary.LittleEndian.Uint32(b[32:])), headerSize
 	default:
-		return Header{}, 0, 0, fmt.Errorf("shm: malformed frame: %d-byte first message, mark %#x", len(b), first(b))
+		return frame.Header{}, 0, 0, fmt.Errorf("shm: malformed frame: %d-byte first message, mark %#x", len(b), first(b))
 	}
 	if !h.Kind.User() {
-		return Header{}, 0, 0, fmt.Errorf("shm: malformed frame: unknown kind %d", b[1])
+		return frame.Header{}, 0, 0, fmt.Errorf("shm: malformed frame: unknown kind %d", b[1])
 	}
 	return h, total, size, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestFrameLayout pins a frame's first ring message, in both header
@@ -13,17 +15,17 @@ import (
 func TestFrameLayout(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		h    Header
+		h    frame.Header
 		n    int
 		want string
 	}{
-		{"full", Header{Kind: RTS, Flags: 0x05, Comm: 0x01020304, Source: 2, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728},
+		{"full", frame.Header{Kind: frame.RTS, Flags: 0x05, Comm: 0x01020304, Source: 2, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728},
 			0x01020304, "a7" + "02" + "05" + "00" + "04030201" + "02000000" + "feffffff" +
 				"1817161514131211" + "2827262524232221" + "04030201"},
-		{"full, seq 0 but aux not the length", Header{Kind: Credit, Source: 2, Aux: 7},
+		{"full, seq 0 but aux not the length", frame.Header{Kind: frame.Credit, Source: 2, Aux: 7},
 			0, "a7" + "05" + "00" + "00" + "00000000" + "02000000" + "00000000" +
 				"0000000000000000" + "0700000000000000" + "00000000"},
-		{"short", Header{Kind: Eager, Flags: 0x05, Comm: 0x01020304, Source: 2, Tag: -2, Aux: 0x0a0b0c0d},
+		{"short", frame.Header{Kind: frame.Eager, Flags: 0x05, Comm: 0x01020304, Source: 2, Tag: -2, Aux: 0x0a0b0c0d},
 			0x0a0b0c0d, "a8" + "01" + "05" + "00" + "04030201" + "feffffff" + "0d0c0b0a"},
 	} {
 		b := make([]byte, headerSize)
@@ -41,7 +43,7 @@ func TestFrameLayout(t *testing.T) {
 // TestBulkFrameLayout pins the bulk frame's bytes (docs/shm-format.md).
 func TestBulkFrameLayout(t *testing.T) {
 	b := make([]byte, bulkSize)
-	h := Header{Kind: Data, Flags: 0x05, Comm: 0x01020304, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728}
+	h := frame.Header{Kind: frame.Data, Flags: 0x05, Comm: 0x01020304, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728}
 	putBulk(b, h, 0x0a0b, 0x0c0d, 0x3132333435363738, false)
 	want := "a9" + "04" + "05" + "00" + "04030201" + "feffffff" + "0b0a0000" +
 		"1817161514131211" + "2827262524232221" + "0d0c0000" + "00000000" + "3837363534333231"
@@ -60,9 +62,9 @@ func TestBulkFrameLayout(t *testing.T) {
 // TCP's Hello, is malformed, in either header form.
 func TestFrameKinds(t *testing.T) {
 	b := make([]byte, headerSize)
-	for _, k := range []Kind{0, Credit + 1, 200} {
+	for _, k := range []frame.Kind{0, frame.Credit + 1, 200} {
 		for _, aux := range []uint64{0, 1} { // short, full
-			putHeader(b, Header{Kind: k, Aux: aux}, 0)
+			putHeader(b, frame.Header{Kind: k, Aux: aux}, 0)
 			if _, _, _, err := parseHeader(b, 0); err == nil || !strings.Contains(err.Error(), "unknown kind") {
 				t.Errorf("kind %d, aux %d: err %v, want an unknown kind", uint8(k), aux, err)
 			}
@@ -75,7 +77,7 @@ func TestFrameKinds(t *testing.T) {
 func TestFrameTruncatedHeader(t *testing.T) {
 	b := make([]byte, headerSize)
 	for _, aux := range []uint64{0, 1} {
-		size := putHeader(b, Header{Kind: Eager, Aux: aux}, 0)
+		size := putHeader(b, frame.Header{Kind: frame.Eager, Aux: aux}, 0)
 		if _, _, _, err := parseHeader(b[:size-1], 0); err == nil || !strings.Contains(err.Error(), "malformed") {
 			t.Errorf("%d-byte header cut to %d bytes: err %v, want malformed", size, size-1, err)
 		}
@@ -88,16 +90,16 @@ func TestFrameTruncatedHeader(t *testing.T) {
 func TestStartFrameBundle(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	e := eps[1]
-	var got []Header
-	hook := func(_ int, h Header, p []byte) { got = append(got, h) }
+	var got []frame.Header
+	hook := func(_ int, h frame.Header, p []byte) { got = append(got, h) }
 	sinks[1].hook.Store(&hook)
-	frame := func(tag int32, n, carried int) []byte {
-		return firstMessage(Header{Kind: Eager, Tag: tag, Aux: uint64(n)}, n, make([]byte, carried))
+	mkFrame := func(tag int32, n, carried int) []byte {
+		return firstMessage(frame.Header{Kind: frame.Eager, Tag: tag, Aux: uint64(n)}, n, make([]byte, carried))
 	}
 	e.rx.Lock()
 	defer e.rx.Unlock()
 	var in inbox
-	msg := append(append(frame(1, 3, 3), frame(2, 0, 0)...), frame(3, 100, 40)...)
+	msg := append(append(mkFrame(1, 3, 3), mkFrame(2, 0, 0)...), mkFrame(3, 100, 40)...)
 	if err := e.startFrame(0, &in, msg); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +110,7 @@ func TestStartFrameBundle(t *testing.T) {
 		t.Fatalf("reassembly %+v, want tag 3 with 40 of 100 bytes", in)
 	}
 	var in2 inbox
-	if err := e.startFrame(0, &in2, append(frame(4, 3, 3), 0xA8, 1, 0)); err == nil {
+	if err := e.startFrame(0, &in2, append(mkFrame(4, 3, 3), 0xA8, 1, 0)); err == nil {
 		t.Error("three stray bytes after a frame were accepted")
 	}
 	if err := e.startFrame(0, &in2, nil); err == nil {
@@ -123,14 +125,16 @@ func TestStartFrameRuns(t *testing.T) {
 	eps, _ := openN(t, shmDir(t), 2, nil)
 	e := eps[1]
 	var got []string
-	e.cfg.Deliver = func(_ int, h Header, p []byte) { got = append(got, fmt.Sprintf("one %d:%s", h.Tag, p)) }
-	e.cfg.DeliverRun = func(_ int, h Header, ps [][]byte) {
+	e.cfg.Deliver = func(_ int, h frame.Header, p []byte) { got = append(got, fmt.Sprintf("one %d:%s", h.Tag, p)) }
+	e.cfg.DeliverRun = func(_ int, h frame.Header, ps [][]byte) {
 		got = append(got, fmt.Sprintf("run %d:%q", h.Tag, ps))
 	}
 	eager := func(tag int32, p string) []byte {
-		return firstMessage(Header{Kind: Eager, Tag: tag, Aux: uint64(len(p))}, len(p), []byte(p))
+		return firstMessage(frame.Header{Kind: frame.Eager, Tag: tag, Aux: uint64(len(p))}, len(p), []byte(p))
 	}
-	rts := func(tag int32) []byte { return firstMessage(Header{Kind: RTS, Tag: tag, Seq: 9, Aux: 100}, 0, nil) }
+	rts := func(tag int32) []byte {
+		return firstMessage(frame.Header{Kind: frame.RTS, Tag: tag, Seq: 9, Aux: 100}, 0, nil)
+	}
 	var msg []byte
 	for _, f := range [][]byte{eager(1, "a"), eager(1, "bb"), eager(1, ""), eager(2, "c"), rts(2), eager(2, "d"), eager(2, "e"), eager(3, "f")} {
 		msg = append(msg, f...)
@@ -154,13 +158,13 @@ func TestStartFrameRuns(t *testing.T) {
 func TestStartFrameRunHeaders(t *testing.T) {
 	eps, _ := openN(t, shmDir(t), 3, nil)
 	e := eps[1]
-	var got []Header
-	e.cfg.Deliver = func(_ int, h Header, p []byte) { got = append(got, h) }
-	e.cfg.DeliverRun = func(_ int, h Header, ps [][]byte) { got = append(got, h) }
+	var got []frame.Header
+	e.cfg.Deliver = func(_ int, h frame.Header, p []byte) { got = append(got, h) }
+	e.cfg.DeliverRun = func(_ int, h frame.Header, ps [][]byte) { got = append(got, h) }
 	eager := func(p string) []byte {
-		return firstMessage(Header{Kind: Eager, Flags: 2, Comm: 7, Tag: 5, Aux: uint64(len(p))}, len(p), []byte(p))
+		return firstMessage(frame.Header{Kind: frame.Eager, Flags: 2, Comm: 7, Tag: 5, Aux: uint64(len(p))}, len(p), []byte(p))
 	}
-	want := Header{Kind: Eager, Flags: 2, Comm: 7, Source: 2, Tag: 5, Aux: 3}
+	want := frame.Header{Kind: frame.Eager, Flags: 2, Comm: 7, Source: 2, Tag: 5, Aux: 3}
 	e.rx.Lock()
 	defer e.rx.Unlock()
 	for _, c := range []struct {
@@ -205,18 +209,18 @@ func TestStartFrameDeliverEager(t *testing.T) {
 	eps, _ := openN(t, shmDir(t), 3, nil)
 	e := eps[1]
 	var got []string
-	e.cfg.Deliver = func(p int, h Header, b []byte) {
+	e.cfg.Deliver = func(p int, h frame.Header, b []byte) {
 		got = append(got, fmt.Sprintf("deliver %d %d/%d/%d %s", p, h.Kind, h.Flags, h.Tag, b))
 	}
 	e.cfg.DeliverEager = func(p int, comm uint32, tag int32, b []byte) {
 		got = append(got, fmt.Sprintf("eager %d %d/%d %s", p, comm, tag, b))
 	}
-	e.cfg.DeliverRun = func(int, Header, [][]byte) { t.Error("a run of one went to DeliverRun") }
-	frame := func(h Header, p string) []byte {
+	e.cfg.DeliverRun = func(int, frame.Header, [][]byte) { t.Error("a run of one went to DeliverRun") }
+	mkFrame := func(h frame.Header, p string) []byte {
 		h.Aux = uint64(len(p))
 		return firstMessage(h, len(p), []byte(p))
 	}
-	bulk := func(h Header, p string, off int, end uint64) []byte {
+	bulk := func(h frame.Header, p string, off int, end uint64) []byte {
 		copy(e.seg.bulkData(2, 1)[off:], p)
 		h.Aux = uint64(len(p))
 		b := make([]byte, bulkSize)
@@ -227,12 +231,12 @@ func TestStartFrameDeliverEager(t *testing.T) {
 	defer e.rx.Unlock()
 	var in inbox
 	for _, msg := range [][]byte{
-		frame(Header{Kind: Eager, Comm: 3, Tag: 4}, "a"),
-		frame(Header{Kind: Eager, Flags: 1, Tag: 4}, "b"),
-		append(frame(Header{Kind: Eager, Tag: 5}, "c"), frame(Header{Kind: Eager, Tag: 6}, "d")...),
-		frame(Header{Kind: Data, Source: 2, Tag: 4, Seq: 2}, "e"),
-		bulk(Header{Kind: Eager, Comm: 1, Tag: 7}, "f", 0, 64),
-		bulk(Header{Kind: Eager, Flags: 2, Tag: 7}, "g", 64, 128),
+		mkFrame(frame.Header{Kind: frame.Eager, Comm: 3, Tag: 4}, "a"),
+		mkFrame(frame.Header{Kind: frame.Eager, Flags: 1, Tag: 4}, "b"),
+		append(mkFrame(frame.Header{Kind: frame.Eager, Tag: 5}, "c"), mkFrame(frame.Header{Kind: frame.Eager, Tag: 6}, "d")...),
+		mkFrame(frame.Header{Kind: frame.Data, Source: 2, Tag: 4, Seq: 2}, "e"),
+		bulk(frame.Header{Kind: frame.Eager, Comm: 1, Tag: 7}, "f", 0, 64),
+		bulk(frame.Header{Kind: frame.Eager, Flags: 2, Tag: 7}, "g", 64, 128),
 	} {
 		if err := e.startFrame(2, &in, msg); err != nil {
 			t.Fatal(err)
@@ -247,7 +251,7 @@ func TestStartFrameDeliverEager(t *testing.T) {
 
 // firstMessage encodes a frame's first ring message: h for a payload of
 // total bytes, then the first of them, carried.
-func firstMessage(h Header, total int, carried []byte) []byte {
+func firstMessage(h frame.Header, total int, carried []byte) []byte {
 	b := make([]byte, headerSize)
 	return append(b[:putHeader(b, h, total)], carried...)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 func TestMain(m *testing.M) {
@@ -34,7 +35,7 @@ func shmDir(t testing.TB) string {
 // delivered is one delivered frame, copied.
 type delivered struct {
 	peer    int
-	h       Header
+	h       frame.Header
 	payload []byte
 }
 
@@ -44,14 +45,14 @@ type sink struct {
 	frames []delivered
 	notify chan struct{}
 	lost   chan error
-	hook   atomic.Pointer[func(int, Header, []byte)] // if set, replaces collecting
+	hook   atomic.Pointer[func(int, frame.Header, []byte)] // if set, replaces collecting
 }
 
 func newSink() *sink {
 	return &sink{notify: make(chan struct{}, 1), lost: make(chan error, 64)}
 }
 
-func (s *sink) deliver(peer int, h Header, p []byte) {
+func (s *sink) deliver(peer int, h frame.Header, p []byte) {
 	if f := s.hook.Load(); f != nil {
 		(*f)(peer, h, p)
 		return
@@ -60,7 +61,7 @@ func (s *sink) deliver(peer int, h Header, p []byte) {
 }
 
 // collect keeps a copy of the frame, hook or not.
-func (s *sink) collect(peer int, h Header, p []byte) {
+func (s *sink) collect(peer int, h frame.Header, p []byte) {
 	s.mu.Lock()
 	s.frames = append(s.frames, delivered{peer, h, bytes.Clone(p)})
 	s.mu.Unlock()
@@ -143,7 +144,7 @@ func checkStreams(t *testing.T, frames []delivered, size func(uint64) int) {
 // sendStream sends count messages on stream tag from ep to peer.
 func sendStream(ep *Endpoint, peer, tag, count int, size func(uint64) int) error {
 	for seq := range uint64(count) {
-		h := Header{Kind: Eager, Tag: int32(tag), Seq: seq}
+		h := frame.Header{Kind: frame.Eager, Tag: int32(tag), Seq: seq}
 		if err := ep.Send(context.Background(), peer, h, payloadFor(tag, seq, size(seq))); err != nil {
 			return fmt.Errorf("send %d/%d: %w", tag, seq, err)
 		}

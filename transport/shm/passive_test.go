@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // passiveRecv polls ep, sleeping between empty polls, until cond holds or
@@ -61,7 +63,7 @@ func TestPassivePingPong(t *testing.T) {
 		for i := range rounds {
 			passiveRecv(t, eps[1], func() bool { return sinks[1].count() > i }, 30*time.Second)
 			time.Sleep(time.Millisecond)
-			if err := eps[1].Send(context.Background(), 0, Header{Kind: Eager, Tag: 1, Seq: uint64(i)}, payloadFor(1, uint64(i), 8)); err != nil {
+			if err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager, Tag: 1, Seq: uint64(i)}, payloadFor(1, uint64(i), 8)); err != nil {
 				done <- err
 				return
 			}
@@ -69,7 +71,7 @@ func TestPassivePingPong(t *testing.T) {
 		done <- nil
 	}()
 	for i := range rounds {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Tag: 1, Seq: uint64(i)}, payloadFor(1, uint64(i), 8)); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: 1, Seq: uint64(i)}, payloadFor(1, uint64(i), 8)); err != nil {
 			t.Fatal(err)
 		}
 		passiveRecv(t, eps[0], func() bool { return sinks[0].count() > i }, 30*time.Second)
@@ -123,7 +125,7 @@ func TestPassiveSleepReturns(t *testing.T) {
 // frame goes out when it sleeps waiting for the answer.
 func TestPassiveFlushesOnSleep(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, func(c *Config) { c.Passive = c.Rank == 0 })
-	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Tag: 2}, payloadFor(2, 0, 8)); err != nil {
+	if err := eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: 2}, payloadFor(2, 0, 8)); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(2 * flushAfter)

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestPollDelivers: frames a goroutine polls for are delivered on that
@@ -15,7 +17,7 @@ func TestPollDelivers(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	var polling atomic.Bool
 	var onPoller, delivered atomic.Int64
-	hook := func(int, Header, []byte) {
+	hook := func(int, frame.Header, []byte) {
 		if polling.Load() {
 			onPoller.Add(1)
 		}
@@ -24,7 +26,7 @@ func TestPollDelivers(t *testing.T) {
 	sinks[1].hook.Store(&hook)
 	const n = 100
 	for i := range n {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Seq: uint64(i)}, nil); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: uint64(i)}, nil); err != nil {
 			t.Fatal(err)
 		}
 		polling.Store(true)
@@ -41,7 +43,7 @@ func TestPollDelivers(t *testing.T) {
 	}
 	eps[1].PollDone(0)
 	sinks[1].hook.Store(nil)
-	if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Tag: 1}, []byte("after")); err != nil {
+	if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: 1}, []byte("after")); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -94,7 +96,7 @@ func TestPollConcurrent(t *testing.T) {
 // not touch the unmapped segment.
 func TestPollAfterClose(t *testing.T) {
 	eps, _ := openN(t, shmDir(t), 2, nil)
-	if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil); err != nil {
+	if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); err != nil {
 		t.Fatal(err)
 	}
 	eps[1].Close()
@@ -119,13 +121,13 @@ func (d doneAfter) Done() bool { return d.delivered.Load() >= d.n }
 func TestPollUntilStops(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	var delivered atomic.Int64
-	hook := func(int, Header, []byte) { delivered.Add(1) }
+	hook := func(int, frame.Header, []byte) { delivered.Add(1) }
 	sinks[1].hook.Store(&hook)
 	e := eps[1]
 	e.rx.Lock()
 	defer e.rx.Unlock()
 	for i := range 5 {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Seq: uint64(i)}, []byte("x")); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: uint64(i)}, []byte("x")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // The test binary re-executed as rank 1 of a job with the test process:
@@ -37,7 +38,7 @@ func runChild(mode string) int {
 	var ep *Endpoint
 	cfg := Config{Rank: 1, Size: 2, JobID: "proc-job", Dir: os.Getenv(childDir),
 		Lost: func(int, error) {},
-		Deliver: func(peer int, h Header, p []byte) {
+		Deliver: func(peer int, h frame.Header, p []byte) {
 			if mode == "echo" {
 				<-opened
 				ep.Send(context.Background(), peer, h, p)
@@ -56,7 +57,7 @@ func runChild(mode string) int {
 	if mode == "pull" {
 		buf := pullBuffer(childPullLen)
 		defer runtime.KeepAlive(buf)
-		h := Header{Kind: Eager, Aux: uint64(uintptr(unsafe.Pointer(&buf[0]))), Seq: uint64(len(buf))}
+		h := frame.Header{Kind: frame.Eager, Aux: uint64(uintptr(unsafe.Pointer(&buf[0]))), Seq: uint64(len(buf))}
 		if err := ep.Send(context.Background(), 0, h, nil); err != nil {
 			return 1
 		}
@@ -66,7 +67,7 @@ func runChild(mode string) int {
 	}
 	if mode == "stream" {
 		for seq := uint64(0); ; seq++ {
-			if err := ep.Send(context.Background(), 0, Header{Kind: Data, Seq: seq}, make([]byte, 64<<10)); err != nil {
+			if err := ep.Send(context.Background(), 0, frame.Header{Kind: frame.Data, Seq: seq}, make([]byte, 64<<10)); err != nil {
 				return 0
 			}
 		}
@@ -111,7 +112,7 @@ func TestSecondProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkStreams(t, s.wait(t, n, 30*time.Second), size)
-	if err := ep.Send(context.Background(), 1, Header{Kind: Eager, Tag: stopTag}, nil); err != nil {
+	if err := ep.Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: stopTag}, nil); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -147,7 +148,7 @@ func TestKilledMidStream(t *testing.T) {
 	defer cancel()
 	var err error
 	for err == nil { // fills the ring the dead peer no longer drains
-		err = ep.Send(ctx, 1, Header{Kind: Eager}, make([]byte, 1000))
+		err = ep.Send(ctx, 1, frame.Header{Kind: frame.Eager}, make([]byte, 1000))
 	}
 	if !errors.Is(err, ErrPeerLost) {
 		t.Errorf("Send to the killed peer = %v, want ErrPeerLost", err)
@@ -158,7 +159,7 @@ func TestKilledMidStream(t *testing.T) {
 // in ErrPeerLost once their bundles find its ring full, never a hang.
 func TestQueueToKilledPeer(t *testing.T) {
 	ep, s, cmd := startChild(t, "echo")
-	if err := ep.Queue(context.Background(), 1, Header{Kind: Eager, Tag: 1}, []byte("before")); err != nil {
+	if err := ep.Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: 1}, []byte("before")); err != nil {
 		t.Fatal(err)
 	}
 	s.wait(t, 1, 10*time.Second) // echoed: the child is up and drains its ring
@@ -168,7 +169,7 @@ func TestQueueToKilledPeer(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	var err error
 	for err == nil && time.Now().Before(deadline) {
-		err = ep.Queue(context.Background(), 1, Header{Kind: Eager}, make([]byte, 100))
+		err = ep.Queue(context.Background(), 1, frame.Header{Kind: frame.Eager}, make([]byte, 100))
 	}
 	if !errors.Is(err, ErrPeerLost) {
 		t.Errorf("Queue to the killed peer = %v, want ErrPeerLost", err)

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/transport/frame"
 	"golang.org/x/sys/unix"
 )
 
@@ -100,7 +101,7 @@ func TestPullProbeFails(t *testing.T) {
 			eps, _ := openN(t, dir, 1, func(c *Config) { c.Size = 2 })
 			eps = append(eps, nil)
 			var logs logtest.Sink
-			c := Config{Rank: 1, Size: 2, JobID: "test-job", Dir: dir, Deliver: func(int, Header, []byte) {}, Logger: logs.Logger()}
+			c := Config{Rank: 1, Size: 2, JobID: "test-job", Dir: dir, Deliver: func(int, frame.Header, []byte) {}, Logger: logs.Logger()}
 			tweak(&c, eps)
 			ep, err := Open(c)
 			if err != nil {
@@ -193,7 +194,7 @@ func TestPullSecondProcess(t *testing.T) {
 			t.Fatalf("Pull from a killed process = %v after 5s, want ErrPeerLost", err)
 		}
 	}
-	if ep.Send(context.Background(), 1, Header{Kind: Eager}, nil) == nil && ep.PullableBy(1) {
+	if ep.Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil) == nil && ep.PullableBy(1) {
 		t.Error("killed peer still pullable")
 	}
 }

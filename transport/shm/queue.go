@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Queued frames. Isend's eager messages (comm's Queuer) need not reach
@@ -46,7 +47,7 @@ const (
 // for room in the ring beyond ctx (the frames before it were sent as far
 // as their callers know), until the peer is lost or the Endpoint closes;
 // ctx is only looked at by the Send a frame too big to queue becomes.
-func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
+func (e *Endpoint) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	if err := e.checkSend(peer, h, payload); err != nil {
 		return err
 	}
@@ -150,7 +151,7 @@ func (e *Endpoint) flushLocked(peer int, o *outbox) error {
 	if n := len(o.pending); err == nil && n > ring.SlotPayload && n <= bulkMax {
 		// Through the bulk buffer: the receiver reads the frames where
 		// they lie, not copied out of the ring's slots first.
-		err = e.sendBulk(mustFinish, peer, o, Header{}, o.pending, true)
+		err = e.sendBulk(mustFinish, peer, o, frame.Header{}, o.pending, true)
 	} else {
 		for off := 0; err == nil && off < len(o.pending); {
 			n := e.bundleCut(o, off)

@@ -8,13 +8,15 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // queueStream sends count frames on stream tag, queueing those with
 // queue(seq) true and sending the others, in order.
 func queueStream(ep *Endpoint, peer, tag, count int, size func(uint64) int, queue func(uint64) bool) error {
 	for seq := range uint64(count) {
-		h := Header{Kind: Eager, Tag: int32(tag), Seq: seq}
+		h := frame.Header{Kind: frame.Eager, Tag: int32(tag), Seq: seq}
 		send := ep.Send
 		if queue(seq) {
 			send = ep.Queue
@@ -69,7 +71,7 @@ func TestQueueOrder(t *testing.T) {
 func TestQueueFlushedByTimer(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	start := time.Now()
-	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Tag: 5}, []byte("alone")); err != nil {
+	if err := eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: 5}, []byte("alone")); err != nil {
 		t.Fatal(err)
 	}
 	if eps[0].pendingN.Load() != 1 {
@@ -97,7 +99,7 @@ func TestQueueFlushedByTimer(t *testing.T) {
 // writes what is pending first, long before the timer would.
 func TestQueueFlushedByPoll(t *testing.T) {
 	eps, _ := openN(t, shmDir(t), 2, nil)
-	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager}, []byte("x")); err != nil {
+	if err := eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager}, []byte("x")); err != nil {
 		t.Fatal(err)
 	}
 	eps[0].Poll(1)
@@ -110,7 +112,7 @@ func TestQueueFlushedByPoll(t *testing.T) {
 // frame arrives without a poll by the sender.
 func TestQueueFlushedByFlush(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
-	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Seq: 9}, []byte("y")); err != nil {
+	if err := eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: 9}, []byte("y")); err != nil {
 		t.Fatal(err)
 	}
 	eps[0].Flush()
@@ -128,7 +130,7 @@ func TestQueueFlushedByClose(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	const n = 7
 	for i := range n {
-		if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Seq: uint64(i)}, []byte{byte(i)}); err != nil {
+		if err := eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: uint64(i)}, []byte{byte(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -147,7 +149,7 @@ func TestQueueFlushedByClose(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("the closed rank was never reported lost")
 	}
-	if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager}, nil); !errors.Is(err, ErrClosed) {
+	if err := eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("Queue after Close = %v, want ErrClosed", err)
 	}
 }
@@ -159,7 +161,7 @@ func TestQueueFlushedByClose(t *testing.T) {
 func TestQueueRacesClose(t *testing.T) {
 	eps, sinks := openN(t, shmDir(t), 2, nil)
 	for i := range 5 {
-		if err := eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Seq: uint64(i)}, []byte{byte(i)}); err != nil {
+		if err := eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: uint64(i)}, []byte{byte(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -169,9 +171,9 @@ func TestQueueRacesClose(t *testing.T) {
 			for i := 0; ; i++ {
 				var err error
 				if i%3 == 0 {
-					err = eps[0].Send(context.Background(), 1, Header{Kind: Eager, Tag: int32(g + 1)}, []byte("s"))
+					err = eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: int32(g + 1)}, []byte("s"))
 				} else {
-					err = eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Tag: int32(g + 1)}, []byte("q"))
+					err = eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: int32(g + 1)}, []byte("q"))
 				}
 				// ErrPeerLost too: on a loaded machine these loops can
 				// starve rank 1's heartbeat past PeerTimeout.
@@ -217,13 +219,13 @@ func TestQueueEager(t *testing.T) {
 		case 3:
 			err = eps[0].SendEager(ctx, 1, 4, int32(i), p)
 		case 2:
-			err = eps[0].Queue(ctx, 1, Header{Kind: Eager, Comm: 4, Tag: int32(i), Aux: uint64(len(p))}, p)
+			err = eps[0].Queue(ctx, 1, frame.Header{Kind: frame.Eager, Comm: 4, Tag: int32(i), Aux: uint64(len(p))}, p)
 		}
 		if err != nil {
 			t.Fatalf("frame %d: %v", i, err)
 		}
 		if i%50 == 0 {
-			h := Header{Kind: Eager, Comm: 4, Tag: -1, Aux: 8}
+			h := frame.Header{Kind: frame.Eager, Comm: 4, Tag: -1, Aux: 8}
 			if err := eps[0].Send(ctx, 1, h, make([]byte, 8)); err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +238,7 @@ func TestQueueEager(t *testing.T) {
 		if f.h.Tag == -1 {
 			continue
 		}
-		want := Header{Kind: Eager, Comm: 4, Source: 0, Tag: int32(i), Aux: uint64(size(i))}
+		want := frame.Header{Kind: frame.Eager, Comm: 4, Source: 0, Tag: int32(i), Aux: uint64(size(i))}
 		if f.h != want || binary.LittleEndian.Uint64(f.payload) != uint64(i) {
 			t.Fatalf("frame %d: header %+v payload %d, want %+v", i, f.h, binary.LittleEndian.Uint64(f.payload), want)
 		}

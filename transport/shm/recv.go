@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // The receive goroutine's waiting policy: poll every ring spinPolls times
@@ -29,10 +30,10 @@ const (
 // inbox is the receiving end of the ring from one peer, with the frame
 // being reassembled from it. Only the holder of Endpoint.rx touches it.
 type inbox struct {
-	r       *ring.Ring // nil until the peer's first Send, or once lost
-	done    bool       // lost and reported
-	broken  bool       // the ring broke the protocol: never read again
-	h       Header     // the frame in progress, if inFrame
+	r       *ring.Ring   // nil until the peer's first Send, or once lost
+	done    bool         // lost and reported
+	broken  bool         // the ring broke the protocol: never read again
+	h       frame.Header // the frame in progress, if inFrame
 	asm     []byte
 	have    int
 	want    int

@@ -1,6 +1,10 @@
 package shm
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
+)
 
 // Runs: the eager frames of one ring message (a bundle) with the same
 // header but for their lengths are handed to Config.DeliverRun in one
@@ -13,7 +17,7 @@ import "encoding/binary"
 // short header, and its payload length; parseHeader reads every other
 // frame (and reports what is wrong with a bad one).
 func (e *Endpoint) shortEager(msg []byte) (total int, ok bool) {
-	if len(msg) < shortSize || msg[0] != shortMark || Kind(msg[1]) != Eager {
+	if len(msg) < shortSize || msg[0] != shortMark || frame.Kind(msg[1]) != frame.Eager {
 		return 0, false
 	}
 	total = int(binary.LittleEndian.Uint32(msg[12:]))
@@ -34,8 +38,8 @@ func runKey(f []byte) key {
 }
 
 // header is the Header of an eager frame with key k from p of n bytes.
-func (k key) header(p, n int) Header {
-	return Header{Kind: Eager, Flags: k.flags, Comm: k.comm, Source: int32(p), Tag: k.tag, Aux: uint64(n)}
+func (k key) header(p, n int) frame.Header {
+	return frame.Header{Kind: frame.Eager, Flags: k.flags, Comm: k.comm, Source: int32(p), Tag: k.tag, Aux: uint64(n)}
 }
 
 // deliverOne delivers one short eager frame with key k: through

@@ -10,11 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 func testConfig(dir, job string, rank, size int) Config {
 	return Config{Rank: rank, Size: size, JobID: job, Dir: dir, AttachTimeout: 50 * time.Millisecond,
-		Deliver: func(int, Header, []byte) {}}
+		Deliver: func(int, frame.Header, []byte) {}}
 }
 
 // TestRefusesBadSegments: garbage, another job's segment, and a segment of

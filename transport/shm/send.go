@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/ring"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Send writes a frame to peer's ring and returns once it is all in the
@@ -23,7 +24,7 @@ import (
 // ctx (their senders have returned), until the peer is lost or the
 // Endpoint closes; the peer's receive goroutine keeps the ring draining
 // while the peer lives.
-func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte) error {
+func (e *Endpoint) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	if err := e.checkSend(peer, h, payload); err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func (e *Endpoint) ready(peer int, o *outbox) error {
 // leave queues the frame if it is small (maxLeft, and one ring message)
 // and the queue has room. The frame is encoded into a fresh buffer, so it
 // needs no lock but the queue's.
-func (e *Endpoint) leave(o *outbox, h Header, payload []byte) bool {
+func (e *Endpoint) leave(o *outbox, h frame.Header, payload []byte) bool {
 	hl := headerLen(h, len(payload))
 	if n := hl + len(payload); n > maxLeft || n > e.maxMessage() {
 		return false
@@ -132,7 +133,7 @@ func (e *Endpoint) writeQueued(peer int, o *outbox) error {
 	return e.put(mustFinish, peer, o.r, bundle)
 }
 
-func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {
+func (e *Endpoint) checkSend(peer int, h frame.Header, payload []byte) error {
 	switch {
 	case peer < 0 || peer >= e.cfg.Size || peer == e.cfg.Rank:
 		return fmt.Errorf("shm: rank %d cannot send to rank %d (size %d)", e.cfg.Rank, peer, e.cfg.Size)
@@ -174,7 +175,7 @@ func (e *Endpoint) openRing(peer int, o *outbox) error {
 
 // sendFrame puts the header and the payload's first bytes in one ring
 // message and the rest in ring-sized chunks. The caller holds o.mu.
-func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h Header, payload []byte) error {
+func (e *Endpoint) sendFrame(ctx context.Context, peer int, o *outbox, h frame.Header, payload []byte) error {
 	if hl := headerLen(h, len(payload)); hl+len(payload) <= ring.SlotPayload {
 		return e.putInPlace(ctx, peer, o.r, h, hl, payload)
 	}
@@ -231,7 +232,7 @@ func (e *Endpoint) put(ctx context.Context, peer int, r *ring.Ring, msg []byte) 
 // go through the buffer: written in place, the first slot last, they were
 // no faster (docs/benchmarks.md, "One-slot frames written in place" in
 // section "Shared memory: a leaner receive path", 2026-11-22).
-func (e *Endpoint) putInPlace(ctx context.Context, peer int, r *ring.Ring, h Header, hl int, payload []byte) error {
+func (e *Endpoint) putInPlace(ctx context.Context, peer int, r *ring.Ring, h frame.Header, hl int, payload []byte) error {
 	n := hl + len(payload)
 	slot, err := e.claim(ctx, peer, r, n)
 	if err != nil {

@@ -8,16 +8,16 @@ import (
 	"time"
 )
 
-// StaleAge is how long after its creation a segment that some rank never
+// staleAge is how long after its creation a segment that some rank never
 // joined may still be joined. Ranks that join through comm open their
 // segment after the launcher's address exchange, which every rank of the
 // job passes first, so the last of them comes well within it.
-const StaleAge = time.Minute
+const staleAge = time.Minute
 
 // CleanStale removes the segments in dir (empty means DefaultDir) that
 // belong to this user and that no rank can use any more, and returns
 // their paths: every rank has joined and every one's process is gone
-// (kill(pid, 0) fails with ESRCH), or the segment is older than StaleAge,
+// (kill(pid, 0) fails with ESRCH), or the segment is older than a minute,
 // some rank never joined and no rank's process is alive. A segment that
 // a rank may still join keeps what the others sent it, even if they have
 // all exited. Files that are not this user's private Plexus segments
@@ -65,7 +65,7 @@ func stale(path string, now time.Time) bool {
 	fi, err := f.Stat()
 	// The modification time is the creation's or later (writes through
 	// the mapping may move it on), so the segment is at least this old.
-	return err == nil && now.Sub(fi.ModTime()) > StaleAge
+	return err == nil && now.Sub(fi.ModTime()) > staleAge
 }
 
 // countRanks reads the rank lines and counts the ranks whose process is

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // lateFrames are what the "sendexit" child sends rank 0 before it exits:
@@ -21,7 +22,7 @@ var lateFrames = [][]byte{[]byte("sent before you joined"), bytes.Repeat([]byte(
 // which has not joined, closes and exits.
 func sendAndExit(ep *Endpoint) int {
 	for i, p := range lateFrames {
-		if err := ep.Send(context.Background(), 0, Header{Kind: Eager, Tag: int32(i)}, p); err != nil {
+		if err := ep.Send(context.Background(), 0, frame.Header{Kind: frame.Eager, Tag: int32(i)}, p); err != nil {
 			return 1
 		}
 	}
@@ -68,7 +69,7 @@ func TestLateJoinerAfterCleanStale(t *testing.T) {
 }
 
 // TestCleanStaleKeepsJoinableSegments: a segment some rank has not joined
-// yet is kept while it is younger than StaleAge, even if every rank that
+// yet is kept while it is younger than staleAge, even if every rank that
 // joined is dead (another job of the user, slow to start, whose first rank
 // already finished); once older, it is removed.
 func TestCleanStaleKeepsJoinableSegments(t *testing.T) {
@@ -87,7 +88,7 @@ func TestCleanStaleKeepsJoinableSegments(t *testing.T) {
 	if removed, _ := CleanStale(dir); len(removed) > 0 {
 		t.Fatalf("CleanStale removed %v, want nothing: ranks may still join", removed)
 	}
-	old := time.Now().Add(-StaleAge - time.Second)
+	old := time.Now().Add(-staleAge - time.Second)
 	for _, p := range paths {
 		if err := os.Chtimes(p, old, old); err != nil {
 			t.Fatal(err)
@@ -96,6 +97,6 @@ func TestCleanStaleKeepsJoinableSegments(t *testing.T) {
 	removed, _ := CleanStale(dir)
 	slices.Sort(removed)
 	if want := slices.Sorted(slices.Values(paths)); !slices.Equal(removed, want) {
-		t.Errorf("CleanStale removed %v, want %v once older than StaleAge", removed, want)
+		t.Errorf("CleanStale removed %v, want %v once older than staleAge", removed, want)
 	}
 }

@@ -44,7 +44,7 @@ func (e *Endpoint) accept(nc net.Conn, t *guard.Ticket) {
 // HandshakeTimeout (the dialer's deadline started first), the connection
 // is closed without a word, as a busy acceptor sheds one, so that a rank
 // dialling a peer still busy with the exchange tries again.
-func (e *Endpoint) prove(nc net.Conn, dec *Decoder, t *guard.Ticket) (authConf, int, []byte, error) {
+func (e *Endpoint) prove(nc net.Conn, dec *decoder, t *guard.Ticket) (authConf, int, []byte, error) {
 	start := time.Now()
 	nc.SetReadDeadline(start.Add(e.cfg.PreAuthTimeout))
 	h, p, nonceA, err := e.auth.acceptHello(nc, dec)

@@ -24,6 +24,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 const (
@@ -71,19 +73,19 @@ func newNonce() []byte {
 	return n
 }
 
-func writeFrame(nc net.Conn, h Header, payload []byte) error {
-	_, err := nc.Write(AppendFrame(nil, h, payload))
+func writeFrame(nc net.Conn, h frame.Header, payload []byte) error {
+	_, err := nc.Write(appendFrame(nil, h, payload))
 	return err
 }
 
 // dialAuth runs the dialer's side on nc, which must expect rank want, and
 // returns nil once both sides are proven. The caller sets the deadline.
-func (a *authConf) dialAuth(nc net.Conn, dec *Decoder, want int) error {
+func (a *authConf) dialAuth(nc net.Conn, dec *decoder, want int) error {
 	h, nonceA, err := dec.Next()
 	if err != nil {
 		return fmt.Errorf("tcp: handshake with rank %d: reading Hello: %w", want, err)
 	}
-	if h.Kind != Hello || len(nonceA) != nonceSize {
+	if h.Kind != frame.Hello || len(nonceA) != nonceSize {
 		return fmt.Errorf("%w: handshake with rank %d: got %s with %d bytes, want Hello", ErrMalformed, want, h.Kind, len(nonceA))
 	}
 	if int(h.Source) != want {
@@ -91,26 +93,26 @@ func (a *authConf) dialAuth(nc net.Conn, dec *Decoder, want int) error {
 	}
 	nonceD := newNonce()
 	p := append(append(nonceD, a.mac(roleDialer, nonceA, a.rank)...), a.job...)
-	if err := writeFrame(nc, Header{Kind: Auth, Source: int32(a.rank), Aux: uint64(a.size)}, p); err != nil {
+	if err := writeFrame(nc, frame.Header{Kind: frame.Auth, Source: int32(a.rank), Aux: uint64(a.size)}, p); err != nil {
 		return fmt.Errorf("tcp: handshake with rank %d: %w", want, err)
 	}
 	return a.dialVerify(dec, want, nonceD)
 }
 
 // dialVerify reads the acceptor's answer: its proof, or a refusal.
-func (a *authConf) dialVerify(dec *Decoder, want int, nonceD []byte) error {
+func (a *authConf) dialVerify(dec *decoder, want int, nonceD []byte) error {
 	h, p, err := dec.Next()
 	if err != nil {
 		return fmt.Errorf("tcp: handshake with rank %d: reading answer: %w", want, err)
 	}
 	switch {
-	case h.Kind == Bye && h.Aux == refuseCollision:
+	case h.Kind == frame.Bye && h.Aux == refuseCollision:
 		return errCollision
-	case h.Kind == Bye && h.Aux == refuseAuth:
+	case h.Kind == frame.Bye && h.Aux == refuseAuth:
 		return fmt.Errorf("%w: rank %d refused the connection: %q (is it of another job, or keyed with another secret?)", ErrAuth, want, p)
-	case h.Kind == Bye:
+	case h.Kind == frame.Bye:
 		return fmt.Errorf("%w: rank %d refused the connection: %q", ErrAuth, want, p)
-	case h.Kind != Auth || len(p) != macSize:
+	case h.Kind != frame.Auth || len(p) != macSize:
 		return fmt.Errorf("%w: handshake with rank %d: got %s with %d bytes, want Auth", ErrMalformed, want, h.Kind, len(p))
 	case !hmac.Equal(p, a.mac(roleAccept, nonceD, want)):
 		return fmt.Errorf("%w: rank %d does not hold the job secret", ErrAuth, want)
@@ -122,17 +124,17 @@ func (a *authConf) dialVerify(dec *Decoder, want int, nonceD []byte) error {
 // Hello and reads the Auth frame, which it returns with the Hello's nonce.
 // The caller then checks the proof with acceptCheck, which needs the
 // secret, claims the rank and calls acceptReply or refuse.
-func (a *authConf) acceptHello(nc net.Conn, dec *Decoder) (Header, []byte, []byte, error) {
+func (a *authConf) acceptHello(nc net.Conn, dec *decoder) (frame.Header, []byte, []byte, error) {
 	nonceA := newNonce()
-	if err := writeFrame(nc, Header{Kind: Hello, Source: int32(a.rank)}, nonceA); err != nil {
-		return Header{}, nil, nil, fmt.Errorf("tcp: handshake: sending Hello: %w", err)
+	if err := writeFrame(nc, frame.Header{Kind: frame.Hello, Source: int32(a.rank)}, nonceA); err != nil {
+		return frame.Header{}, nil, nil, fmt.Errorf("tcp: handshake: sending Hello: %w", err)
 	}
 	h, p, err := dec.Next()
 	if err != nil {
-		return Header{}, nil, nil, fmt.Errorf("tcp: handshake: reading Auth: %w", err)
+		return frame.Header{}, nil, nil, fmt.Errorf("tcp: handshake: reading Auth: %w", err)
 	}
-	if h.Kind != Auth || len(p) < authPayload {
-		return Header{}, nil, nil, fmt.Errorf("%w: handshake: got %s with %d bytes, want Auth", ErrMalformed, h.Kind, len(p))
+	if h.Kind != frame.Auth || len(p) < authPayload {
+		return frame.Header{}, nil, nil, fmt.Errorf("%w: handshake: got %s with %d bytes, want Auth", ErrMalformed, h.Kind, len(p))
 	}
 	return h, p, nonceA, nil
 }
@@ -140,7 +142,7 @@ func (a *authConf) acceptHello(nc net.Conn, dec *Decoder) (Header, []byte, []byt
 // acceptCheck checks the dialer's Auth frame h, p against the Hello's
 // nonce and returns the dialer's rank and nonce. Its errors are for the
 // local log only: they name the job.
-func (a *authConf) acceptCheck(h Header, p, nonceA []byte) (int, []byte, error) {
+func (a *authConf) acceptCheck(h frame.Header, p, nonceA []byte) (int, []byte, error) {
 	rank, nonceD, mac, job := int(h.Source), p[:nonceSize], p[nonceSize:authPayload], p[authPayload:]
 	if string(job) != a.job {
 		return 0, nil, fmt.Errorf("%w: dialer claiming rank %d belongs to job %q, not %q", ErrAuth, rank, job, a.job)
@@ -156,7 +158,7 @@ func (a *authConf) acceptCheck(h Header, p, nonceA []byte) (int, []byte, error) 
 
 // acceptReply proves to the dialer that this side holds the secret too.
 func (a *authConf) acceptReply(nc net.Conn, nonceD []byte) error {
-	return writeFrame(nc, Header{Kind: Auth, Source: int32(a.rank)}, a.mac(roleAccept, nonceD, a.rank))
+	return writeFrame(nc, frame.Header{Kind: frame.Auth, Source: int32(a.rank)}, a.mac(roleAccept, nonceD, a.rank))
 }
 
 // refusedAuth is the whole reason given to a dialer that did not prove
@@ -166,7 +168,7 @@ const refusedAuth = "authentication failed"
 // refuse tells the dialer why, best effort: the connection is closed next.
 // A dialer that has not proven itself gets refusedAuth and nothing more.
 func (a *authConf) refuse(nc net.Conn, code uint64, reason string) {
-	writeFrame(nc, Header{Kind: Bye, Source: int32(a.rank), Aux: code}, []byte(reason))
+	writeFrame(nc, frame.Header{Kind: frame.Bye, Source: int32(a.rank), Aux: code}, []byte(reason))
 }
 
 // newHandshakeDecoder reads handshake frames with a small payload limit
@@ -174,6 +176,6 @@ func (a *authConf) refuse(nc net.Conn, code uint64, reason string) {
 // much; the connection's reader takes over whatever the buffer holds
 // beyond the handshake (newConn), since frames may follow it in the same
 // segment.
-func newHandshakeDecoder(nc net.Conn) *Decoder {
-	return NewDecoder(bufio.NewReaderSize(nc, hsBufSize), maxHSFrame)
+func newHandshakeDecoder(nc net.Conn) *decoder {
+	return newDecoder(bufio.NewReaderSize(nc, hsBufSize), maxHSFrame)
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // rank1Differs starts a two-rank job in which rank 1's config is changed.
@@ -26,19 +28,19 @@ func rank1Differs(t *testing.T, change func(*Config)) ([]*Endpoint, *logSink) {
 
 func TestAuthWrongSecret(t *testing.T) {
 	eps, logs := rank1Differs(t, func(c *Config) { c.Secret = []byte("another-secret-of-16+") })
-	err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil)
+	err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil)
 	if !errors.Is(err, ErrAuth) {
 		t.Fatalf("Send with the wrong secret: %v, want ErrAuth", err)
 	}
 	logs.waitFor(t, "wrong MAC")
-	if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil); !errors.Is(err, ErrAuth) {
+	if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrAuth) {
 		t.Fatalf("Send to a rank with the wrong secret: %v, want ErrAuth", err)
 	}
 }
 
 func TestAuthWrongJob(t *testing.T) {
 	eps, logs := rank1Differs(t, func(c *Config) { c.JobID = "job-2" })
-	err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil)
+	err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil)
 	if !errors.Is(err, ErrAuth) || !strings.Contains(err.Error(), "job") {
 		t.Fatalf("Send from another job: %v, want ErrAuth naming the job", err)
 	}
@@ -46,7 +48,7 @@ func TestAuthWrongJob(t *testing.T) {
 }
 
 // rawConn dials addr and reads the acceptor's Hello.
-func rawConn(t *testing.T, addr string) (net.Conn, *Decoder) {
+func rawConn(t *testing.T, addr string) (net.Conn, *decoder) {
 	t.Helper()
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -54,15 +56,15 @@ func rawConn(t *testing.T, addr string) (net.Conn, *Decoder) {
 	}
 	t.Cleanup(func() { nc.Close() })
 	nc.SetDeadline(time.Now().Add(5 * time.Second))
-	dec := NewDecoder(bufio.NewReader(nc), 1<<10)
-	if h, _, err := dec.Next(); err != nil || h.Kind != Hello {
+	dec := newDecoder(bufio.NewReader(nc), 1<<10)
+	if h, _, err := dec.Next(); err != nil || h.Kind != frame.Hello {
 		t.Fatalf("first frame %v, %v; want Hello", h.Kind, err)
 	}
 	return nc, dec
 }
 
 // expectHangUp reads until the acceptor closes, allowing one refusing Bye.
-func expectHangUp(t *testing.T, dec *Decoder, within time.Duration) {
+func expectHangUp(t *testing.T, dec *decoder, within time.Duration) {
 	t.Helper()
 	start := time.Now()
 	for {
@@ -73,7 +75,7 @@ func expectHangUp(t *testing.T, dec *Decoder, within time.Duration) {
 			}
 			return
 		}
-		if h.Kind != Bye {
+		if h.Kind != frame.Bye {
 			t.Fatalf("got %s, want Bye or the end", h.Kind)
 		}
 	}
@@ -110,15 +112,15 @@ func TestAuthImpostorAcceptor(t *testing.T) {
 			return
 		}
 		defer nc.Close()
-		writeFrame(nc, Header{Kind: Hello, Source: 1}, make([]byte, nonceSize))
-		NewDecoder(bufio.NewReader(nc), 1<<10).Next()
-		writeFrame(nc, Header{Kind: Auth, Source: 1}, make([]byte, macSize))
+		writeFrame(nc, frame.Header{Kind: frame.Hello, Source: 1}, make([]byte, nonceSize))
+		newDecoder(bufio.NewReader(nc), 1<<10).Next()
+		writeFrame(nc, frame.Header{Kind: frame.Auth, Source: 1}, make([]byte, macSize))
 		io.Copy(io.Discard, nc)
 	}()
 	eps, _ := job(t, 2, func(c *Config) {
 		c.Addrs = func(int) (string, error) { return ln.Addr().String(), nil }
 	})
-	err = eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil)
+	err = eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil)
 	if !errors.Is(err, ErrAuth) || !strings.Contains(err.Error(), "does not hold") {
 		t.Fatalf("Send to an impostor: %v", err)
 	}
@@ -127,7 +129,7 @@ func TestAuthImpostorAcceptor(t *testing.T) {
 func TestAuthDuplicateAndBadRank(t *testing.T) {
 	logs := &logSink{}
 	eps, _ := job(t, 2, func(c *Config) { c.Logger = logs.Logger() })
-	if err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil); err != nil {
+	if err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, rank := range []int{1, 0, 2, -1} {
@@ -138,7 +140,7 @@ func TestAuthDuplicateAndBadRank(t *testing.T) {
 	}
 	logs.waitFor(t, "rank 1 is already connected")
 	logs.waitFor(t, "claims rank 2 of 2")
-	if err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil); err != nil {
+	if err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil); err != nil {
 		t.Fatalf("the real rank 1 was disturbed: %v", err)
 	}
 }
@@ -161,7 +163,7 @@ func TestStrangersDoNotDisturb(t *testing.T) {
 	go func() { strangers(t, eps); close(done) }()
 	sent := 0
 	for ; sent < n || !isClosed(done); sent++ {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Seq: uint64(sent)}, []byte("x")); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: uint64(sent)}, []byte("x")); err != nil {
 			t.Fatal(err)
 		}
 		if sent >= n {
@@ -196,13 +198,13 @@ func strangers(t *testing.T, eps []*Endpoint) {
 				fakeDialer(t, addr, wrong, i%2)
 			case 1:
 				nc, _ := rawConn(t, addr)
-				nc.Write([]byte{Magic, Version, byte(Auth), 0, 0xff, 0xff, 0xff})
+				nc.Write([]byte{wireMagic, wireVersion, byte(frame.Auth), 0, 0xff, 0xff, 0xff})
 			case 2:
 				_, dec := rawConn(t, addr) // silent until the handshake timeout
 				expectHangUp(t, dec, time.Second)
 			case 3:
 				nc, _ := rawConn(t, addr)
-				nc.Write(AppendFrame(nil, Header{Kind: Eager, Source: 1}, []byte("sneaky")))
+				nc.Write(appendFrame(nil, frame.Header{Kind: frame.Eager, Source: 1}, []byte("sneaky")))
 			}
 		})
 	}

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // BenchmarkPingPong measures the round trip of an 8-byte Eager frame
@@ -16,21 +18,21 @@ func BenchmarkPingPong(b *testing.B) {
 	var eps []*Endpoint
 	eps, _ = job(b, 2, func(c *Config) {
 		if c.Rank == 0 {
-			c.Deliver = func(int, Header, []byte) { pong <- struct{}{} }
+			c.Deliver = func(int, frame.Header, []byte) { pong <- struct{}{} }
 			return
 		}
 		// The queue toward rank 0 never holds more than one frame here, so
 		// answering from Deliver cannot block.
-		c.Deliver = func(_ int, h Header, p []byte) { eps[1].Send(context.Background(), 0, h, p) }
+		c.Deliver = func(_ int, h frame.Header, p []byte) { eps[1].Send(context.Background(), 0, h, p) }
 	})
 	ctx, p := context.Background(), make([]byte, 8)
-	eps[0].Send(ctx, 1, Header{Kind: Eager}, p)
+	eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager}, p)
 	<-pong
 	b.ReportAllocs()
 	b.SetBytes(int64(len(p)))
 	start := time.Now()
 	for i := range b.N {
-		if err := eps[0].Send(ctx, 1, Header{Kind: Eager, Seq: uint64(i)}, p); err != nil {
+		if err := eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager, Seq: uint64(i)}, p); err != nil {
 			b.Fatal(err)
 		}
 		<-pong
@@ -49,9 +51,9 @@ func BenchmarkRate(b *testing.B) {
 
 func benchRate(b *testing.B, goroutines, size int) {
 	var got atomic.Int64
-	eps, _ := job(b, 2, func(c *Config) { c.Deliver = func(int, Header, []byte) { got.Add(1) } })
+	eps, _ := job(b, 2, func(c *Config) { c.Deliver = func(int, frame.Header, []byte) { got.Add(1) } })
 	ctx := context.Background()
-	eps[0].Send(ctx, 1, Header{Kind: Eager}, nil)
+	eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager}, nil)
 	for got.Load() < 1 {
 		time.Sleep(time.Millisecond)
 	}
@@ -77,7 +79,7 @@ func benchRate(b *testing.B, goroutines, size int) {
 func sendN(b *testing.B, e *Endpoint, n, size int) {
 	p := make([]byte, size)
 	for i := range n {
-		if err := e.Send(context.Background(), 1, Header{Kind: Eager, Seq: uint64(i)}, p); err != nil {
+		if err := e.Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: uint64(i)}, p); err != nil {
 			b.Error(err)
 			return
 		}

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"math"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Defaults filled in by Config.Validate.
@@ -92,7 +94,7 @@ type Config struct {
 	// Deliver should not block: while it runs, nothing more is read from
 	// that peer, and a Deliver that waits on a Send to the same peer can
 	// deadlock with it.
-	Deliver func(peer int, h Header, payload []byte)
+	Deliver func(peer int, h frame.Header, payload []byte)
 	// Lost, if set, is called once for each peer whose connection ended
 	// other than by this Endpoint's Close, with an error wrapping
 	// ErrPeerLost. It is called from a transport goroutine.

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 const (
@@ -78,7 +80,7 @@ type conn struct {
 
 // newConn wraps nc, a TCP connection that has passed its handshake; dec
 // is the handshake's decoder, whose buffered bytes are the first frames.
-func newConn(e *Endpoint, peer int, nc net.Conn, dec *Decoder) *conn {
+func newConn(e *Endpoint, peer int, nc net.Conn, dec *decoder) *conn {
 	pending, _ := dec.r.Peek(dec.r.Buffered())
 	c := &conn{e: e, peer: peer, nc: nc, q: newSendQueue(e.cfg.QueueBytes), resume: make(chan struct{}, 1), wmu: newChanLock(),
 		fr: newFrameReader(readBufSize, e.cfg.MaxPayload, pending)}
@@ -129,9 +131,9 @@ func (c *conn) start() {
 }
 
 // queue encodes a frame and queues it for the writer.
-func (c *conn) queue(ctx context.Context, h Header, payload []byte) error {
-	f := getFrame(HeaderSize + len(payload))
-	f.b = AppendFrame(f.b, h, payload)
+func (c *conn) queue(ctx context.Context, h frame.Header, payload []byte) error {
+	f := getFrame(headerSize + len(payload))
+	f.b = appendFrame(f.b, h, payload)
 	if err := c.q.push(ctx, f); err != nil {
 		putFrame(f)
 		return err
@@ -213,8 +215,8 @@ func (cw *countingWriter) Write(p []byte) (int, error) {
 // long a peer that does not read can delay it.
 func (c *conn) shutdown() {
 	c.sock().setDeadline(time.Now().Add(closeLinger))
-	bye := getFrame(HeaderSize)
-	bye.b = AppendFrame(bye.b, Header{Kind: Bye, Source: int32(c.e.cfg.Rank)}, nil)
+	bye := getFrame(headerSize)
+	bye.b = appendFrame(bye.b, frame.Header{Kind: frame.Bye, Source: int32(c.e.cfg.Rank)}, nil)
 	c.q.close(ErrClosed, bye)
 }
 

@@ -15,18 +15,22 @@
 // secret takes it later through Config.Key. docs/wire-format.md describes
 // the frames and the handshake byte by byte.
 //
+// A frame is a frame.Header and a payload (package transport/frame); an
+// Endpoint sends and delivers the comm layer's kinds, frame.Eager to
+// frame.Credit, and keeps the handshake and heartbeat frames to itself.
+//
 //	ep, err := tcp.Listen(tcp.Config{
 //		Rank: rank, Size: size, JobID: job, Secret: secret,
 //		Listen:  "10.0.0.5:0",
 //		Addrs:   book.Lookup, // from the launcher: rank → "host:port"
-//		Deliver: func(peer int, h tcp.Header, payload []byte) { ... },
+//		Deliver: func(peer int, h frame.Header, payload []byte) { ... },
 //		Lost:    func(peer int, err error) { ... },
 //		Heartbeat: 250 * time.Millisecond,
 //	})
 //	if err != nil { ... }
 //	defer ep.Close()
 //	publish(ep.Addr())
-//	err = ep.Send(ctx, peer, tcp.Header{Kind: tcp.Eager, Comm: 0, Tag: 7, Seq: seq}, msg)
+//	err = ep.Send(ctx, peer, frame.Header{Kind: frame.Eager, Comm: 0, Tag: 7, Seq: seq}, msg)
 //
 // # Concurrency contract
 //

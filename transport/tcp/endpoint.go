@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/guard"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Bounds on what strangers may cost an Endpoint. At most maxHandshakes
@@ -114,8 +115,9 @@ func (e *Endpoint) Stats() Stats {
 // goroutine to one peer, by Send or Queue, arrive in order. Send waits
 // while the peer's queue is full or its connection is being set up, and
 // returns ctx.Err() if ctx ends first. It fails with ErrTooLarge,
-// ErrPeerLost, ErrClosed, or the dial's error.
-func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte) error {
+// ErrPeerLost, ErrClosed, or the dial's error; a kind other than
+// frame.Eager to frame.Credit, or a peer out of range, is an error too.
+func (e *Endpoint) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	c, err := e.sendConn(ctx, peer, &h, payload)
 	if err != nil {
 		return err
@@ -127,7 +129,7 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h Header, payload []byte)
 // goroutine, which writes everything queued in as few system calls as it
 // can. It suits a burst of small frames (a window of non-blocking sends),
 // which Send would write one system call each.
-func (e *Endpoint) Queue(ctx context.Context, peer int, h Header, payload []byte) error {
+func (e *Endpoint) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
 	c, err := e.sendConn(ctx, peer, &h, payload)
 	if err != nil {
 		return err
@@ -154,7 +156,7 @@ func (e *Endpoint) PollDone(peer int) {
 
 // sendConn checks a frame for Send or Queue, sets its Source and returns
 // the connection to send it on.
-func (e *Endpoint) sendConn(ctx context.Context, peer int, h *Header, payload []byte) (*conn, error) {
+func (e *Endpoint) sendConn(ctx context.Context, peer int, h *frame.Header, payload []byte) (*conn, error) {
 	if err := e.checkSend(peer, *h, payload); err != nil {
 		return nil, err
 	}
@@ -189,7 +191,7 @@ func (e *Endpoint) Poll(peer int) bool {
 	return got
 }
 
-func (e *Endpoint) checkSend(peer int, h Header, payload []byte) error {
+func (e *Endpoint) checkSend(peer int, h frame.Header, payload []byte) error {
 	switch {
 	case e.closing.Load():
 		return ErrClosed

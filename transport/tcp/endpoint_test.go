@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // inbox collects delivered frames.
@@ -18,13 +20,13 @@ type inbox struct {
 
 type delivered struct {
 	peer    int
-	h       Header
+	h       frame.Header
 	payload []byte
 }
 
 func newInbox() *inbox { return &inbox{ch: make(chan struct{}, 1<<16)} }
 
-func (in *inbox) deliver(peer int, h Header, p []byte) {
+func (in *inbox) deliver(peer int, h frame.Header, p []byte) {
 	in.mu.Lock()
 	in.frames = append(in.frames, delivered{peer, h, bytes.Clone(p)})
 	in.mu.Unlock()
@@ -49,7 +51,7 @@ func (in *inbox) wait(t *testing.T, n int) []delivered {
 func TestSendDeliver(t *testing.T) {
 	in := newInbox()
 	eps, _ := job(t, 2, func(c *Config) { c.Deliver = in.deliver })
-	h := Header{Kind: Eager, Comm: 1, Tag: 7, Seq: 99, Flags: 3, Aux: 5, Source: 12345}
+	h := frame.Header{Kind: frame.Eager, Comm: 1, Tag: 7, Seq: 99, Flags: 3, Aux: 5, Source: 12345}
 	if err := eps[0].Send(context.Background(), 1, h, []byte("hello")); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestSendDeliver(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 	// The reverse direction reuses the connection rank 0 dialled.
-	if err := eps[1].Send(context.Background(), 0, Header{Kind: CTS}, nil); err != nil {
+	if err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.CTS}, nil); err != nil {
 		t.Fatal(err)
 	}
 	in.wait(t, 1)
@@ -69,22 +71,22 @@ func TestSendErrors(t *testing.T) {
 	eps, _ := job(t, 2, func(c *Config) { c.MaxPayload = 100 })
 	ctx := context.Background()
 	for name, err := range map[string]error{
-		"self":       eps[0].Send(ctx, 0, Header{Kind: Eager}, nil),
-		"range":      eps[0].Send(ctx, 2, Header{Kind: Eager}, nil),
-		"negative":   eps[0].Send(ctx, -1, Header{Kind: Eager}, nil),
-		"ping":       eps[0].Send(ctx, 1, Header{Kind: Ping}, nil),
-		"zero kind":  eps[0].Send(ctx, 1, Header{}, nil),
-		"too large":  eps[0].Send(ctx, 1, Header{Kind: Eager}, make([]byte, 101)),
-		"no address": mustClosed(t, eps[1]).Send(ctx, 0, Header{Kind: Eager}, nil),
+		"self":       eps[0].Send(ctx, 0, frame.Header{Kind: frame.Eager}, nil),
+		"range":      eps[0].Send(ctx, 2, frame.Header{Kind: frame.Eager}, nil),
+		"negative":   eps[0].Send(ctx, -1, frame.Header{Kind: frame.Eager}, nil),
+		"ping":       eps[0].Send(ctx, 1, frame.Header{Kind: frame.Ping}, nil),
+		"zero kind":  eps[0].Send(ctx, 1, frame.Header{}, nil),
+		"too large":  eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager}, make([]byte, 101)),
+		"no address": mustClosed(t, eps[1]).Send(ctx, 0, frame.Header{Kind: frame.Eager}, nil),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if err := eps[1].Send(ctx, 0, Header{Kind: Eager}, nil); !errors.Is(err, ErrClosed) {
+	if err := eps[1].Send(ctx, 0, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("send after Close: %v, want ErrClosed", err)
 	}
-	if err := eps[0].Send(ctx, 1, Header{Kind: Eager}, make([]byte, 101)); !errors.Is(err, ErrTooLarge) {
+	if err := eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager}, make([]byte, 101)); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("too large: %v, want ErrTooLarge", err)
 	}
 }
@@ -95,7 +97,7 @@ func mustClosed(t *testing.T, e *Endpoint) *Endpoint {
 }
 
 func TestConfigValidate(t *testing.T) {
-	ok := Config{Rank: 0, Size: 2, JobID: "j", Secret: testSecret, Addrs: (&book{}).lookup, Deliver: func(int, Header, []byte) {}}
+	ok := Config{Rank: 0, Size: 2, JobID: "j", Secret: testSecret, Addrs: (&book{}).lookup, Deliver: func(int, frame.Header, []byte) {}}
 	bad := map[string]func(*Config){
 		"size":       func(c *Config) { c.Size = 0 },
 		"rank":       func(c *Config) { c.Rank = 2 },
@@ -144,7 +146,7 @@ func TestLargePayloads(t *testing.T) {
 		for j := range p {
 			p[j] = byte(j*7 + i)
 		}
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Data, Aux: uint64(i)}, p); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Data, Aux: uint64(i)}, p); err != nil {
 			t.Fatal(err)
 		}
 		clear(p) // Send copied it
@@ -174,7 +176,7 @@ func TestSimultaneousDial(t *testing.T) {
 			for peer := range eps {
 				if peer != e.Rank() {
 					wg.Go(func() {
-						if err := e.Send(context.Background(), peer, Header{Kind: Eager, Tag: int32(round)}, nil); err != nil {
+						if err := e.Send(context.Background(), peer, frame.Header{Kind: frame.Eager, Tag: int32(round)}, nil); err != nil {
 							t.Error(err)
 						}
 					})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/plexus-hpc/plexus/transport/frame"
 	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
@@ -18,7 +19,7 @@ func Example() {
 	for rank := range eps {
 		ep, err := tcp.Listen(tcp.Config{
 			Rank: rank, Size: 2, JobID: "example", Secret: secret, Addrs: book,
-			Deliver: func(peer int, h tcp.Header, p []byte) {
+			Deliver: func(peer int, h frame.Header, p []byte) {
 				// p is valid only during the call: copy what is kept.
 				got <- fmt.Sprintf("rank %d got %q from rank %d, tag %d", rank, p, peer, h.Tag)
 			},
@@ -31,9 +32,9 @@ func Example() {
 		addrs[rank], eps[rank] = ep.Addr(), ep
 	}
 	ctx := context.Background()
-	eps[0].Send(ctx, 1, tcp.Header{Kind: tcp.Eager, Tag: 7}, []byte("ping"))
+	eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager, Tag: 7}, []byte("ping"))
 	fmt.Println(<-got)
-	eps[1].Send(ctx, 0, tcp.Header{Kind: tcp.Eager, Tag: 8}, []byte("pong"))
+	eps[1].Send(ctx, 0, frame.Header{Kind: frame.Eager, Tag: 8}, []byte("pong"))
 	fmt.Println(<-got)
 	// Output:
 	// rank 1 got "ping" from rank 0, tag 7

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // flood opens n connections to addr that never say a word, and keeps them
@@ -40,7 +42,7 @@ func TestFloodOfSilentStrangers(t *testing.T) {
 	flood(t, eps[0].Addr(), 300)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	if err := eps[1].Send(ctx, 0, Header{Kind: Eager, Seq: 1}, []byte("x")); err != nil {
+	if err := eps[1].Send(ctx, 0, frame.Header{Kind: frame.Eager, Seq: 1}, []byte("x")); err != nil {
 		t.Errorf("rank 1 could not reach rank 0 through the flood: %v", err)
 	} else if d := in.wait(t, 1); d[0].h.Seq != 1 {
 		t.Errorf("delivered Seq %d", d[0].h.Seq)
@@ -63,7 +65,7 @@ func TestDialRetriesShedConnections(t *testing.T) {
 	eps[1].cfg.Addrs = func(int) (string, error) { return proxy, nil }
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	if err := eps[1].Send(ctx, 0, Header{Kind: Eager, Seq: 2}, nil); err != nil {
+	if err := eps[1].Send(ctx, 0, frame.Header{Kind: frame.Eager, Seq: 2}, nil); err != nil {
 		t.Fatalf("Send after 3 shed connections: %v", err)
 	}
 	in.wait(t, 1)
@@ -119,7 +121,7 @@ func TestDialRefusedFailsAtOnce(t *testing.T) {
 		c.Addrs = func(int) (string, error) { return dead, nil }
 	})
 	start := time.Now()
-	if err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil); err == nil {
+	if err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil); err == nil {
 		t.Fatal("Send to a closed port succeeded")
 	}
 	if d := time.Since(start); d > time.Second {

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 func TestSentFrames(t *testing.T) {
@@ -66,7 +68,7 @@ func testPollFlushesUnderBackpressure(t *testing.T, detach bool) {
 	var n int
 	eps, _ := job(t, 2, func(c *Config) {
 		if c.Rank == 1 {
-			c.Deliver = func(peer int, h Header, p []byte) {
+			c.Deliver = func(peer int, h frame.Header, p []byte) {
 				if n++; n%10 == 0 {
 					time.Sleep(time.Millisecond) // let the socket fill
 				}
@@ -80,7 +82,7 @@ func testPollFlushesUnderBackpressure(t *testing.T, detach bool) {
 	var pollers sync.WaitGroup
 	pollers.Go(func() { pollBursts(eps[0], 0, stop) })
 	sendFromGoroutines(t, senders, frames, func(g int, i uint64) error {
-		return eps[0].Queue(context.Background(), 1, Header{Kind: Eager, Tag: int32(g), Seq: i}, check.payload(i))
+		return eps[0].Queue(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: int32(g), Seq: i}, check.payload(i))
 	})
 	check.wait(t, int64(senders*frames))
 	close(stop)

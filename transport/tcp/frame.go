@@ -8,55 +8,34 @@ import (
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// Wire constants. The layout is documented in docs/wire-format.md.
+// Wire constants (docs/wire-format.md). Every frame is a fixed header of
+// headerSize bytes, of which this file is the one encoder and decoder, and
+// its payload; the header carries a frame.Header and the payload length.
 const (
-	// Magic is the first byte of every frame; it lets a reader tell a
+	// wireMagic is the first byte of every frame; it lets a reader tell a
 	// Plexus peer from a stranger speaking another protocol at once.
-	Magic = 0xA7
-	// Version is the second byte of every frame. A peer speaking another
-	// version is refused during the handshake.
-	Version = 1
-	// HeaderSize is the length of the fixed header that precedes every
+	wireMagic = 0xA7
+	// wireVersion is the second byte of every frame. A peer speaking
+	// another version is refused during the handshake.
+	wireVersion = 1
+	// headerSize is the length of the fixed header that precedes every
 	// payload.
-	HeaderSize = 36
+	headerSize = 36
 )
 
-// Kind says what a frame is for; see package frame.
-type Kind = frame.Kind
-
-// Frame kinds, package frame's under this package's names. Eager to Credit
-// carry the comm layer's traffic and are all Send accepts; Hello to Ping
-// belong to the transport itself (docs/wire-format.md).
-const (
-	Eager  = frame.Eager
-	RTS    = frame.RTS
-	CTS    = frame.CTS
-	Data   = frame.Data
-	Credit = frame.Credit
-	Hello  = frame.Hello
-	Auth   = frame.Auth
-	Bye    = frame.Bye
-	Ping   = frame.Ping
-)
-
-// Header is a frame's fixed header (package frame's) without the
-// wire-only fields: magic, version and payload length, which AppendFrame
-// derives.
-type Header = frame.Header
-
-// AppendFrame appends the frame of h and payload to dst and returns the
+// appendFrame appends the frame of h and payload to dst and returns the
 // extended slice. It panics if the payload does not fit in 32 bits, which
 // no validated Config allows.
-func AppendFrame(dst []byte, h Header, payload []byte) []byte {
+func appendFrame(dst []byte, h frame.Header, payload []byte) []byte {
 	return append(appendHeader(dst, h, len(payload)), payload...)
 }
 
 // appendHeader appends the header of a frame of h with an n-byte payload.
-func appendHeader(dst []byte, h Header, n int) []byte {
+func appendHeader(dst []byte, h frame.Header, n int) []byte {
 	if uint64(n) > math.MaxUint32 {
-		panic("tcp: AppendFrame: payload longer than 4 GiB")
+		panic("tcp: appendFrame: payload longer than 4 GiB")
 	}
-	dst = append(dst, Magic, Version, byte(h.Kind), h.Flags)
+	dst = append(dst, wireMagic, wireVersion, byte(h.Kind), h.Flags)
 	dst = binary.LittleEndian.AppendUint32(dst, h.Comm)
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(h.Source))
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(h.Tag))
@@ -68,12 +47,12 @@ func appendHeader(dst []byte, h Header, n int) []byte {
 // parseHeader checks the fixed header b and returns it with the payload
 // length it announces. It checks neither the length's bound nor the
 // Source, which depend on the reader.
-func parseHeader(b *[HeaderSize]byte) (Header, uint32, error) {
+func parseHeader(b *[headerSize]byte) (frame.Header, uint32, error) {
 	if err := checkPrefix(b[0], b[1]); err != nil {
-		return Header{}, 0, err
+		return frame.Header{}, 0, err
 	}
-	h := Header{
-		Kind:   Kind(b[2]),
+	h := frame.Header{
+		Kind:   frame.Kind(b[2]),
 		Flags:  b[3],
 		Comm:   binary.LittleEndian.Uint32(b[4:]),
 		Source: int32(binary.LittleEndian.Uint32(b[8:])),
@@ -82,18 +61,18 @@ func parseHeader(b *[HeaderSize]byte) (Header, uint32, error) {
 		Aux:    binary.LittleEndian.Uint64(b[24:]),
 	}
 	if !h.Kind.Valid() {
-		return Header{}, 0, fmt.Errorf("%w: unknown kind %d", ErrMalformed, b[2])
+		return frame.Header{}, 0, fmt.Errorf("%w: unknown kind %d", ErrMalformed, b[2])
 	}
 	return h, binary.LittleEndian.Uint32(b[32:]), nil
 }
 
 // checkPrefix checks a frame's first two bytes.
 func checkPrefix(magic, version byte) error {
-	if magic != Magic {
-		return fmt.Errorf("%w: magic byte 0x%02x, want 0x%02x (not a Plexus peer?)", ErrMalformed, magic, Magic)
+	if magic != wireMagic {
+		return fmt.Errorf("%w: magic byte 0x%02x, want 0x%02x (not a Plexus peer?)", ErrMalformed, magic, wireMagic)
 	}
-	if version != Version {
-		return fmt.Errorf("%w: protocol version %d, this build speaks %d", ErrMalformed, version, Version)
+	if version != wireVersion {
+		return fmt.Errorf("%w: protocol version %d, this build speaks %d", ErrMalformed, version, wireVersion)
 	}
 	return nil
 }

@@ -10,12 +10,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-func decodeAll(t *testing.T, b []byte, max int) ([]Header, [][]byte, error) {
+func decodeAll(t *testing.T, b []byte, max int) ([]frame.Header, [][]byte, error) {
 	t.Helper()
-	d := NewDecoder(bufio.NewReader(bytes.NewReader(b)), max)
-	var hs []Header
+	d := newDecoder(bufio.NewReader(bytes.NewReader(b)), max)
+	var hs []frame.Header
 	var ps [][]byte
 	for {
 		h, p, err := d.Next()
@@ -30,26 +32,26 @@ func decodeAll(t *testing.T, b []byte, max int) ([]Header, [][]byte, error) {
 func TestFrameRoundTrip(t *testing.T) {
 	cases := []struct {
 		name    string
-		h       Header
+		h       frame.Header
 		payload []byte
 	}{
-		{"empty eager", Header{Kind: Eager}, nil},
-		{"eager", Header{Kind: Eager, Comm: 7, Source: 3, Tag: -1, Seq: 42}, []byte("hello")},
-		{"rts", Header{Kind: RTS, Flags: 0x81, Source: math.MaxInt32, Tag: math.MinInt32, Seq: math.MaxUint64, Aux: 1 << 40}, nil},
-		{"cts", Header{Kind: CTS, Comm: math.MaxUint32, Seq: 9, Aux: 10}, nil},
-		{"data", Header{Kind: Data, Seq: 10, Aux: 4096}, bytes.Repeat([]byte{0xAB}, 4096)},
-		{"credit", Header{Kind: Credit, Aux: 64}, nil},
-		{"hello", Header{Kind: Hello}, make([]byte, nonceSize)},
-		{"auth", Header{Kind: Auth, Source: 1, Aux: 4}, make([]byte, authPayload+5)},
-		{"bye", Header{Kind: Bye, Aux: refuseAuth}, []byte("no")},
-		{"ping", Header{Kind: Ping, Source: 2}, nil},
+		{"empty eager", frame.Header{Kind: frame.Eager}, nil},
+		{"eager", frame.Header{Kind: frame.Eager, Comm: 7, Source: 3, Tag: -1, Seq: 42}, []byte("hello")},
+		{"rts", frame.Header{Kind: frame.RTS, Flags: 0x81, Source: math.MaxInt32, Tag: math.MinInt32, Seq: math.MaxUint64, Aux: 1 << 40}, nil},
+		{"cts", frame.Header{Kind: frame.CTS, Comm: math.MaxUint32, Seq: 9, Aux: 10}, nil},
+		{"data", frame.Header{Kind: frame.Data, Seq: 10, Aux: 4096}, bytes.Repeat([]byte{0xAB}, 4096)},
+		{"credit", frame.Header{Kind: frame.Credit, Aux: 64}, nil},
+		{"hello", frame.Header{Kind: frame.Hello}, make([]byte, nonceSize)},
+		{"auth", frame.Header{Kind: frame.Auth, Source: 1, Aux: 4}, make([]byte, authPayload+5)},
+		{"bye", frame.Header{Kind: frame.Bye, Aux: refuseAuth}, []byte("no")},
+		{"ping", frame.Header{Kind: frame.Ping, Source: 2}, nil},
 	}
 	var stream []byte
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := AppendFrame(nil, c.h, c.payload)
-			if len(b) != HeaderSize+len(c.payload) {
-				t.Fatalf("frame is %d bytes, want %d", len(b), HeaderSize+len(c.payload))
+			b := appendFrame(nil, c.h, c.payload)
+			if len(b) != headerSize+len(c.payload) {
+				t.Fatalf("frame is %d bytes, want %d", len(b), headerSize+len(c.payload))
 			}
 			hs, ps, err := decodeAll(t, b, 1<<20)
 			if err != io.EOF || len(hs) != 1 {
@@ -59,7 +61,7 @@ func TestFrameRoundTrip(t *testing.T) {
 				t.Fatalf("decoded %+v %q, want %+v %q", hs[0], ps[0], c.h, c.payload)
 			}
 		})
-		stream = AppendFrame(stream, c.h, c.payload)
+		stream = appendFrame(stream, c.h, c.payload)
 	}
 	hs, _, err := decodeAll(t, stream, 1<<20)
 	if err != io.EOF || len(hs) != len(cases) {
@@ -69,8 +71,8 @@ func TestFrameRoundTrip(t *testing.T) {
 
 // TestFrameLayout pins the wire format documented in docs/wire-format.md.
 func TestFrameLayout(t *testing.T) {
-	h := Header{Kind: RTS, Flags: 0x05, Comm: 0x01020304, Source: 2, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728}
-	got := hex.EncodeToString(AppendFrame(nil, h, []byte{0xEE}))
+	h := frame.Header{Kind: frame.RTS, Flags: 0x05, Comm: 0x01020304, Source: 2, Tag: -2, Seq: 0x1112131415161718, Aux: 0x2122232425262728}
+	got := hex.EncodeToString(appendFrame(nil, h, []byte{0xEE}))
 	want := "a7" + "01" + "02" + "05" + "04030201" + "02000000" + "feffffff" +
 		"1817161514131211" + "2827262524232221" + "01000000" + "ee"
 	if got != want {
@@ -79,7 +81,7 @@ func TestFrameLayout(t *testing.T) {
 }
 
 func TestDecoderErrors(t *testing.T) {
-	good := AppendFrame(nil, Header{Kind: Eager, Tag: 1}, []byte("payload"))
+	good := appendFrame(nil, frame.Header{Kind: frame.Eager, Tag: 1}, []byte("payload"))
 	patch := func(i int, v byte) []byte { b := bytes.Clone(good); b[i] = v; return b }
 	cases := []struct {
 		name  string
@@ -90,11 +92,11 @@ func TestDecoderErrors(t *testing.T) {
 		{"empty", nil, io.EOF, "EOF"},
 		{"short header", good[:10], io.ErrUnexpectedEOF, "header"},
 		{"short payload", good[:len(good)-1], io.ErrUnexpectedEOF, "payload"},
-		{"header only", good[:HeaderSize], io.ErrUnexpectedEOF, "payload"},
+		{"header only", good[:headerSize], io.ErrUnexpectedEOF, "payload"},
 		{"magic", patch(0, 'G'), ErrMalformed, "magic"},
 		{"version", patch(1, 2), ErrMalformed, "version 2"},
 		{"kind zero", patch(2, 0), ErrMalformed, "unknown kind 0"},
-		{"kind unknown", patch(2, byte(Ping)+1), ErrMalformed, "unknown kind"},
+		{"kind unknown", patch(2, byte(frame.Ping)+1), ErrMalformed, "unknown kind"},
 		{"too large", patch(33, 1), ErrTooLarge, "announces 263"},
 		{"http", []byte("GET / HTTP/1.1\r\n\r\n"), ErrMalformed, "magic"},
 		{"short stranger", []byte("G"), io.ErrUnexpectedEOF, "header"},
@@ -112,9 +114,9 @@ func TestDecoderErrors(t *testing.T) {
 }
 
 // TestDecoderBoundedAllocation checks that an announced length beyond
-// MaxPayload allocates nothing, and that buffers are reused.
+// maxPayload allocates nothing, and that buffers are reused.
 func TestDecoderBoundedAllocation(t *testing.T) {
-	huge := AppendFrame(nil, Header{Kind: Data}, nil)
+	huge := appendFrame(nil, frame.Header{Kind: frame.Data}, nil)
 	huge[32], huge[33], huge[34], huge[35] = 0xff, 0xff, 0xff, 0xff
 	r := bytes.NewReader(huge)
 	br := bufio.NewReader(r)
@@ -123,7 +125,7 @@ func TestDecoderBoundedAllocation(t *testing.T) {
 	for range 100 {
 		r.Reset(huge)
 		br.Reset(r)
-		d := Decoder{r: br, MaxPayload: 1 << 10}
+		d := decoder{r: br, maxPayload: 1 << 10}
 		if _, _, err := d.Next(); !errors.Is(err, ErrTooLarge) {
 			t.Fatal(err)
 		}
@@ -132,9 +134,9 @@ func TestDecoderBoundedAllocation(t *testing.T) {
 	if n := after.TotalAlloc - before.TotalAlloc; n > 100<<10 {
 		t.Errorf("100 oversized headers allocated %d bytes", n)
 	}
-	frame := AppendFrame(nil, Header{Kind: Eager}, make([]byte, 512))
+	frame := appendFrame(nil, frame.Header{Kind: frame.Eager}, make([]byte, 512))
 	stream := bytes.Repeat(frame, 200)
-	d := NewDecoder(bufio.NewReader(bytes.NewReader(stream)), 1<<10)
+	d := newDecoder(bufio.NewReader(bytes.NewReader(stream)), 1<<10)
 	d.Next()
 	allocs := testing.AllocsPerRun(100, func() { d.Next() })
 	if allocs != 0 {

@@ -6,23 +6,25 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 const fuzzMax = 1 << 12
 
-// FuzzDecoder feeds arbitrary bytes to a Decoder. It must not panic or
-// hang, must never hold a buffer beyond MaxPayload, must end with io.EOF
+// FuzzDecoder feeds arbitrary bytes to a decoder. It must not panic or
+// hang, must never hold a buffer beyond maxPayload, must end with io.EOF
 // or one of the documented errors, and every frame it returns must
 // re-encode to exactly the bytes it was decoded from.
 func FuzzDecoder(f *testing.F) {
 	f.Add([]byte{})
-	f.Add(AppendFrame(nil, Header{Kind: Eager, Tag: 3, Seq: 1}, []byte("hi")))
-	f.Add(AppendFrame(AppendFrame(nil, Header{Kind: RTS, Aux: 1 << 20}, nil), Header{Kind: Data, Aux: 8}, make([]byte, 100)))
-	f.Add(AppendFrame(nil, Header{Kind: Auth, Source: 1, Aux: 2}, make([]byte, authPayload+3)))
-	f.Add(AppendFrame(nil, Header{Kind: Ping}, nil)[:20])
+	f.Add(appendFrame(nil, frame.Header{Kind: frame.Eager, Tag: 3, Seq: 1}, []byte("hi")))
+	f.Add(appendFrame(appendFrame(nil, frame.Header{Kind: frame.RTS, Aux: 1 << 20}, nil), frame.Header{Kind: frame.Data, Aux: 8}, make([]byte, 100)))
+	f.Add(appendFrame(nil, frame.Header{Kind: frame.Auth, Source: 1, Aux: 2}, make([]byte, authPayload+3)))
+	f.Add(appendFrame(nil, frame.Header{Kind: frame.Ping}, nil)[:20])
 	f.Add([]byte("GET / HTTP/1.0\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		d := NewDecoder(bufio.NewReader(bytes.NewReader(in)), fuzzMax)
+		d := newDecoder(bufio.NewReader(bytes.NewReader(in)), fuzzMax)
 		off := 0
 		for {
 			h, p, err := d.Next()
@@ -33,7 +35,7 @@ func FuzzDecoder(f *testing.F) {
 				checkFuzzErr(t, err, off == len(in))
 				return
 			}
-			re := AppendFrame(nil, h, p)
+			re := appendFrame(nil, h, p)
 			if !bytes.Equal(re, in[off:off+len(re)]) {
 				t.Fatalf("frame at %d re-encodes to %x, input has %x", off, re, in[off:off+len(re)])
 			}

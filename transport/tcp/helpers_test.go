@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 var testSecret = []byte("0123456789abcdef-test-secret")
@@ -79,7 +80,7 @@ func job(t testing.TB, n int, tweak func(*Config)) ([]*Endpoint, *book) {
 	eps := make([]*Endpoint, n)
 	for r := range eps {
 		cfg := Config{Rank: r, Size: n, JobID: "job-1", Secret: testSecret, Addrs: b.lookup,
-			Deliver: func(int, Header, []byte) {}, Logger: logtest.New(t)}
+			Deliver: func(int, frame.Header, []byte) {}, Logger: logtest.New(t)}
 		if tweak != nil {
 			tweak(&cfg)
 		}
@@ -96,14 +97,14 @@ func job(t testing.TB, n int, tweak func(*Config)) ([]*Endpoint, *book) {
 
 // fakeDialer connects to addr as rank claiming to be part of the job
 // described by a and completes the handshake; it returns the raw socket.
-func fakeDialer(t *testing.T, addr string, a authConf, want int) (net.Conn, *Decoder, error) {
+func fakeDialer(t *testing.T, addr string, a authConf, want int) (net.Conn, *decoder, error) {
 	t.Helper()
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	nc.SetDeadline(time.Now().Add(5 * time.Second))
-	dec := NewDecoder(bufio.NewReader(nc), 1<<20)
+	dec := newDecoder(bufio.NewReader(nc), 1<<20)
 	err = a.dialAuth(nc, dec, want)
 	nc.SetDeadline(time.Time{})
 	return nc, dec, err

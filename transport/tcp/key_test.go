@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // lateKey is a Config.Key that blocks until release is called.
@@ -43,12 +45,12 @@ func TestLateKey(t *testing.T) {
 	keys[1].release()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := eps[1].Send(ctx, 0, Header{Kind: Eager}, nil); err == nil {
+	if err := eps[1].Send(ctx, 0, frame.Header{Kind: frame.Eager}, nil); err == nil {
 		t.Fatal("Send to a rank without its key succeeded")
 	}
 	logs.waitFor(t, "job secret not known")
 	time.AfterFunc(100*time.Millisecond, keys[0].release)
-	if err := eps[1].Send(ctx, 0, Header{Kind: Eager, Seq: 7}, []byte("x")); err != nil {
+	if err := eps[1].Send(ctx, 0, frame.Header{Kind: frame.Eager, Seq: 7}, []byte("x")); err != nil {
 		t.Fatalf("Send to a rank whose key came late: %v", err)
 	}
 	if d := in.wait(t, 1); d[0].h.Seq != 7 {
@@ -67,7 +69,7 @@ func TestLateKeyRetried(t *testing.T) {
 		}
 	})
 	time.AfterFunc(500*time.Millisecond, late.release)
-	if err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil); err != nil {
+	if err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil); err != nil {
 		t.Fatalf("Send to a rank whose key came after two handshake timeouts: %v", err)
 	}
 }
@@ -78,7 +80,7 @@ func TestLateKeyTooShort(t *testing.T) {
 	short := newLateKey([]byte("short"))
 	short.release()
 	eps, _ := job(t, 2, func(c *Config) { c.Secret, c.Key = nil, short.get })
-	err := eps[1].Send(context.Background(), 0, Header{Kind: Eager}, nil)
+	err := eps[1].Send(context.Background(), 0, frame.Header{Kind: frame.Eager}, nil)
 	if !errors.Is(err, ErrAuth) || !strings.Contains(err.Error(), "5 bytes") {
 		t.Fatalf("Send keyed with 5 bytes: %v, want ErrAuth naming the length", err)
 	}
@@ -86,7 +88,7 @@ func TestLateKeyTooShort(t *testing.T) {
 
 // authAnswer runs a dialer's side as a, up to the acceptor's answer, and
 // returns that answer.
-func authAnswer(t *testing.T, addr string, a authConf) (Header, []byte) {
+func authAnswer(t *testing.T, addr string, a authConf) (frame.Header, []byte) {
 	t.Helper()
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -94,13 +96,13 @@ func authAnswer(t *testing.T, addr string, a authConf) (Header, []byte) {
 	}
 	defer nc.Close()
 	nc.SetDeadline(time.Now().Add(5 * time.Second))
-	dec := NewDecoder(bufio.NewReader(nc), 1<<10)
+	dec := newDecoder(bufio.NewReader(nc), 1<<10)
 	_, nonceA, err := dec.Next()
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := append(append(newNonce(), a.mac(roleDialer, nonceA, a.rank)...), a.job...)
-	writeFrame(nc, Header{Kind: Auth, Source: int32(a.rank), Aux: uint64(a.size)}, p)
+	writeFrame(nc, frame.Header{Kind: frame.Auth, Source: int32(a.rank), Aux: uint64(a.size)}, p)
 	h, p, err := dec.Next()
 	if err != nil {
 		t.Fatalf("no answer: %v", err)
@@ -124,7 +126,7 @@ func TestRefusalTellsNothing(t *testing.T) {
 		a := good
 		change(&a)
 		h, p := authAnswer(t, eps[0].Addr(), a)
-		if h.Kind != Bye || h.Aux != refuseAuth || string(p) != refusedAuth {
+		if h.Kind != frame.Bye || h.Aux != refuseAuth || string(p) != refusedAuth {
 			t.Errorf("wrong %s: answer %s code %d %q, want Bye %q", name, h.Kind, h.Aux, p, refusedAuth)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // waitLost waits for Lost reports naming want, within d.
@@ -36,7 +37,7 @@ func connectAll(t *testing.T, eps []*Endpoint) {
 	for _, e := range eps {
 		for peer := range eps {
 			if peer != e.Rank() {
-				if err := e.Send(context.Background(), peer, Header{Kind: Eager}, nil); err != nil {
+				if err := e.Send(context.Background(), peer, frame.Header{Kind: frame.Eager}, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -54,11 +55,11 @@ func TestCloseReportsLost(t *testing.T) {
 		if !errors.Is(err, ErrPeerLost) || !strings.Contains(err.Error(), "Bye") {
 			t.Errorf("rank %d: lost error %v", r, err)
 		}
-		if err := eps[r].Send(context.Background(), 2, Header{Kind: Eager}, nil); !errors.Is(err, ErrPeerLost) {
+		if err := eps[r].Send(context.Background(), 2, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrPeerLost) {
 			t.Errorf("rank %d: Send to the lost rank: %v, want ErrPeerLost", r, err)
 		}
 	}
-	if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager}, nil); err != nil {
+	if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, nil); err != nil {
 		t.Errorf("ranks 0 and 1 were disturbed: %v", err)
 	}
 	recs[2].mu.Lock()
@@ -88,7 +89,7 @@ func TestHeartbeat(t *testing.T) {
 	rec := newLostRec()
 	logs := &logSink{}
 	e, err := Listen(Config{Rank: 0, Size: 2, JobID: "job-1", Secret: testSecret, Addrs: (&book{}).lookup,
-		Deliver: func(int, Header, []byte) {}, Lost: rec.lost, Logger: logs.Logger(),
+		Deliver: func(int, frame.Header, []byte) {}, Lost: rec.lost, Logger: logs.Logger(),
 		Heartbeat: 100 * time.Millisecond, PeerTimeout: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +113,7 @@ func TestHeartbeat(t *testing.T) {
 // socket and the queue are full; ctx and Close both end the wait.
 func TestBackpressure(t *testing.T) {
 	e, err := Listen(Config{Rank: 0, Size: 2, JobID: "job-1", Secret: testSecret, Addrs: (&book{}).lookup,
-		Deliver: func(int, Header, []byte) {}, QueueBytes: 64 << 10, Logger: logtest.New(t)})
+		Deliver: func(int, frame.Header, []byte) {}, QueueBytes: 64 << 10, Logger: logtest.New(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestBackpressure(t *testing.T) {
 	fillUntilBlocked(t, e)
 	var wg sync.WaitGroup
 	errs := make(chan error, 1)
-	wg.Go(func() { errs <- e.Send(context.Background(), 1, Header{Kind: Data}, make([]byte, 64<<10)) })
+	wg.Go(func() { errs <- e.Send(context.Background(), 1, frame.Header{Kind: frame.Data}, make([]byte, 64<<10)) })
 	time.Sleep(50 * time.Millisecond)
 	e.Close()
 	wg.Wait()
@@ -140,7 +141,7 @@ func fillUntilBlocked(t *testing.T, e *Endpoint) {
 	p := make([]byte, 64<<10)
 	for range 100000 {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-		err := e.Send(ctx, 1, Header{Kind: Data}, p)
+		err := e.Send(ctx, 1, frame.Header{Kind: frame.Data}, p)
 		cancel()
 		if errors.Is(err, context.DeadlineExceeded) {
 			return
@@ -184,7 +185,7 @@ func TestFrameThenEOF(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			nc.Write(AppendFrame(nil, Header{Kind: Eager, Source: 1}, []byte("last words")))
+			nc.Write(appendFrame(nil, frame.Header{Kind: frame.Eager, Source: 1}, []byte("last words")))
 			nc.Close()
 			if err := waitLost(t, rec, 1, time.Second); !errors.Is(err, ErrPeerLost) {
 				t.Errorf("lost error %v", err)

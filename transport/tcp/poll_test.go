@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // seqCheck checks exactly-once, in-order delivery per tag of frames whose
@@ -45,7 +47,7 @@ func patterned(seq uint64, n int) []byte {
 	return p
 }
 
-func (s *seqCheck) deliver(_ int, h Header, p []byte) {
+func (s *seqCheck) deliver(_ int, h frame.Header, p []byte) {
 	s.mu.Lock()
 	want := s.next[h.Tag]
 	s.next[h.Tag] = want + 1
@@ -101,7 +103,7 @@ func testPollExactlyOnce(t *testing.T, detach bool) {
 		if (i/10)%2 == 1 {
 			send = eps[0].Queue
 		}
-		return send(context.Background(), 1, Header{Kind: Eager, Tag: int32(g), Seq: i}, seqPayload(i))
+		return send(context.Background(), 1, frame.Header{Kind: frame.Eager, Tag: int32(g), Seq: i}, seqPayload(i))
 	})
 	check.wait(t, int64(senders*frames))
 	close(stop)
@@ -142,13 +144,13 @@ func TestCloseWhilePolling(t *testing.T) {
 
 func testCloseWhilePolling(t *testing.T, detach bool) {
 	var got atomic.Int64
-	eps, _ := job(t, 2, func(c *Config) { c.Deliver = func(int, Header, []byte) { got.Add(1) } })
+	eps, _ := job(t, 2, func(c *Config) { c.Deliver = func(int, frame.Header, []byte) { got.Add(1) } })
 	setDetach(eps, detach)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		for eps[0].Send(ctx, 1, Header{Kind: Eager}, make([]byte, 8)) == nil {
+		for eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager}, make([]byte, 8)) == nil {
 		}
 	})
 	stop := make(chan struct{})
@@ -224,7 +226,7 @@ func testPeerDeathWhilePolling(t *testing.T, detach bool) {
 	defer func() { close(stop); wg.Wait() }()
 	// Pings wake the reader goroutine (if the poller does not read them
 	// first), which then finds a poller active and stands aside.
-	ping := AppendFrame(nil, Header{Kind: Ping, Source: 1}, nil)
+	ping := appendFrame(nil, frame.Header{Kind: frame.Ping, Source: 1}, nil)
 	for range 20 {
 		if _, err := nc.Write(ping); err != nil {
 			t.Fatal(err)

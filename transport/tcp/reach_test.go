@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestReachUnconnected: Reach connects to a live peer that nothing was
@@ -32,7 +34,7 @@ func TestReachUnconnected(t *testing.T) {
 		t.Errorf("lost error %v, want ErrPeerLost for a refused dial", err)
 	}
 	t.Logf("lost after %v: %v", time.Since(start).Round(time.Millisecond), err)
-	if err := eps[0].Send(context.Background(), 2, Header{Kind: Eager}, nil); !errors.Is(err, ErrPeerLost) {
+	if err := eps[0].Send(context.Background(), 2, frame.Header{Kind: frame.Eager}, nil); !errors.Is(err, ErrPeerLost) {
 		t.Errorf("Send to the unreachable rank: %v, want ErrPeerLost", err)
 	}
 	if eps[0].peers[1].c.Load() == nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"syscall"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Reading. A connection is read by whoever holds its read lock (rmu):
@@ -122,7 +124,7 @@ func (c *conn) handleBuffered() error {
 // errBye is the cause recorded when a peer closes on purpose.
 var errBye = errors.New("peer closed the connection (Bye)")
 
-func (c *conn) handle(h Header, p []byte) error {
+func (c *conn) handle(h frame.Header, p []byte) error {
 	if int(h.Source) != c.peer {
 		return fmt.Errorf("%w: %s frame claims source rank %d on the connection of rank %d", ErrMalformed, h.Kind, h.Source, c.peer)
 	}
@@ -132,10 +134,10 @@ func (c *conn) handle(h Header, p []byte) error {
 			c.e.cfg.Deliver(c.peer, h, p)
 		}
 		return nil
-	case h.Kind == Ping:
+	case h.Kind == frame.Ping:
 		c.answerPing()
 		return nil
-	case h.Kind == Bye:
+	case h.Kind == frame.Bye:
 		return errBye
 	}
 	return fmt.Errorf("%w: %s frame after the handshake", ErrMalformed, h.Kind)
@@ -163,8 +165,8 @@ func (c *conn) answerPing() {
 }
 
 func (c *conn) queuePing() {
-	ping := getFrame(HeaderSize)
-	ping.b = AppendFrame(ping.b, Header{Kind: Ping, Source: int32(c.e.cfg.Rank)}, nil)
+	ping := getFrame(headerSize)
+	ping.b = appendFrame(ping.b, frame.Header{Kind: frame.Ping, Source: int32(c.e.cfg.Rank)}, nil)
 	if !c.q.tryPush(ping) {
 		putFrame(ping)
 	}

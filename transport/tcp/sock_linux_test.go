@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/transport/frame"
 	"golang.org/x/sys/unix"
 )
 
@@ -24,7 +25,7 @@ func TestDetachedSocket(t *testing.T) {
 	check := newSeqCheck()
 	eps, _ := job(t, 2, func(c *Config) { c.Deliver = check.deliver })
 	for i := range uint64(100) {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Seq: i}, seqPayload(i)); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: i}, seqPayload(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,7 +63,7 @@ func TestDetachLimit(t *testing.T) {
 	eps[0].detachLeft.Store(1)
 	for peer := 1; peer <= 2; peer++ {
 		for i := range uint64(60) {
-			if err := eps[0].Send(context.Background(), peer, Header{Kind: Eager, Tag: int32(peer), Seq: i}, seqPayload(i)); err != nil {
+			if err := eps[0].Send(context.Background(), peer, frame.Header{Kind: frame.Eager, Tag: int32(peer), Seq: i}, seqPayload(i)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -84,7 +85,7 @@ func TestDetachedWatch(t *testing.T) {
 	check := newSeqCheck()
 	eps, _ := job(t, 2, func(c *Config) { c.Deliver = check.deliver })
 	send := func(i uint64) {
-		if err := eps[0].Send(context.Background(), 1, Header{Kind: Eager, Seq: i}, seqPayload(i)); err != nil {
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager, Seq: i}, seqPayload(i)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,10 @@
 package tcp
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
+)
 
 // Invariants of a frameReader:
 //   - buf[r:w] holds bytes read but not yet returned by next.
@@ -13,8 +17,8 @@ import "fmt"
 // does no I/O: the caller reads into space, reports the count to wrote,
 // and takes frames from next until it has none, so that reading can stop
 // whenever the socket has nothing more (a non-blocking read returns
-// EAGAIN) and resume later, from whichever goroutine reads next. Decoder,
-// the blocking decoder, is its reference twin.
+// EAGAIN) and resume later, from whichever goroutine reads next. The
+// blocking decoder is its reference twin.
 //
 // A frameReader is not safe for concurrent use; the connection's read lock
 // guards it.
@@ -22,7 +26,7 @@ type frameReader struct {
 	maxPayload int
 	buf        []byte
 	r, w       int
-	hdr        Header
+	hdr        frame.Header
 	need       int
 	big        []byte
 	got        int
@@ -45,7 +49,7 @@ func (f *frameReader) space() []byte {
 	if f.r == f.w {
 		f.r, f.w = 0, 0
 	}
-	if want := max(f.need, HeaderSize); len(f.buf)-f.r < want || f.w == len(f.buf) {
+	if want := max(f.need, headerSize); len(f.buf)-f.r < want || f.w == len(f.buf) {
 		f.w = copy(f.buf, f.buf[f.r:f.w])
 		f.r = 0
 	}
@@ -64,16 +68,16 @@ func (f *frameReader) wrote(n int) {
 // next returns the next whole frame, or ok=false if more bytes are
 // needed. The payload is valid until the next call of space. An error
 // means the stream is broken; the frameReader must then be dropped.
-func (f *frameReader) next() (h Header, p []byte, ok bool, err error) {
+func (f *frameReader) next() (h frame.Header, p []byte, ok bool, err error) {
 	if f.big != nil {
 		return f.nextBig()
 	}
 	if f.need < 0 {
-		if f.w-f.r < HeaderSize {
-			return Header{}, nil, false, nil
+		if f.w-f.r < headerSize {
+			return frame.Header{}, nil, false, nil
 		}
 		if err := f.header(); err != nil {
-			return Header{}, nil, false, err
+			return frame.Header{}, nil, false, err
 		}
 	}
 	if f.need > len(f.buf) {
@@ -81,7 +85,7 @@ func (f *frameReader) next() (h Header, p []byte, ok bool, err error) {
 		return f.nextBig()
 	}
 	if f.w-f.r < f.need {
-		return Header{}, nil, false, nil
+		return frame.Header{}, nil, false, nil
 	}
 	p = f.buf[f.r : f.r+f.need]
 	f.r += f.need
@@ -91,14 +95,14 @@ func (f *frameReader) next() (h Header, p []byte, ok bool, err error) {
 
 // header consumes and checks the header at buf[r:].
 func (f *frameReader) header() error {
-	h, n, err := parseHeader((*[HeaderSize]byte)(f.buf[f.r:]))
+	h, n, err := parseHeader((*[headerSize]byte)(f.buf[f.r:]))
 	if err != nil {
 		return err
 	}
 	if uint64(n) > uint64(max(f.maxPayload, 0)) {
 		return fmt.Errorf("%w: %s frame announces %d bytes, limit %d", ErrTooLarge, h.Kind, n, f.maxPayload)
 	}
-	f.r += HeaderSize
+	f.r += headerSize
 	f.hdr, f.need = h, int(n)
 	return nil
 }
@@ -116,9 +120,9 @@ func (f *frameReader) startBig() {
 	f.r, f.w = 0, 0
 }
 
-func (f *frameReader) nextBig() (Header, []byte, bool, error) {
+func (f *frameReader) nextBig() (frame.Header, []byte, bool, error) {
 	if f.got < len(f.big) {
-		return Header{}, nil, false, nil
+		return frame.Header{}, nil, false, nil
 	}
 	p := f.big
 	f.big, f.need = nil, -1

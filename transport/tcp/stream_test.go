@@ -7,17 +7,19 @@ import (
 	"io"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // TestFrameReaderMatchesDecoder feeds one stream of frames, cut into
 // random pieces, to the frameReader and to its reference twin, the
-// blocking Decoder, and demands the same frames in the same order.
+// blocking decoder, and demands the same frames in the same order.
 func TestFrameReaderMatchesDecoder(t *testing.T) {
 	for seed := range uint64(50) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		stream := randomStream(rng, 40)
 		want := decodeRef(t, stream)
-		bufSize := HeaderSize + rng.IntN(300)
+		bufSize := headerSize + rng.IntN(300)
 		got := feedAll(t, newFrameReader(bufSize, 1<<20, nil), stream, rng)
 		if len(got) != len(want) {
 			t.Fatalf("seed %d: %d frames, want %d", seed, len(got), len(want))
@@ -31,21 +33,21 @@ func TestFrameReaderMatchesDecoder(t *testing.T) {
 }
 
 // TestFrameReaderRejects checks that the frameReader refuses what the
-// Decoder refuses: a foreign magic byte and an oversized payload.
+// decoder refuses: a foreign magic byte and an oversized payload.
 func TestFrameReaderRejects(t *testing.T) {
-	big := AppendFrame(nil, Header{Kind: Eager}, make([]byte, 100))
+	big := appendFrame(nil, frame.Header{Kind: frame.Eager}, make([]byte, 100))
 	f := newFrameReader(64, 99, big)
 	if _, _, _, err := f.next(); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("oversized payload: %v, want ErrTooLarge", err)
 	}
-	bad := append([]byte{0x47, 0x45}, make([]byte, HeaderSize)...)
+	bad := append([]byte{0x47, 0x45}, make([]byte, headerSize)...)
 	if _, _, _, err := newFrameReader(64, 99, bad).next(); !errors.Is(err, ErrMalformed) {
 		t.Fatalf("foreign bytes: %v, want ErrMalformed", err)
 	}
 }
 
 type refFrame struct {
-	h Header
+	h frame.Header
 	p []byte
 }
 
@@ -56,14 +58,14 @@ func randomStream(rng *rand.Rand, n int) []byte {
 		for j := range p {
 			p[j] = byte(rng.Uint32())
 		}
-		h := Header{Kind: Eager + Kind(rng.IntN(5)), Tag: int32(i), Seq: rng.Uint64(), Source: 3}
-		b = AppendFrame(b, h, p)
+		h := frame.Header{Kind: frame.Eager + frame.Kind(rng.IntN(5)), Tag: int32(i), Seq: rng.Uint64(), Source: 3}
+		b = appendFrame(b, h, p)
 	}
 	return b
 }
 
 func decodeRef(t *testing.T, stream []byte) []refFrame {
-	d := NewDecoder(bufio.NewReader(bytes.NewReader(stream)), 1<<20)
+	d := newDecoder(bufio.NewReader(bytes.NewReader(stream)), 1<<20)
 	var out []refFrame
 	for {
 		h, p, err := d.Next()

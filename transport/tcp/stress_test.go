@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // counter checks exactly-once, in-order delivery per (source, tag): each
@@ -21,7 +23,7 @@ type counter struct {
 
 func newCounter() *counter { return &counter{next: map[[2]int32]uint64{}} }
 
-func (c *counter) deliver(peer int, h Header, p []byte) {
+func (c *counter) deliver(peer int, h frame.Header, p []byte) {
 	key := [2]int32{int32(peer), h.Tag}
 	c.mu.Lock()
 	want := c.next[key]
@@ -73,7 +75,7 @@ func sendStream(t *testing.T, e *Endpoint, ranks int, tag int32, n int) {
 				continue
 			}
 			binary.LittleEndian.PutUint64(p[:], i^uint64(tag))
-			if err := e.Send(context.Background(), peer, Header{Kind: Eager, Tag: tag, Seq: i}, p[:]); err != nil {
+			if err := e.Send(context.Background(), peer, frame.Header{Kind: frame.Eager, Tag: tag, Seq: i}, p[:]); err != nil {
 				t.Error(err)
 				return
 			}
@@ -101,7 +103,7 @@ func waitCount(t *testing.T, c *counter, want int64) {
 func TestCoalescing(t *testing.T) {
 	c := newCounter()
 	eps, _ := job(t, 2, func(cfg *Config) { cfg.Deliver = c.deliver })
-	eps[0].Send(context.Background(), 1, Header{Kind: Credit, Tag: -1}, make([]byte, 8)) // connect first
+	eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Credit, Tag: -1}, make([]byte, 8)) // connect first
 	waitCount(t, c, 1)
 	before := eps[0].Stats()
 	var wg sync.WaitGroup

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"syscall"
 	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
 // Writing. A Send to an idle connection — nothing queued, nobody writing —
@@ -33,7 +35,7 @@ const (
 // send writes the frame now if the connection is idle, else queues it. A
 // long payload waits (while ctx lasts) for a direct writer before it, since
 // queueing would cost a copy of it.
-func (c *conn) send(ctx context.Context, h Header, payload []byte) error {
+func (c *conn) send(ctx context.Context, h frame.Header, payload []byte) error {
 	if len(payload) > copyLimit {
 		if err := c.wmu.LockCtx(ctx); err != nil {
 			return err
@@ -57,11 +59,11 @@ func (c *conn) send(ctx context.Context, h Header, payload []byte) error {
 // lasts; if ctx ends (or the Endpoint closes) inside the frame, the rest
 // is copied to the front of the queue for the writer, and the frame
 // counts as sent. c.wmu must be held; writeNow releases it.
-func (c *conn) writeNow(ctx context.Context, h Header, payload []byte) error {
+func (c *conn) writeNow(ctx context.Context, h frame.Header, payload []byte) error {
 	defer c.wmu.Unlock()
 	iov := [2][]byte{}
 	if len(payload) <= copyLimit {
-		c.wbuf = AppendFrame(c.wbuf[:0], h, payload)
+		c.wbuf = appendFrame(c.wbuf[:0], h, payload)
 		iov[0] = c.wbuf
 	} else {
 		c.wbuf = appendHeader(c.wbuf[:0], h, len(payload))
