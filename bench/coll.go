@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/affinity"
-	"github.com/plexus-hpc/plexus/coll"
+	"github.com/plexus-hpc/plexus/internal/baseline"
 	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/tree"
 )
@@ -173,12 +173,12 @@ func collCases(ctx context.Context, cfg *Config, n int) []*kase {
 	}
 	ks = append(ks,
 		&kase{bench: "barrier", impl: "dissemination", members: n, setup: dissemination(ctx, cfg.Model, cpus)},
-		&kase{bench: "barrier", impl: "atomic", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewAtomicBarrier(n) }, n)},
+		&kase{bench: "barrier", impl: "atomic", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewAtomic(n) }, n)},
 	)
 	return append(ks, withUnpinned(
-		&kase{bench: "barrier", impl: "cond", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewCondBarrier(n) }, n)},
-		&kase{bench: "barrier", impl: "chan", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewChanBarrier(n) }, n)},
-		&kase{bench: "barrier", impl: "waitgroup", members: n, setup: baselineBarrier(func(n int) waiter { return coll.NewWaitGroupRound(n) }, n)},
+		&kase{bench: "barrier", impl: "cond", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewCond(n) }, n)},
+		&kase{bench: "barrier", impl: "chan", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewChan(n) }, n)},
+		&kase{bench: "barrier", impl: "waitgroup", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewWaitGroup(n) }, n)},
 		&kase{bench: "bcast", impl: "chan", members: n, setup: chanBcast(n)},
 		&kase{bench: "reduce", impl: "chan", members: n, setup: chanReduce(n)},
 	)...)

@@ -103,7 +103,7 @@ func dissemination(ctx context.Context, m *topo.Model, cpus []int) func() (body,
 	}
 }
 
-// waiter is any of coll's baseline barriers.
+// waiter is any of package baseline's barriers.
 type waiter interface{ Wait() }
 
 func baselineBarrier(mk func(n int) waiter, n int) func() (body, func(), error) {

@@ -39,7 +39,7 @@ func TestDisseminationBarrier(t *testing.T) {
 	for _, tr := range transports {
 		for _, n := range []int{1, 2, 3, 4, 5, 7, 8} {
 			t.Run(fmt.Sprintf("%s/members=%d", tr.name, n), func(t *testing.T) {
-				team := newTeam(t, Config{Broadcast: buildTree(t, n, tree.Binary), Transport: tr.make()})
+				team := newTeam(t, Config{Broadcast: buildTree(t, n, tree.Binary), transport: tr.make()})
 				checkBarrier(t, team, (*Member).DisseminationBarrier)
 			})
 		}
@@ -76,7 +76,7 @@ func TestBestPairTrees(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				team := newTeam(t, Config{Broadcast: bc, Reduce: red, Transport: tr.make()})
+				team := newTeam(t, Config{Broadcast: bc, Reduce: red, transport: tr.make()})
 				mixed(t, team)
 			})
 		}
@@ -109,7 +109,7 @@ func mixed(t *testing.T, team *Team) {
 // Two teams over the same CPUs run at once without crosstalk.
 func TestTwoTeams(t *testing.T) {
 	a := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Adaptive)})
-	b := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Binary), Transport: NewTwin(TwinConfig{})})
+	b := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Binary), transport: newTwin(twinConfig{})})
 	for name, team := range map[string]*Team{"ring": a, "twin": b} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -127,7 +127,7 @@ func TestTwoTeams(t *testing.T) {
 func TestPairBarrierOneHop(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			team := newTeam(t, Config{Broadcast: buildTree(t, 2, topologies[0]), Transport: tr.make()})
+			team := newTeam(t, Config{Broadcast: buildTree(t, 2, topologies[0]), transport: tr.make()})
 			const barriers = 5
 			run(t, team, func(ctx context.Context, m *Member) error {
 				for range barriers {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/internal/baseline"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkBarrier(b *testing.B) {
 		})
 	}
 	b.Run(prefix+"team-adaptive-messages", func(b *testing.B) {
-		tr := withoutSignals(Rings(DefaultSlots), nil) // the fallback: zero-length messages
+		tr := withoutSignals(rings(DefaultSlots), nil) // the fallback: zero-length messages
 		benchTeam(b, pinnedTeam(b, cpus, tree.Adaptive, tr), (*Member).Barrier)
 	})
 	b.Run(prefix+"dissemination", func(b *testing.B) {
@@ -171,4 +172,13 @@ func benchChanGather(b *testing.B, cpus []int) {
 			_ = s
 		}
 	})
+}
+
+// baselines returns the Wait methods of the conventional barriers the
+// team's Barrier is compared with, by name.
+func baselines(n int) map[string]func() {
+	return map[string]func(){
+		"atomic": baseline.NewAtomic(n).Wait, "cond": baseline.NewCond(n).Wait,
+		"chan": baseline.NewChan(n).Wait, "waitgroup": baseline.NewWaitGroup(n).Wait,
+	}
 }

@@ -12,8 +12,8 @@ import (
 const (
 	// DefaultSlots is the capacity of each direction of a link.
 	DefaultSlots = 64
-	// DefaultMaxMessage is the largest payload on transports other than
-	// the default rings, which set their own.
+	// DefaultMaxMessage is the largest payload of a member made by
+	// NewMember, whose links (not rings) set no limit of their own.
 	DefaultMaxMessage = 1024
 )
 
@@ -28,16 +28,17 @@ type Config struct {
 	// Pin makes Run pin each member's goroutine to the CPU the member is
 	// named after. Every member must then be a CPU the process may use.
 	Pin bool
-	// Transport makes the links; nil means shared-memory rings of Slots
-	// slots.
-	Transport Transport
-	// Slots is the ring capacity per direction; zero means DefaultSlots.
-	// Other transports ignore it.
+	// Slots is the capacity of each direction of a link, a power of two;
+	// zero means DefaultSlots.
 	Slots int
 	// MaxMessage is the largest payload a member sends; zero means the
-	// rings' limit, or DefaultMaxMessage with another transport. Every
-	// member keeps two buffers of this size.
+	// most that a link of Slots slots carries (NewMember:
+	// DefaultMaxMessage). Every member keeps two buffers of this size.
 	MaxMessage int
+
+	// transport makes the links; nil means rings of Slots slots. Tests
+	// set it to run the same team over twin links.
+	transport transport
 }
 
 // Validate checks c and fills in its defaults.
@@ -86,7 +87,7 @@ func (c *Config) validateSizes() error {
 	if c.Slots == 0 {
 		c.Slots = DefaultSlots
 	}
-	if c.Transport != nil {
+	if c.transport != nil {
 		if c.MaxMessage == 0 {
 			c.MaxMessage = DefaultMaxMessage
 		}

@@ -12,11 +12,14 @@
 // its barrier and its allreduce: both members send at once, so each takes
 // one hop where a reduction and a broadcast take two.
 //
-// The collectives are written once against the Link interface. The
-// default transport is Smelt's UMP queue pair of cache-line rings
-// (package ring) with a signal line each way; NewTwin makes in-memory
-// twin links with the same ordering, truncation and signal semantics and
-// fault injection, for tests.
+// The collectives are written once against the Link interface. A team
+// made by NewTeam links its members with Smelt's UMP queue pairs of
+// cache-line rings (package ring), with a signal line each way. NewMember
+// makes one member of a team whose other members are reached through
+// links of the caller's own, such as comm.Link between processes (package
+// comm/collective does this); the optional interfaces Signaler,
+// SignalWord, Belled, Progresser and ProgressSleeper let such links make
+// barriers and waits cheaper.
 //
 //	bc, _ := tree.Build(model, tree.Spec{Topology: tree.Adaptive, Root: tree.AutoRoot})
 //	team, err := coll.NewTeam(coll.Config{Broadcast: bc, Pin: true})
@@ -61,8 +64,6 @@
 // member of the team failed (ErrClosed wrapping the cause). The first
 // error ends the team.
 //
-// AtomicBarrier, CondBarrier, ChanBarrier and WaitGroupRound are
-// conventional barriers (sense-reversing atomic, sync.Cond, channel,
-// WaitGroup) that the benchmarks compare against. docs/design/collectives.md
-// describes how the collectives and their waits work.
+// docs/design/collectives.md describes how the collectives and their
+// waits work, and how they compare with conventional barriers.
 package coll

@@ -21,8 +21,6 @@ var (
 	// ErrMismatch reports members that disagree about an operation, such as
 	// reduction inputs of different lengths.
 	ErrMismatch = errors.New("coll: members disagree")
-	// ErrInjected is the failure a twin link reports after its fault fires.
-	ErrInjected = errors.New("coll: injected link fault")
 )
 
 // errShortOut is the error for an output buffer that cannot hold a result.

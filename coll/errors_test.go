@@ -32,13 +32,13 @@ func TestLinkFaultPropagates(t *testing.T) {
 	for _, n := range []int{2, 5, 8} {
 		bc := buildTree(t, n, tree.Binary)
 		root, kid := bc.Root, bc.Children[bc.Root][0]
-		tw := NewTwin(TwinConfig{Slots: 4, FailAfter: func(a, b int) int {
+		tw := newTwin(twinConfig{Slots: 4, FailAfter: func(a, b int) int {
 			if min(root, kid) == a && max(root, kid) == b {
 				return 10
 			}
 			return 0
 		}})
-		team := newTeam(t, Config{Broadcast: bc, Transport: tw})
+		team := newTeam(t, Config{Broadcast: bc, transport: tw})
 		start := time.Now()
 		err := within(t, team, time.Minute, func(ctx context.Context, m *Member) error {
 			for range 100 {
@@ -48,13 +48,13 @@ func TestLinkFaultPropagates(t *testing.T) {
 			}
 			return nil
 		})
-		if !errors.Is(err, ErrInjected) || errors.Is(err, context.DeadlineExceeded) {
+		if !errors.Is(err, errInjected) || errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("%d members: Run returned %v, want the injected fault", n, err)
 		}
 		if time.Since(start) > 10*time.Second {
 			t.Errorf("%d members: the fault took %v to reach everyone", n, time.Since(start))
 		}
-		if !errors.Is(team.Err(), ErrClosed) || !errors.Is(team.Err(), ErrInjected) {
+		if !errors.Is(team.Err(), ErrClosed) || !errors.Is(team.Err(), errInjected) {
 			t.Errorf("team error %v, want ErrClosed wrapping the fault", team.Err())
 		}
 	}
@@ -64,7 +64,7 @@ func TestLinkFaultPropagates(t *testing.T) {
 // context ends; they return its error unchanged.
 func TestContextErrorUnchanged(t *testing.T) {
 	for _, tr := range transports {
-		team := newTeam(t, Config{Broadcast: buildTree(t, 3, tree.Binary), Transport: tr.make()})
+		team := newTeam(t, Config{Broadcast: buildTree(t, 3, tree.Binary), transport: tr.make()})
 		errs := make(chan error, team.Size())
 		within(t, team, 50*time.Millisecond, func(ctx context.Context, m *Member) error {
 			if m.IsRoot() {
@@ -105,7 +105,7 @@ func TestCloseWakesWaiters(t *testing.T) {
 // rings, ring.ErrTruncated), and its subtree is not left hanging.
 func TestTruncated(t *testing.T) {
 	for _, tr := range transports {
-		team := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Binary), Transport: tr.make()})
+		team := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Binary), transport: tr.make()})
 		err := within(t, team, time.Minute, func(ctx context.Context, m *Member) error {
 			buf := make([]byte, 100)
 			if !m.IsRoot() {
@@ -164,7 +164,7 @@ func TestConfigErrors(t *testing.T) {
 		"max message":      {Broadcast: a, Slots: 4, MaxMessage: 1000},
 		"negative":         {Broadcast: a, MaxMessage: -1},
 		"pin not allowed":  {Broadcast: &tree.Tree{Root: math.MaxInt32, Children: map[int][]int{math.MaxInt32: nil}}, Pin: true},
-		"transport errors": {Broadcast: a, Transport: func(a, b int) (Link, Link, error) { return nil, nil, errors.New("no") }},
+		"transport errors": {Broadcast: a, transport: func(a, b int) (Link, Link, error) { return nil, nil, errors.New("no") }},
 	}
 	for name, cfg := range cases {
 		if _, err := NewTeam(cfg); err == nil {

@@ -25,8 +25,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	// Pin is off so the example runs anywhere; the twin transport would do
-	// as well as the default rings.
+	// Pin is off so the example runs anywhere.
 	team, err := coll.NewTeam(coll.Config{Broadcast: bc})
 	if err != nil {
 		fmt.Println(err)

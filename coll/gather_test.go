@@ -74,7 +74,7 @@ func TestAllgather(t *testing.T) {
 
 // Members that disagree on the block length get ErrMismatch, not a hang.
 func TestGatherMismatch(t *testing.T) {
-	team := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Binary), Transport: NewTwin(TwinConfig{})})
+	team := newTeam(t, Config{Broadcast: buildTree(t, 5, tree.Binary), transport: newTwin(twinConfig{})})
 	err := team.Run(context.Background(), func(m *Member) error {
 		n := 8
 		if m.CPU() == 3 {

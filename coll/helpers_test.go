@@ -48,11 +48,11 @@ func buildTree(tb testing.TB, n int, top tree.Topology) *tree.Tree {
 // barriers there take the zero-length-message path.
 var transports = []struct {
 	name string
-	make func() Transport
+	make func() transport
 }{
-	{"twin", func() Transport { return NewTwin(TwinConfig{Slots: 8}) }},
-	{"ring", func() Transport { return nil }},
-	{"messages", func() Transport { return withoutSignals(Rings(DefaultSlots), nil) }},
+	{"twin", func() transport { return newTwin(twinConfig{Slots: 8}) }},
+	{"ring", func() transport { return nil }},
+	{"messages", func() transport { return withoutSignals(rings(DefaultSlots), nil) }},
 }
 
 // messageLink is a link with its signals hidden: a transport that has
@@ -64,7 +64,7 @@ type messageLink struct {
 
 // withoutSignals wraps tr's links between members a and b in messageLink
 // when hide(a, b) is true, or always when hide is nil.
-func withoutSignals(tr Transport, hide func(a, b int) bool) Transport {
+func withoutSignals(tr transport, hide func(a, b int) bool) transport {
 	return func(a, b int) (Link, Link, error) {
 		x, y, err := tr(a, b)
 		if err != nil || (hide != nil && !hide(a, b)) {
@@ -91,7 +91,7 @@ func eachTeam(t *testing.T, f func(t *testing.T, team *Team)) {
 		for _, top := range topologies {
 			for _, n := range sizes() {
 				t.Run(fmt.Sprintf("%s/%v/members=%d", tr.name, top, n), func(t *testing.T) {
-					f(t, newTeam(t, Config{Broadcast: buildTree(t, n, top), Transport: tr.make()}))
+					f(t, newTeam(t, Config{Broadcast: buildTree(t, n, top), transport: tr.make()}))
 				})
 			}
 		}

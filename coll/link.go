@@ -25,10 +25,11 @@ type trySender interface {
 	TrySend(p []byte) (bool, error)
 }
 
-// Transport makes a connected pair of links between members a and b (CPU
+// transport makes a connected pair of links between members a and b (CPU
 // ids): a holds the first, b the second. A team calls it once per distinct
-// edge of its trees, before any member runs.
-type Transport func(a, b int) (Link, Link, error)
+// edge of its trees, before any member runs. Teams use rings; tests
+// substitute twin links (twinlink_test.go) through Config.transport.
+type transport func(a, b int) (Link, Link, error)
 
 // end is one member's end of a link, with its try-send form and signal
 // state looked up once rather than on every message.

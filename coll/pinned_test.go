@@ -3,7 +3,6 @@ package coll
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/plexus-hpc/plexus/affinity"
@@ -31,13 +30,13 @@ func modelOf(cpus []int) *topo.Model {
 	return m
 }
 
-func pinnedTeam(tb testing.TB, cpus []int, top tree.Topology, tr Transport) *Team {
+func pinnedTeam(tb testing.TB, cpus []int, top tree.Topology, tr transport) *Team {
 	tb.Helper()
 	t, err := tree.Build(modelOf(cpus), tree.Spec{Topology: top, Root: tree.AutoRoot})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return newTeam(tb, Config{Broadcast: t, Pin: true, Transport: tr})
+	return newTeam(tb, Config{Broadcast: t, Pin: true, transport: tr})
 }
 
 // Pinned members run on their CPUs, and every collective works there.
@@ -54,56 +53,5 @@ func TestPinnedTeam(t *testing.T) {
 			})
 			mixed(t, team)
 		})
-	}
-}
-
-// Each baseline barrier holds every goroutine until all have arrived.
-func TestBaselineBarriers(t *testing.T) {
-	for _, n := range []int{1, 2, 3, 8} {
-		for name, w := range baselines(n) {
-			t.Run(fmt.Sprintf("%s/n=%d", name, n), func(t *testing.T) {
-				checkBaseline(t, n, w)
-			})
-		}
-	}
-}
-
-func baselines(n int) map[string]func() {
-	return map[string]func(){
-		"atomic": NewAtomicBarrier(n).Wait, "cond": NewCondBarrier(n).Wait,
-		"chan": NewChanBarrier(n).Wait, "waitgroup": NewWaitGroupRound(n).Wait,
-	}
-}
-
-func checkBaseline(t *testing.T, n int, wait func()) {
-	var (
-		arrived int64
-		mu      sync.Mutex
-		wg      sync.WaitGroup
-		bad     = make(chan string, n)
-	)
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range int64(rounds(2000)) {
-				mu.Lock()
-				arrived++
-				mu.Unlock()
-				wait()
-				mu.Lock()
-				early := arrived < int64(n)*(r+1)
-				mu.Unlock()
-				if early {
-					bad <- fmt.Sprintf("round %d: left early", r)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(bad)
-	for msg := range bad {
-		t.Error(msg)
 	}
 }

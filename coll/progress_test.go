@@ -60,7 +60,7 @@ func TestSpinnerCannotProgress(t *testing.T) {
 // progressTwin is a twin link whose member progresses it, as ranks'
 // members progress comm's links.
 type progressTwin struct {
-	*TwinLink
+	*twinLink
 	calls *atomic.Int64
 }
 
@@ -83,7 +83,7 @@ func TestRemoteMembersProgress(t *testing.T) {
 			for _, id := range bc.Members() {
 				dial := func(peer int, lane Lane) (Link, error) {
 					l, err := ds[id](peer, lane)
-					return progressTwin{l.(*TwinLink), &calls}, err
+					return progressTwin{l.(*twinLink), &calls}, err
 				}
 				m, err := NewMember(Config{Broadcast: bc}, id, dial)
 				if err != nil {

@@ -138,7 +138,7 @@ func TestValueEncoding(t *testing.T) {
 func TestAllreducePair(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			team := newTeam(t, Config{Broadcast: buildTree(t, 2, topologies[0]), Transport: tr.make()})
+			team := newTeam(t, Config{Broadcast: buildTree(t, 2, topologies[0]), transport: tr.make()})
 			var root, other int
 			for _, m := range team.Members() {
 				if m.IsRoot() {

@@ -32,7 +32,7 @@ type Dialer func(peer int, lane Lane) (Link, error)
 // processes that runs over rings inside one.
 //
 // Members are named by whatever numbers the trees use (ranks, say);
-// cfg.Pin must be false and cfg.Transport and cfg.Slots are ignored.
+// cfg.Pin must be false and cfg.Slots is ignored.
 // cfg.MaxMessage (zero means DefaultMaxMessage) must be the same on every
 // member. All members' links must agree on carrying signals (Signaler) or
 // not, which holds when every rank dials links of one kind.

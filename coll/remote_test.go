@@ -17,7 +17,7 @@ import (
 // processes would get from their transports.
 func twinDialers(ids []int) map[int]Dialer {
 	var mu sync.Mutex
-	pairs := map[[3]int][2]*TwinLink{}
+	pairs := map[[3]int][2]*twinLink{}
 	ds := map[int]Dialer{}
 	for _, self := range ids {
 		ds[self] = func(peer int, lane Lane) (Link, error) {
@@ -26,8 +26,8 @@ func twinDialers(ids []int) map[int]Dialer {
 			k := [3]int{min(self, peer), max(self, peer), int(lane)}
 			p, ok := pairs[k]
 			if !ok {
-				a, b := NewTwinPair(8, DefaultMaxMessage)
-				p = [2]*TwinLink{a, b}
+				a, b := newTwinPair(8, DefaultMaxMessage)
+				p = [2]*twinLink{a, b}
 				pairs[k] = p
 			}
 			if self == k[0] {

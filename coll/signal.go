@@ -75,6 +75,9 @@ type signalWords interface {
 	signalWords() (tx, rx *atomic.Uint64)
 }
 
+// cacheLine is the size of a cache line, the unit of false sharing.
+const cacheLine = 64
+
 // signalLine is a signal count alone on its cache line: only the sender
 // writes it, only the receiver polls it, and nothing else shares the line
 // to be invalidated by either. A 64-byte object is 64-byte aligned (the

@@ -39,16 +39,16 @@ func TestTeamUsesSignals(t *testing.T) {
 	first := func(a, b int) bool { return a == min(root, kid) && b == max(root, kid) }
 	cases := []struct {
 		name string
-		tr   Transport
+		tr   transport
 		want bool
 	}{
 		{"ring", nil, true},
-		{"twin", NewTwin(TwinConfig{}), true},
-		{"messages", withoutSignals(Rings(DefaultSlots), nil), false},
-		{"one link without", withoutSignals(Rings(DefaultSlots), first), false},
+		{"twin", newTwin(twinConfig{}), true},
+		{"messages", withoutSignals(rings(DefaultSlots), nil), false},
+		{"one link without", withoutSignals(rings(DefaultSlots), first), false},
 	}
 	for _, c := range cases {
-		team := newTeam(t, Config{Broadcast: bc, Transport: c.tr})
+		team := newTeam(t, Config{Broadcast: bc, transport: c.tr})
 		if team.signals != c.want {
 			t.Errorf("%s: team uses signals %v, want %v", c.name, team.signals, c.want)
 		}
@@ -59,7 +59,7 @@ func TestTeamUsesSignals(t *testing.T) {
 // Signals raise a count that only grows; a fault ends them as it ends
 // messages, and counts them towards FailAfter.
 func TestTwinSignals(t *testing.T) {
-	a, b := NewTwinPair(1, 8)
+	a, b := newTwinPair(1, 8)
 	a.p.failAfter = 3
 	for range 2 {
 		if err := a.Signal(); err != nil {
@@ -75,11 +75,11 @@ func TestTwinSignals(t *testing.T) {
 	if err := a.Send(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Signal(); !errors.Is(err, ErrInjected) {
-		t.Fatalf("fourth use of the link: %v, want ErrInjected", err)
+	if err := b.Signal(); !errors.Is(err, errInjected) {
+		t.Fatalf("fourth use of the link: %v, want errInjected", err)
 	}
-	if n, err := b.Signals(); n != 2 || !errors.Is(err, ErrInjected) {
-		t.Errorf("after the fault: %d, %v; want 2 and ErrInjected", n, err)
+	if n, err := b.Signals(); n != 2 || !errors.Is(err, errInjected) {
+		t.Errorf("after the fault: %d, %v; want 2 and errInjected", n, err)
 	}
 }
 
@@ -102,7 +102,7 @@ func TestInterleavedCollectives(t *testing.T) {
 			}
 			for shape, cfg := range shapes {
 				t.Run(fmt.Sprintf("%s/%s/members=%d", tr.name, shape, n), func(t *testing.T) {
-					cfg.Transport = tr.make()
+					cfg.transport = tr.make()
 					interleave(t, newTeam(t, cfg), int64(n))
 				})
 			}
@@ -206,12 +206,12 @@ func (p *program) broadcast(ctx context.Context, seq int) error {
 // recordingTwin is a twin transport that keeps every link it makes, so
 // that a test can break one.
 type recordingTwin struct {
-	links [][2]*TwinLink
+	links [][2]*twinLink
 }
 
 func (r *recordingTwin) transport(a, b int) (Link, Link, error) {
-	x, y := NewTwinPair(DefaultSlots, DefaultMaxMessage)
-	r.links = append(r.links, [2]*TwinLink{x, y})
+	x, y := newTwinPair(DefaultSlots, DefaultMaxMessage)
+	r.links = append(r.links, [2]*twinLink{x, y})
 	return x, y, nil
 }
 
@@ -220,7 +220,7 @@ func (r *recordingTwin) transport(a, b int) (Link, Link, error) {
 func TestLinkFailureWakesSignalWaiters(t *testing.T) {
 	for _, n := range []int{2, 5} {
 		var rec recordingTwin
-		team := newTeam(t, Config{Broadcast: buildTree(t, n, tree.Binary), Transport: rec.transport})
+		team := newTeam(t, Config{Broadcast: buildTree(t, n, tree.Binary), transport: rec.transport})
 		if !team.signals {
 			t.Fatal("twin team does not use signals")
 		}
@@ -234,7 +234,7 @@ func TestLinkFailureWakesSignalWaiters(t *testing.T) {
 			}
 			return m.Barrier(ctx)
 		})
-		if !errors.Is(err, ErrInjected) || errors.Is(err, context.DeadlineExceeded) {
+		if !errors.Is(err, errInjected) || errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("%d members: Run returned %v, want the injected fault", n, err)
 		}
 	}
@@ -254,7 +254,7 @@ func TestEndWakesSignalWaiters(t *testing.T) {
 	}
 	for _, tr := range transports {
 		for name, e := range ends {
-			team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Adaptive), Transport: tr.make()})
+			team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Adaptive), transport: tr.make()})
 			start := time.Now()
 			err := within(t, team, 200*time.Millisecond, func(ctx context.Context, m *Member) error {
 				if m.IsRoot() {

@@ -18,6 +18,9 @@ import (
 // runtime.Gosched on a locked thread parks that thread in the kernel, so
 // pinned members spin long (as the rings do); unpinned members, which may
 // share a CPU with the peer they wait for, yield early.
+//
+// internal/baseline/atomic.go copies this policy for its atomic barrier, so that the
+// benchmarks compare barriers rather than waiting policies; change both.
 const (
 	flatPolls   = 64      // polls without pause or checks
 	maxPause    = 64      // longest pause between polls, in loop iterations
@@ -27,6 +30,16 @@ const (
 	yieldPolls  = 1 << 8  // polls with runtime.Gosched before napping
 	nap         = 50 * time.Microsecond
 )
+
+// spinBudget returns the spin budget for one of n waiters: long when
+// they own their CPUs, short when some must share one and a spinning
+// waiter would only delay the peer it waits for.
+func spinBudget(n int, pinned bool) int {
+	if pinned && n <= runtime.GOMAXPROCS(0) {
+		return pinnedSpins
+	}
+	return sharedSpins
+}
 
 // spinner counts one wait's polls and applies the policy. Its zero value
 // starts a wait with the unpinned budget. It is owned by one goroutine.

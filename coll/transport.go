@@ -7,10 +7,10 @@ import (
 	"github.com/plexus-hpc/plexus/ring"
 )
 
-// Rings returns the default transport: a queue pair of two shared-memory
+// rings returns the teams' transport: a queue pair of two shared-memory
 // rings (package ring) of slots cache-line slots each per link, Smelt's
 // UMP channel (§4.1), with a signal line each way (see Signaler).
-func Rings(slots int) Transport {
+func rings(slots int) transport {
 	return func(a, b int) (Link, Link, error) {
 		x, y := ring.NewPairs(slots)
 		ab, ba := new(signalLine), new(signalLine)
@@ -57,10 +57,10 @@ func (c *Config) defaultRings() error {
 	return nil
 }
 
-// transport returns the configured transport or the default rings.
-func (c *Config) transport() Transport {
-	if c.Transport != nil {
-		return c.Transport
+// transportOrRings returns the configured transport or the rings.
+func (c *Config) transportOrRings() transport {
+	if c.transport != nil {
+		return c.transport
 	}
-	return Rings(c.Slots)
+	return rings(c.Slots)
 }

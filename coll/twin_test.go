@@ -17,7 +17,7 @@ import (
 func TestTwinMatchesRing(t *testing.T) {
 	const slots = 16
 	rng := rand.New(rand.NewSource(7))
-	tx, rx := NewTwinPair(slots, slots/2*ring.SlotPayload)
+	tx, rx := newTwinPair(slots, slots/2*ring.SlotPayload)
 	rtx, rrx := ring.NewPairs(slots)
 	var queued []int // ring slots of each queued message
 	for step := range rounds(20000) {
@@ -59,7 +59,7 @@ func total(xs []int) int {
 }
 
 func TestTwinFault(t *testing.T) {
-	a, b := NewTwinPair(4, 8)
+	a, b := newTwinPair(4, 8)
 	a.p.failAfter = 2
 	ctx := context.Background()
 	for range 2 {
@@ -67,8 +67,8 @@ func TestTwinFault(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := a.Send(ctx, []byte("x")); !errors.Is(err, ErrInjected) {
-		t.Fatalf("third send: %v, want ErrInjected", err)
+	if err := a.Send(ctx, []byte("x")); !errors.Is(err, errInjected) {
+		t.Fatalf("third send: %v, want errInjected", err)
 	}
 	buf := make([]byte, 8)
 	for range 2 {
@@ -76,8 +76,8 @@ func TestTwinFault(t *testing.T) {
 			t.Fatalf("queued message: %d, %v", n, err)
 		}
 	}
-	if _, err := b.Recv(ctx, buf); !errors.Is(err, ErrInjected) {
-		t.Fatalf("drained: %v, want ErrInjected", err)
+	if _, err := b.Recv(ctx, buf); !errors.Is(err, errInjected) {
+		t.Fatalf("drained: %v, want errInjected", err)
 	}
 	if _, err := a.TrySend(make([]byte, 9)); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("oversized send: %v", err)
@@ -85,7 +85,7 @@ func TestTwinFault(t *testing.T) {
 }
 
 func TestTwinWaitsHonourContext(t *testing.T) {
-	a, b := NewTwinPair(1, 8)
+	a, b := newTwinPair(1, 8)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
 	if _, err := b.Recv(ctx, nil); err != context.DeadlineExceeded {

@@ -7,11 +7,11 @@ import "fmt"
 // direction is still used in the members' common program order, which
 // keeps every message matched with the operation that expects it.
 type linker struct {
-	transport Transport
+	transport transport
 	pairs     map[[2]int][2]end
 }
 
-func newLinker(t Transport) *linker {
+func newLinker(t transport) *linker {
 	return &linker{transport: t, pairs: map[[2]int][2]end{}}
 }
 
@@ -36,7 +36,7 @@ func (l *linker) ends(a, b int) (end, end, error) {
 // wire gives every member its links: parent and children in both trees,
 // then the dissemination barrier's, on links of their own.
 func (t *Team) wire() error {
-	tr := t.cfg.transport()
+	tr := t.cfg.transportOrRings()
 	trees := newLinker(tr)
 	for _, m := range t.members {
 		if err := m.wireTrees(trees); err != nil {

@@ -2,17 +2,22 @@ package coll
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
 
-// Twin is the in-memory reference transport: a mutex, two slice queues
-// and two signal counts per link, with the ring's ordering, capacity and
-// truncation semantics, signals (Signaler), and fault injection. Tests drive the same collective code over it as
-// over rings, and make links fail on purpose.
+// The twin is the in-memory reference transport: a mutex, two slice
+// queues and two signal counts per link, with the ring's ordering,
+// capacity and truncation semantics, signals (Signaler), and fault
+// injection. Tests drive the same collective code over it as over rings
+// (Config.transport), and make links fail on purpose.
 
-// TwinConfig describes the links a twin transport makes.
-type TwinConfig struct {
+// errInjected is the failure a twin link reports after its fault fires.
+var errInjected = errors.New("coll: injected link fault")
+
+// twinConfig describes the links a twin transport makes.
+type twinConfig struct {
 	// Slots is how many messages each direction holds before Send waits;
 	// zero means DefaultSlots.
 	Slots int
@@ -22,12 +27,12 @@ type TwinConfig struct {
 	// the number of messages and signals it carries (both directions
 	// together) before it fails; zero or less means never. After the fault the link's
 	// queued messages can still be received; then every call returns
-	// ErrInjected.
+	// errInjected.
 	FailAfter func(a, b int) int
 }
 
-// NewTwin returns a transport of twin links.
-func NewTwin(cfg TwinConfig) Transport {
+// newTwin returns a transport of twin links.
+func newTwin(cfg twinConfig) transport {
 	if cfg.Slots <= 0 {
 		cfg.Slots = DefaultSlots
 	}
@@ -35,7 +40,7 @@ func NewTwin(cfg TwinConfig) Transport {
 		cfg.MaxMessage = DefaultMaxMessage
 	}
 	return func(a, b int) (Link, Link, error) {
-		x, y := NewTwinPair(cfg.Slots, cfg.MaxMessage)
+		x, y := newTwinPair(cfg.Slots, cfg.MaxMessage)
 		if cfg.FailAfter != nil {
 			x.p.failAfter = cfg.FailAfter(a, b)
 		}
@@ -43,11 +48,11 @@ func NewTwin(cfg TwinConfig) Transport {
 	}
 }
 
-// NewTwinPair returns the two ends of a twin link whose directions hold
+// newTwinPair returns the two ends of a twin link whose directions hold
 // slots messages of up to max bytes each.
-func NewTwinPair(slots, max int) (a, b *TwinLink) {
+func newTwinPair(slots, max int) (a, b *twinLink) {
 	p := &twinPair{slots: slots, max: max}
-	return &TwinLink{p: p, side: 0}, &TwinLink{p: p, side: 1}
+	return &twinLink{p: p, side: 0}, &twinLink{p: p, side: 1}
 }
 
 // twinPair is the state both ends share.
@@ -68,19 +73,19 @@ type twinPair struct {
 	err       error
 }
 
-// TwinLink is one end of a twin link. Any goroutine may call its methods;
+// twinLink is one end of a twin link. Any goroutine may call its methods;
 // the mutex makes them safe, though a team uses each end from one
 // goroutine per direction, as it would a ring.
-type TwinLink struct {
+type twinLink struct {
 	p    *twinPair
 	side int
 }
 
-// Fail breaks the link at once with err (ErrInjected when nil), as if its
+// Fail breaks the link at once with err (errInjected when nil), as if its
 // fault had fired.
-func (l *TwinLink) Fail(err error) {
+func (l *twinLink) Fail(err error) {
 	if err == nil {
-		err = ErrInjected
+		err = errInjected
 	}
 	l.p.mu.Lock()
 	if l.p.err == nil {
@@ -91,7 +96,7 @@ func (l *TwinLink) Fail(err error) {
 
 // TrySend queues a copy of p for the other end unless that direction is
 // full.
-func (l *TwinLink) TrySend(p []byte) (bool, error) {
+func (l *twinLink) TrySend(p []byte) (bool, error) {
 	s := l.p
 	if len(p) > s.max {
 		return false, fmt.Errorf("%w: %d bytes, link carries %d", ErrTooLarge, len(p), s.max)
@@ -115,13 +120,13 @@ func (l *TwinLink) TrySend(p []byte) (bool, error) {
 // The caller holds mu.
 func (s *twinPair) trip() {
 	if s.failAfter > 0 && s.sent >= s.failAfter && s.err == nil {
-		s.err = ErrInjected
+		s.err = errInjected
 	}
 }
 
 // Signal raises the count of signals towards the other end, unless the
 // link has failed. Like a message it counts towards the fault.
-func (l *TwinLink) Signal() error {
+func (l *twinLink) Signal() error {
 	s := l.p
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -135,7 +140,7 @@ func (l *TwinLink) Signal() error {
 
 // Signals returns the count of signals raised towards this end, and the
 // link's failure if it has failed.
-func (l *TwinLink) Signals() (uint64, error) {
+func (l *twinLink) Signals() (uint64, error) {
 	s := l.p
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -143,7 +148,7 @@ func (l *TwinLink) Signals() (uint64, error) {
 }
 
 // Send queues a copy of p, waiting while the link is full.
-func (l *TwinLink) Send(ctx context.Context, p []byte) error {
+func (l *twinLink) Send(ctx context.Context, p []byte) error {
 	var s spinner
 	for {
 		if ok, err := l.TrySend(p); ok || err != nil {
@@ -159,7 +164,7 @@ func (l *TwinLink) Send(ctx context.Context, p []byte) error {
 // returns its length. As on a ring, a message longer than buf is still
 // consumed: buf receives its prefix, n is the full length, ok is true and
 // err wraps ErrTruncated.
-func (l *TwinLink) TryRecv(buf []byte) (n int, ok bool, err error) {
+func (l *twinLink) TryRecv(buf []byte) (n int, ok bool, err error) {
 	s := l.p
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -177,7 +182,7 @@ func (l *TwinLink) TryRecv(buf []byte) (n int, ok bool, err error) {
 }
 
 // Recv waits for the oldest message for this end and takes it into buf.
-func (l *TwinLink) Recv(ctx context.Context, buf []byte) (int, error) {
+func (l *twinLink) Recv(ctx context.Context, buf []byte) (int, error) {
 	var s spinner
 	for {
 		if n, ok, err := l.TryRecv(buf); ok || err != nil {
