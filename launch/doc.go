@@ -37,7 +37,8 @@
 // non-numeric value) as errors wrapping ErrEnv. PLEXUS_ROOT (rank 0's
 // bootstrap address, host:port), PLEXUS_SECRET (the job secret in hex, at
 // least 16 bytes) and PLEXUS_JOB override what any launcher says.
-// Slurm's compressed node lists are expanded by ExpandHostlist.
+// Under srun, Info.Hosts is Slurm's compressed node list expanded:
+// "node[01-03,07],gpu5" is node01 node02 node03 node07 gpu5.
 //
 // # Bootstrap and trust
 //

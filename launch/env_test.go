@@ -145,14 +145,14 @@ func TestExpandHostlist(t *testing.T) {
 		{"[1-2]", []string{"1", "2"}},
 		{"n-1.example.org", []string{"n-1.example.org"}},
 	} {
-		got, err := ExpandHostlist(c.in)
+		got, err := expandHostlist(c.in)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("ExpandHostlist(%q) = %q, %v; want %q", c.in, got, err, c.want)
+			t.Errorf("expandHostlist(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
 	for _, bad := range []string{"n[1-", "n]", "n[a-b]", "n[3-1]", "a,,b", "n[]", "n[0-99999999]", "n[[1]]", "n[1--2]"} {
-		if got, err := ExpandHostlist(bad); !errors.Is(err, errHostlist) {
-			t.Errorf("ExpandHostlist(%q) = %q, %v; want a hostlist error", bad, got, err)
+		if got, err := expandHostlist(bad); !errors.Is(err, errHostlist) {
+			t.Errorf("expandHostlist(%q) = %q, %v; want a hostlist error", bad, got, err)
 		}
 	}
 }

@@ -13,12 +13,12 @@ const maxHosts = 1 << 20
 
 var errHostlist = errors.New("launch: bad hostlist")
 
-// ExpandHostlist expands Slurm's compressed host list syntax:
+// expandHostlist expands Slurm's compressed host list syntax:
 // "node[01-03,07],gpu5" is node01 node02 node03 node07 gpu5. Ranges keep
 // the zero padding of their lower bound, several bracket groups in one
 // name multiply ("r[1-2]n[1-2]" is r1n1 r1n2 r2n1 r2n2), and the empty
 // string is no hosts.
-func ExpandHostlist(list string) ([]string, error) {
+func expandHostlist(list string) ([]string, error) {
 	var hosts []string
 	for _, name := range splitTop(list) {
 		if name == "" {

@@ -55,7 +55,7 @@ func fromSlurm(e *env) Info {
 	if e.str("SLURM_JOB_ID") == "" {
 		e.fail("SLURM_JOB_ID is not set")
 	}
-	hosts, err := ExpandHostlist(firstSet(e.str("SLURM_STEP_NODELIST"), e.str("SLURM_NODELIST")))
+	hosts, err := expandHostlist(firstSet(e.str("SLURM_STEP_NODELIST"), e.str("SLURM_NODELIST")))
 	if err != nil {
 		e.fail("SLURM_STEP_NODELIST: %v", err)
 	}

@@ -42,11 +42,11 @@ var ErrClosed = errors.New("collective: communicator closed")
 // accessors may be called from any goroutine. Point-to-point traffic on
 // the world may go on at the same time from any goroutines: it never
 // meets the collectives' (see comm.Link).
-//
-// Invariants: member, links and trees are fixed by New, except links to
-// ranks off the trees, which the collective's goroutine adds; failure goes
-// from nil to its first value once.
 type Comm struct {
+	// Invariants: member, links and trees are fixed by New, except links
+	// to ranks off the trees, which the collective's goroutine adds;
+	// failure goes from nil to its first value once.
+
 	w       *comm.World
 	cfg     Config
 	base    int

@@ -41,7 +41,7 @@ type Config struct {
 	// (tree.BestPair). When every rank shares one crowded host (more
 	// ranks than CPUs, comm.World.Crowded), Adaptive, AdaptiveBase and
 	// Best give the flat tree instead: there the fewest hops in a row
-	// win, whatever the costs measured (crowdedTopology).
+	// win, whatever the costs measured.
 	Topology tree.Topology
 	// Root is the rank at the root of the trees, where rooted collectives
 	// take no extra hop; tree.AutoRoot lets the generator choose the
