@@ -16,6 +16,10 @@ import (
 // that every member delivers the same messages in the same order. They
 // must not overlap other collectives of the team, which share the links.
 // At other members Broadcast follows the Member rule: one goroutine.
+//
+// Unlike comm/collective's Comm.Broadcast, which follows MPI_Bcast (a root
+// named per call, one length on every rank), a team's root is fixed by its
+// Config and messages may have any length up to buf's.
 func (m *Member) Broadcast(ctx context.Context, buf []byte, n int) (int, error) {
 	if !m.root {
 		return m.relay(ctx, buf)

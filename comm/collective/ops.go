@@ -15,7 +15,11 @@ import (
 // pieces pipeline along the tree's paths.
 
 // Broadcast delivers root's buf to every rank's buf. Every rank passes a buf
-// of the same length.
+// of the same length, and every rank names the same root, as in
+// MPI_Bcast. (coll's Member.Broadcast differs on purpose: a team's root is
+// fixed when the team is made and sequences messages of any length that
+// several goroutines may send, so there the length travels and is
+// returned.)
 func (c *Comm) Broadcast(ctx context.Context, root int, buf []byte) error {
 	if err := c.begin(ctx); err != nil {
 		return err
