@@ -1,7 +1,8 @@
+//go:build unix
+
 package launch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,29 +12,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// lockedBuffer lets a test read what ranks write while Run still runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func TestRunJoins(t *testing.T) {
 	var out, errOut lockedBuffer
