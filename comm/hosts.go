@@ -33,15 +33,23 @@ func transportMode(cfg string, getenv func(string) string) (string, error) {
 }
 
 // hostKey names this host for telling which ranks share its memory: the
-// host name and, where Linux has one, the boot id, so that two machines
-// that happen to share a name are still told apart.
-func hostKey() string {
-	name, err := os.Hostname()
+// host name and, where Linux has them, the boot id, so that two machines
+// that happen to share a name are still told apart, and the network
+// namespace, so that containers or namespace "hosts" on one machine
+// (testdata/cluster) talk over their network as separate hosts would.
+func hostKey() string { return keyOf(os.Hostname, os.ReadFile, os.Readlink) }
+
+// keyOf is hostKey with the system calls passed in, for tests.
+func keyOf(hostname func() (string, error), readFile func(string) ([]byte, error), readlink func(string) (string, error)) string {
+	name, err := hostname()
 	if err != nil {
 		name = "?"
 	}
-	if id, err := os.ReadFile("/proc/sys/kernel/random/boot_id"); err == nil {
+	if id, err := readFile("/proc/sys/kernel/random/boot_id"); err == nil {
 		name += "/" + strings.TrimSpace(string(id))
+	}
+	if ns, err := readlink("/proc/self/ns/net"); err == nil {
+		name += "/" + ns
 	}
 	return strings.Map(func(r rune) rune {
 		if r == ' ' {
