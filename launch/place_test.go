@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"io"
 	"net"
 	"os"
 	"reflect"
@@ -91,5 +92,27 @@ func TestSSHEndsOptions(t *testing.T) {
 	args := s.command(1).Args
 	if i := slices.Index(args, "h"); i < 1 || args[i-1] != "--" {
 		t.Errorf("ssh command %q: want \"--\" just before the host", args)
+	}
+}
+
+// TestRemoteShellCommand checks that a remote shell command of the job's
+// own (plexus run --rsh) is run as CMD HOST SHELLCMD, the secret on its
+// standard input only, and that an empty one is refused.
+func TestRemoteShellCommand(t *testing.T) {
+	j := Job{N: 2, Prog: "x", SSH: []string{"agent", "-v"}}
+	s := &session{job: j, secret: "s3cret", p: placement{hosts: []string{"", "h2"}, localRank: []int{0, 0}, localSize: []int{1, 1}}}
+	cmd := s.command(1)
+	if want := []string{"agent", "-v", "h2", s.remoteShell(1)}; !slices.Equal(cmd.Args, want) {
+		t.Errorf("command %q, want %q", cmd.Args, want)
+	}
+	if strings.Contains(strings.Join(cmd.Args, " "), "s3cret") {
+		t.Errorf("secret on the command line: %q", cmd.Args)
+	}
+	if in, _ := io.ReadAll(cmd.Stdin); string(in) != "s3cret\n" {
+		t.Errorf("standard input %q, want the secret", in)
+	}
+	j.SSH = []string{}
+	if err := j.Validate(); err == nil || !strings.Contains(err.Error(), "empty remote shell command") {
+		t.Errorf("Validate with an empty SSH: %v", err)
 	}
 }

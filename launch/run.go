@@ -40,8 +40,12 @@ type Job struct {
 	// Env is the environment ranks start from; nil means os.Environ().
 	// The PLEXUS_* variables Run sets are dropped from it and set anew.
 	Env []string
-	// SSH is the command that runs a rank on another host, given the host
-	// and a shell command; nil means ssh -o BatchMode=yes --.
+	// SSH is the command that runs a rank on another host (plexus run
+	// --rsh, Open MPI's plm_rsh_agent): Run starts SSH HOST SHELLCMD, where
+	// SHELLCMD is one POSIX shell command that reads the job secret from
+	// standard input, goes to this directory if the host has it and
+	// execs the program with the job's PLEXUS_* variables. Nil means
+	// ssh -o BatchMode=yes --; an empty, non-nil SSH is an error.
 	SSH []string
 	// Bind says how ranks on this host are bound to CPUs; BindAuto, the
 	// zero value, gives each an equal share of whole cores when there are
@@ -61,6 +65,8 @@ func (j *Job) Validate() error {
 		return fmt.Errorf("launch: binding %q: want %q, %q or auto (empty)", j.Bind, BindCore, BindNone)
 	case j.Timeout < 0 || j.Grace < 0:
 		return errors.New("launch: negative timeout or grace period")
+	case j.SSH != nil && (len(j.SSH) == 0 || j.SSH[0] == ""):
+		return errors.New("launch: empty remote shell command (Job.SSH)")
 	}
 	for i, h := range j.Hosts {
 		if err := checkHost(h); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -17,7 +18,7 @@ import (
 var runCmd = &command{
 	name:    "run",
 	summary: "start N ranks of a program, locally or over ssh, and bootstrap them",
-	usage: `run -n N [--host HOSTS | --hostfile FILE] [--bind-to share|core|none|auto] [--timeout DURATION] [--] PROG [ARGS...]
+	usage: `run -n N [--host HOSTS | --hostfile FILE] [--rsh CMD] [--bind-to share|core|none|auto] [--timeout DURATION] [--] PROG [ARGS...]
 
 Starts N ranks of PROG, each with PLEXUS_RANK, PLEXUS_SIZE, PLEXUS_LOCAL_RANK,
 PLEXUS_LOCAL_SIZE, PLEXUS_JOB, PLEXUS_ROOT (rank 0's bootstrap address) and
@@ -39,7 +40,12 @@ there are fewer slots than ranks; hosts other than this one are reached
 with "ssh -o BatchMode=yes host", which must work without a password, find
 PROG on the remote PATH and run a POSIX shell. The secret travels on ssh's
 standard input, never on a command line. A hostfile has one host per line,
-optionally with "slots=K".
+optionally with "slots=K". --rsh CMD replaces ssh, as Open MPI's
+plm_rsh_agent does: CMD is split into words at blanks and run as
+CMD HOST SHELLCMD, where SHELLCMD is one shell command, as ssh takes it,
+that reads the secret from standard input (plus "--" before HOST when CMD
+is ssh). testdata/cluster/agent is such a command for the namespace hosts
+of testdata/cluster/cluster.sh.
 
 Ranks on this host are bound to CPUs, as Open MPI's mpirun binds them, but
 to an equal share of the cores rather than one, since a Go program runs on
@@ -60,6 +66,7 @@ type runOpts struct {
 	hostfile string
 	timeout  time.Duration
 	bind     string
+	rsh      string
 }
 
 func (o *runOpts) flagSet() *flag.FlagSet {
@@ -68,6 +75,7 @@ func (o *runOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.n, "np", 1, "the same as -n `N` (mpirun's spelling)")
 	fs.StringVar(&o.hosts, "host", "", "comma-separated list of `HOSTS`, one slot each")
 	fs.StringVar(&o.hostfile, "hostfile", "", "`FILE` of hosts, one per line, optionally \"host slots=K\"")
+	fs.StringVar(&o.rsh, "rsh", "", "`CMD` that runs a rank on another host as CMD HOST SHELLCMD (default \"ssh -o BatchMode=yes\")")
 	fs.StringVar(&o.bind, "bind-to", "auto", "bind ranks on this host to CPUs (`share|core|none|auto`): a share of the cores each, one core each, none, or share when they fit")
 	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `DURATION` (such as 30s); 0 means no limit")
 	return fs
@@ -113,6 +121,9 @@ func (o *runOpts) parse(c *cli, args []string) (launch.Job, error) {
 	if job.Hosts, err = o.hostList(); err != nil {
 		return launch.Job{}, err
 	}
+	if job.SSH, err = rshCommand(o.rsh); err != nil {
+		return launch.Job{}, err
+	}
 	if err := job.Validate(); err != nil {
 		return launch.Job{}, usagef("%v", err)
 	}
@@ -142,4 +153,21 @@ func (o *runOpts) hostList() ([]string, error) {
 		return hosts, err
 	}
 	return nil, nil
+}
+
+// rshCommand splits --rsh's value into the words of launch.Job.SSH; ""
+// means the default ssh. For ssh itself "--" is added, as the default has
+// it, so that no host is read as one of ssh's options.
+func rshCommand(rsh string) ([]string, error) {
+	if rsh == "" {
+		return nil, nil
+	}
+	words := strings.Fields(rsh)
+	if len(words) == 0 {
+		return nil, usagef("--rsh %q: no command", rsh)
+	}
+	if filepath.Base(words[0]) == "ssh" && words[len(words)-1] != "--" {
+		words = append(words, "--")
+	}
+	return words, nil
 }

@@ -133,3 +133,25 @@ func TestRunArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRsh checks that --rsh becomes the job's remote shell command,
+// split at blanks, with "--" added for ssh only.
+func TestRunRsh(t *testing.T) {
+	for _, c := range []struct {
+		rsh  string
+		want []string
+	}{
+		{"", nil},
+		{"testdata/cluster/agent", []string{"testdata/cluster/agent"}},
+		{" ssh  -p 2222 ", []string{"ssh", "-p", "2222", "--"}},
+		{"/usr/bin/ssh --", []string{"/usr/bin/ssh", "--"}},
+	} {
+		job, err := new(runOpts).parse(&cli{stdout: io.Discard, stderr: io.Discard, cmd: runCmd}, []string{"--rsh", c.rsh, "--host", "a,b", "-n", "2", "./app"})
+		if err != nil || !slices.Equal(job.SSH, c.want) {
+			t.Errorf("--rsh %q: SSH %q, %v; want %q", c.rsh, job.SSH, err, c.want)
+		}
+	}
+	if _, errOut, code := plexus(t, "run", "--rsh", "  ", "true"); code != exitUsage || !strings.Contains(errOut, "no command") {
+		t.Errorf("--rsh of blanks: exit %d, stderr %q", code, errOut)
+	}
+}
