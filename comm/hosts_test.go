@@ -1,7 +1,9 @@
 package comm
 
 import (
+	"context"
 	"errors"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -46,4 +48,50 @@ func TestHostKeyThisProcess(t *testing.T) {
 	if ns, err := os.Readlink("/proc/self/ns/net"); err == nil && !strings.HasSuffix(k, "/"+ns) {
 		t.Errorf("hostKey %q does not end with the network namespace %q", k, ns)
 	}
+}
+
+// TestAdvertise checks the data address a rank registers: its listen
+// address when that names an interface, else its address on the way to
+// rank 0, else (loopback, no root) the host name.
+func TestAdvertise(t *testing.T) {
+	ctx := context.Background()
+	name, _ := os.Hostname()
+	for _, c := range []struct{ addr, root, want string }{
+		{"127.0.0.1:5", "h1:7000", "127.0.0.1:5"},
+		{"[::]:5", "", net.JoinHostPort(name, "5")},
+		{"[::]:5", "127.0.0.1:7000", net.JoinHostPort(name, "5")},
+		{"0.0.0.0:5", "[::1]:7000", net.JoinHostPort(name, "5")},
+	} {
+		if got, err := advertise(ctx, c.addr, c.root); err != nil || got != c.want {
+			t.Errorf("advertise(%q, root %q) = %q, %v; want %q", c.addr, c.root, got, err, c.want)
+		}
+	}
+	ip := nonLoopback(t)
+	root := net.JoinHostPort(ip.String(), "7000")
+	if got, want := orError(advertise(ctx, "[::]:5", root)), net.JoinHostPort(ip.String(), "5"); got != want {
+		t.Errorf("advertise with root %s = %q, want %q", root, got, want)
+	}
+}
+
+// nonLoopback returns an IPv4 address of this host that is neither
+// loopback nor link-local, or skips.
+func nonLoopback(t *testing.T) net.IP {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Skipf("no interface addresses: %v", err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() && !n.IP.IsLinkLocalUnicast() {
+			return n.IP
+		}
+	}
+	t.Skip("this host has no IPv4 address but loopback")
+	return nil
+}
+
+func orError(s string, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return s
 }

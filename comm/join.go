@@ -78,7 +78,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 // fills b with the TCP addresses and process ids and returns every
 // rank's host.
 func exchange(ctx context.Context, bs launch.Bootstrap, info launch.Info, ep *tcp.Endpoint, b *book) ([]string, error) {
-	addr, err := advertise(ep.Addr())
+	addr, err := advertise(ctx, ep.Addr(), info.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -182,17 +182,48 @@ func multiHost(hosts []string) bool {
 }
 
 // advertise returns the address other ranks should dial: the listen
-// address, with this host's name when listening on every interface.
-func advertise(addr string) (string, error) {
+// address, or, when listening on every interface, this host's address on
+// the way to rank 0's bootstrap address root (which every rank reaches,
+// so the others most likely reach that interface too), else the host
+// name. A host name need not resolve on the other hosts, nor to the
+// interface the job uses, while the address the route to rank 0 leaves
+// from does both on any cluster whose ranks reach one another.
+func advertise(ctx context.Context, addr, root string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil || !net.ParseIP(host).IsUnspecified() {
 		return addr, err
+	}
+	if ip := sourceTo(ctx, root); ip != nil {
+		return net.JoinHostPort(ip.String(), port), nil
 	}
 	name, err := os.Hostname()
 	if err != nil {
 		return "", err
 	}
 	return net.JoinHostPort(name, port), nil
+}
+
+// sourceTo returns the address this host sends from to reach root, which
+// connecting a UDP socket finds without sending anything. It returns nil
+// when root is empty or does not resolve, and for loopback and link-local
+// addresses, which other hosts cannot dial (Debian names its own host
+// 127.0.1.1, so rank 0 gets loopback for its own root).
+func sourceTo(ctx context.Context, root string) net.IP {
+	if root == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c, err := new(net.Dialer).DialContext(ctx, "udp", root)
+	if err != nil {
+		return nil
+	}
+	defer c.Close()
+	a, ok := c.LocalAddr().(*net.UDPAddr)
+	if !ok || a.IP.IsLoopback() || a.IP.IsUnspecified() || a.IP.IsLinkLocalUnicast() {
+		return nil
+	}
+	return a.IP
 }
 
 // book is the address book the transport dials from; it is filled once
