@@ -18,7 +18,9 @@ import (
 const rankEnv = "PLEXUS_CMD_TEST_RANK"
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(rankEnv); mode != "" {
+	if mode := os.Getenv(rankEnv); mode == "cluster" {
+		os.Exit(clusterRank())
+	} else if mode != "" {
 		os.Exit(rankMain(mode))
 	}
 	os.Exit(m.Run())

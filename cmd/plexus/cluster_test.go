@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/comm"
+)
+
+// clusterScript makes the namespace hosts h1, h2, ... (testdata/cluster).
+const clusterScript = "../../testdata/cluster/cluster.sh"
+
+// TestRunOnTwoHosts runs 4 ranks on two namespace hosts through plexus
+// run --hostfile --rsh agent: 2 on h1 and 2 on h2. Every pair of ranks
+// exchanges a small and a large message with checked contents, which the
+// ranks on one host send through shared memory (a segment in their host's
+// own /dev/shm) and those on two hosts over TCP between the namespaces.
+func TestRunOnTwoHosts(t *testing.T) {
+	up(t, 2)
+	dir := t.TempDir()
+	hostfile := filepath.Join(dir, "hosts")
+	if err := os.WriteFile(hostfile, []byte("h1 slots=2\nh2 slots=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agent, err := filepath.Abs("../../testdata/cluster/agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(rankEnv, "cluster")
+	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	out, errOut, code := plexus(t, "run", "--hostfile", hostfile, "--rsh", agent, "-n", "4", "--timeout", "20s",
+		"--", os.Args[0], "-test.run=^$")
+	if code != exitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	on := map[string]int{}
+	for r := range 4 {
+		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d on (h\d+): shm segment (yes|no)$`, r, r)).FindStringSubmatch(out)
+		if m == nil {
+			t.Errorf("rank %d said nothing of its host:\n%s", r, out)
+			continue
+		}
+		on[m[1]]++
+		if want := []string{"h1", "h1", "h2", "h2"}[r]; m[1] != want || m[2] != "yes" {
+			t.Errorf("rank %d on %s, shm segment %s; want %s, yes", r, m[1], m[2], want)
+		}
+		for p := range 4 {
+			if p != r && !strings.Contains(out, fmt.Sprintf("[%d] rank %d received both from rank %d\n", r, r, p)) {
+				t.Errorf("rank %d did not receive from rank %d:\n%s", r, p, out)
+			}
+		}
+	}
+	if on["h1"] != 2 || on["h2"] != 2 {
+		t.Errorf("ranks per host %v, want 2 on h1 and 2 on h2", on)
+	}
+}
+
+// up brings up n namespace hosts for the test and takes them down after
+// it, or skips when this machine cannot make them.
+func up(t *testing.T, n int) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: no namespace cluster")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the namespace cluster (testdata/cluster/cluster.sh) needs root")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("the namespace cluster needs ip (iproute2)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if b, err := exec.CommandContext(ctx, clusterScript, "up", fmt.Sprint(n)).CombinedOutput(); err != nil {
+		exec.Command(clusterScript, "down").Run()
+		t.Skipf("cannot make namespace hosts here: %v\n%s", err, b)
+	}
+	t.Cleanup(func() {
+		if b, err := exec.Command(clusterScript, "down").CombinedOutput(); err != nil {
+			t.Errorf("cluster.sh down: %v\n%s", err, b)
+		}
+	})
+}
+
+// clusterRank is a rank of TestRunOnTwoHosts: join the world, say where
+// it runs, then send every other rank a small and a large message and
+// check the ones it receives.
+func clusterRank() int {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := exchangeAll(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func exchangeAll(ctx context.Context) error {
+	w, err := comm.Join(ctx)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	host, _ := os.Hostname()
+	segs, _ := filepath.Glob("/dev/shm/plexus-*")
+	fmt.Printf("rank %d on %s: shm segment %s\n", w.Rank(), host, map[bool]string{true: "yes", false: "no"}[len(segs) > 0])
+	var reqs []*comm.Request
+	for p := range w.Size() {
+		if p == w.Rank() {
+			continue
+		}
+		for tag, msg := range [][]byte{greeting(w.Rank(), p), pattern(w.Rank(), p)} {
+			req, err := w.Isend(p, tag, msg)
+			if err != nil {
+				return err
+			}
+			reqs = append(reqs, req)
+		}
+	}
+	for p := range w.Size() {
+		if p != w.Rank() {
+			if err := receiveFrom(ctx, w, p); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = comm.Waitall(ctx, reqs...)
+	return err
+}
+
+// receiveFrom receives and checks rank p's two messages.
+func receiveFrom(ctx context.Context, w *comm.World, p int) error {
+	for tag, want := range [][]byte{greeting(p, w.Rank()), pattern(p, w.Rank())} {
+		buf := make([]byte, len(want)+1)
+		st, err := w.Recv(ctx, p, tag, buf)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(buf[:st.Len], want) {
+			return fmt.Errorf("rank %d: message %d from rank %d: %d bytes, not the ones sent", w.Rank(), tag, p, st.Len)
+		}
+	}
+	fmt.Printf("rank %d received both from rank %d\n", w.Rank(), p)
+	return nil
+}
+
+func greeting(from, to int) []byte { return fmt.Appendf(nil, "from %d to %d", from, to) }
+
+// pattern is a 1 MiB message, large enough for the transports' bulk paths.
+func pattern(from, to int) []byte {
+	b := make([]byte, 1<<20)
+	for i := range b {
+		b[i] = byte(i*7 + from*31 + to)
+	}
+	return b
+}
