@@ -1,0 +1,39 @@
+package am
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDecide(t *testing.T) {
+	th := thresholds{bytes: 4096, age: time.Millisecond}
+	for _, tc := range []struct {
+		name string
+		b    buffered
+		want cause
+		ok   bool
+	}{
+		{"empty", buffered{}, 0, false},
+		{"empty idle old", buffered{age: time.Hour, idle: true}, 0, false},
+		{"small young busy", buffered{bytes: 100, age: time.Microsecond}, 0, false},
+		{"just under size", buffered{bytes: 4095}, 0, false},
+		{"at size", buffered{bytes: 4096}, causeSize, true},
+		{"over size and old", buffered{bytes: 5000, age: time.Hour, idle: true}, causeSize, true},
+		{"at age", buffered{bytes: 1, age: time.Millisecond}, causeAge, true},
+		{"old and idle", buffered{bytes: 1, age: 2 * time.Millisecond, idle: true}, causeAge, true},
+		{"young idle", buffered{bytes: 1, age: time.Microsecond, idle: true}, causeIdle, true},
+	} {
+		got, ok := decide(tc.b, th)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: decide(%+v) = %v, %v; want %v, %v", tc.name, tc.b, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestDecideDirect: a threshold of one byte sends every message alone,
+// which is how Config gives the direct (unaggregated) mode.
+func TestDecideDirect(t *testing.T) {
+	if c, ok := decide(buffered{bytes: msgHeader}, thresholds{bytes: 1, age: time.Hour}); !ok || c != causeSize {
+		t.Fatalf("one message with FlushBytes 1: %v, %v; want size flush", c, ok)
+	}
+}

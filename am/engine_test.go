@@ -1,0 +1,401 @@
+package am
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/commtest"
+)
+
+// job is n engines over a commtest twin, one registry builder for all.
+type job struct {
+	twin *commtest.Twin
+	ws   []*comm.World
+	es   []*Engine
+}
+
+// newJob makes n ranks whose registries reg fills, and engines with cfg.
+func newJob(t *testing.T, n int, cfg Config, reg func(rank int, r *Registry)) *job {
+	t.Helper()
+	j := &job{twin: commtest.NewTwin(n), ws: make([]*comm.World, n), es: make([]*Engine, n)}
+	for r := range n {
+		w, err := j.twin.World(r, comm.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.ws[r] = w
+		t.Cleanup(func() { w.Close() })
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for r := range n {
+		wg.Go(func() {
+			var rg Registry
+			reg(r, &rg)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			j.es[r], errs[r] = New(ctx, j.ws[r], &rg, cfg)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range j.es {
+		t.Cleanup(func() { e.Close(context.Background()) })
+	}
+	return j
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func echo(_ context.Context, from int, args []byte) ([]byte, error) {
+	return append([]byte(fmt.Sprintf("%d:", from)), args...), nil
+}
+
+func TestCallReply(t *testing.T) {
+	j := newJob(t, 3, Config{}, func(_ int, r *Registry) { r.Register("echo", echo) })
+	ctx := testCtx(t)
+	for src := range 3 {
+		for dst := range 3 {
+			got, err := j.es[src].Call(ctx, dst, 0, []byte("hi"))
+			if want := fmt.Sprintf("%d:hi", src); err != nil || string(got) != want {
+				t.Errorf("Call %d->%d = %q, %v; want %q", src, dst, got, err, want)
+			}
+		}
+	}
+}
+
+func TestCallErrors(t *testing.T) {
+	j := newJob(t, 2, Config{MaxArgs: 16}, func(_ int, r *Registry) {
+		r.Register("fail", func(context.Context, int, []byte) ([]byte, error) { return nil, errors.New("no such key") })
+		r.Register("big", func(context.Context, int, []byte) ([]byte, error) { return make([]byte, 17), nil })
+	})
+	ctx := testCtx(t)
+	e := j.es[0]
+	_, err := e.Call(ctx, 1, 0, nil)
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Rank != 1 || re.Handler != "fail" || re.Msg != "no such key" {
+		t.Errorf("handler error: %v; want a RemoteError from rank 1's fail", err)
+	}
+	if _, err := e.Call(ctx, 1, 1, nil); !errors.As(err, &re) {
+		t.Errorf("oversize reply: %v; want a RemoteError", err)
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"bad id", e.Post(ctx, 1, 7, nil), ErrBadHandler},
+		{"oversize", e.Post(ctx, 1, 0, make([]byte, 17)), ErrTooLarge},
+		{"bad rank", e.Post(ctx, 2, 0, nil), comm.ErrBadRank},
+		{"negative rank", e.Post(ctx, -1, 0, nil), comm.ErrBadRank},
+	} {
+		if !errors.Is(tc.err, tc.want) {
+			t.Errorf("%s: %v; want %v", tc.name, tc.err, tc.want)
+		}
+	}
+}
+
+func TestMismatchedTables(t *testing.T) {
+	twin := commtest.NewTwin(3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for r := range 3 {
+		w, err := twin.World(r, comm.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		wg.Go(func() {
+			var reg Registry
+			reg.Register("a", echo)
+			if r == 2 {
+				reg.Register("c", echo)
+			} else {
+				reg.Register("b", echo)
+			}
+			_, errs[r] = New(testCtx(t), w, &reg, Config{})
+		})
+	}
+	wg.Wait()
+	for r, err := range errs {
+		if !errors.Is(err, ErrMismatch) {
+			t.Errorf("rank %d: %v; want ErrMismatch", r, err)
+		} else if want := `handler 1 is "b" at rank 0 but "c" at rank 2`; !contains(err.Error(), want) {
+			t.Errorf("rank %d: %v; want it to say %s", r, err, want)
+		}
+	}
+}
+
+func contains(s, sub string) bool { return len(s) >= len(sub) && stringIndex(s, sub) >= 0 }
+
+func stringIndex(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestRegistry(t *testing.T) {
+	var r Registry
+	if _, err := r.Register("", echo); !errors.Is(err, ErrRegistry) {
+		t.Errorf("empty name: %v", err)
+	}
+	if _, err := r.Register("x", nil); !errors.Is(err, ErrRegistry) {
+		t.Errorf("nil handler: %v", err)
+	}
+	if id, err := r.Register("x", echo); err != nil || id != 0 {
+		t.Errorf("first: %v, %v", id, err)
+	}
+	if _, err := r.Register("x", echo); !errors.Is(err, ErrRegistry) {
+		t.Errorf("duplicate: %v", err)
+	}
+	if id, ok := r.Lookup("x"); !ok || id != 0 {
+		t.Errorf("Lookup: %v, %v", id, ok)
+	}
+	r.freeze()
+	if _, err := r.Register("y", echo); !errors.Is(err, ErrRegistry) {
+		t.Errorf("after freeze: %v", err)
+	}
+}
+
+// TestPostsExactlyOnceInOrder: every rank posts N numbered messages to
+// every rank from several goroutines; each receiver sees each message
+// once, and each sending goroutine's messages in order.
+func TestPostsExactlyOnceInOrder(t *testing.T) {
+	const ranks, senders = 3, 4
+	n := 5000
+	if testing.Short() {
+		n = 1000
+	}
+	type key struct{ src, g int }
+	var mu sync.Mutex
+	next := make([]map[key]uint32, ranks) // next expected sequence per (src, goroutine) at each rank
+	var total atomic.Int64
+	var bad atomic.Value
+	j := newJob(t, ranks, Config{}, func(rank int, r *Registry) {
+		next[rank] = make(map[key]uint32)
+		r.Register("count", func(_ context.Context, from int, args []byte) ([]byte, error) {
+			k := key{from, int(binary.LittleEndian.Uint32(args))}
+			seq := binary.LittleEndian.Uint32(args[4:])
+			mu.Lock()
+			if next[rank][k] != seq {
+				bad.Store(fmt.Sprintf("rank %d: from %v got %d, want %d", rank, k, seq, next[rank][k]))
+			}
+			next[rank][k] = seq + 1
+			mu.Unlock()
+			total.Add(1)
+			return nil, nil
+		})
+	})
+	ctx := testCtx(t)
+	var wg sync.WaitGroup
+	for src := range ranks {
+		for g := range senders {
+			wg.Go(func() {
+				args := make([]byte, 32)
+				binary.LittleEndian.PutUint32(args, uint32(g))
+				for i := range n {
+					binary.LittleEndian.PutUint32(args[4:], uint32(i))
+					for dst := range ranks {
+						if err := j.es[src].Post(ctx, dst, 0, args); err != nil {
+							t.Error(err)
+							return
+						}
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	want := int64(ranks * ranks * senders * n)
+	for total.Load() < want && ctx.Err() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(5 * time.Millisecond) // any duplicate would arrive now
+	if got := total.Load(); got != want {
+		t.Fatalf("%d messages handled, want %d", got, want)
+	}
+	if b := bad.Load(); b != nil {
+		t.Fatal(b)
+	}
+	s := j.es[0].Stats()
+	if s.MessagesPerPacket() < 2 {
+		t.Errorf("stats %+v: %.1f messages per packet; aggregation should put many in one", s, s.MessagesPerPacket())
+	}
+	if s.SizeFlushes == 0 {
+		t.Errorf("stats %+v: no buffer went for its size", s)
+	}
+}
+
+// TestPostThenCallOrder: a Call runs after every Post sent before it from
+// the same rank, so its reply sees them all.
+func TestPostThenCallOrder(t *testing.T) {
+	var sum [2]atomic.Int64
+	j := newJob(t, 2, Config{}, func(rank int, r *Registry) {
+		r.Register("add", func(_ context.Context, _ int, args []byte) ([]byte, error) {
+			sum[rank].Add(int64(args[0]))
+			return nil, nil
+		})
+		r.Register("get", func(context.Context, int, []byte) ([]byte, error) {
+			return binary.LittleEndian.AppendUint64(nil, uint64(sum[rank].Load())), nil
+		})
+	})
+	ctx := testCtx(t)
+	for i := range 100 {
+		if err := j.es[0].Post(ctx, 1, 0, []byte{1}); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 9 {
+			got, err := j.es[0].Call(ctx, 1, 1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := binary.LittleEndian.Uint64(got); v != uint64(i+1) {
+				t.Fatalf("after %d posts the call saw %d", i+1, v)
+			}
+		}
+	}
+}
+
+// TestFlushCauses sees each cause counted: size with a small threshold,
+// age with a short one and a busy sender, idle, and Flush.
+func TestFlushCauses(t *testing.T) {
+	noop := func(context.Context, int, []byte) ([]byte, error) { return nil, nil }
+	ctx := testCtx(t)
+	t.Run("size", func(t *testing.T) {
+		j := newJob(t, 2, Config{FlushBytes: 3 * (msgHeader + 8), FlushAge: time.Hour}, func(_ int, r *Registry) { r.Register("n", noop) })
+		for range 3 {
+			j.es[0].Post(ctx, 1, 0, make([]byte, 8))
+		}
+		if s := j.es[0].Stats(); s.SizeFlushes != 1 || s.Messages != 3 || s.Packets != 1 {
+			t.Errorf("%+v; want one packet of 3 messages, sent for its size", s)
+		}
+	})
+	t.Run("flush", func(t *testing.T) {
+		j := newJob(t, 2, Config{FlushAge: time.Hour}, func(_ int, r *Registry) { r.Register("n", noop) })
+		j.es[0].Post(ctx, 1, 0, nil)
+		j.es[0].Post(ctx, 1, 0, nil)
+		if err := j.es[0].Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s := j.es[0].Stats(); s.ExplicitFlushes != 1 || s.Messages != 2 {
+			t.Errorf("%+v; want one explicit flush of 2 messages", s)
+		}
+	})
+	t.Run("idle", func(t *testing.T) {
+		j := newJob(t, 2, Config{FlushAge: 4 * time.Millisecond}, func(_ int, r *Registry) { r.Register("n", noop) })
+		j.es[0].Post(ctx, 1, 0, nil)
+		waitStats(t, j.es[0], func(s Stats) bool { return s.Packets == 1 })
+		if s := j.es[0].Stats(); s.IdleFlushes != 1 {
+			t.Errorf("%+v; want an idle flush", s)
+		}
+	})
+	t.Run("age", func(t *testing.T) {
+		j := newJob(t, 2, Config{FlushAge: 2 * time.Millisecond}, func(_ int, r *Registry) { r.Register("n", noop) })
+		// Keep the rank busy posting to itself so it is never idle, while
+		// one message waits for rank 1.
+		j.es[0].Post(ctx, 1, 0, nil)
+		for j.es[0].Stats().AgeFlushes == 0 && ctx.Err() == nil {
+			j.es[0].Post(ctx, 0, 0, nil)
+			time.Sleep(20 * time.Microsecond)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no age flush: %+v", j.es[0].Stats())
+		}
+	})
+}
+
+func waitStats(t *testing.T, e *Engine, ok func(Stats) bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok(e.Stats()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("stats never got there: %+v", e.Stats())
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// TestPeerLost: Calls waiting on a rank that dies fail with ErrPeerLost,
+// and so do later Calls and Posts to it; the other ranks go on.
+func TestPeerLost(t *testing.T) {
+	block := make(chan struct{})
+	j := newJob(t, 3, Config{}, func(_ int, r *Registry) {
+		r.Register("hang", func(ctx context.Context, _ int, _ []byte) ([]byte, error) {
+			select {
+			case <-block:
+			case <-ctx.Done():
+			}
+			return nil, nil
+		})
+		r.Register("echo", echo)
+	})
+	defer close(block)
+	ctx := testCtx(t)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := j.es[0].Call(ctx, 2, 0, nil)
+			errs <- err
+		}()
+	}
+	time.Sleep(10 * time.Millisecond) // let the calls reach rank 2
+	j.twin.Kill(2)
+	for range 8 {
+		if err := <-errs; !errors.Is(err, comm.ErrPeerLost) {
+			t.Errorf("waiting call: %v; want ErrPeerLost", err)
+		}
+	}
+	if _, err := j.es[0].Call(ctx, 2, 1, nil); !errors.Is(err, comm.ErrPeerLost) {
+		t.Errorf("later call: %v; want ErrPeerLost", err)
+	}
+	waitErr(t, func() error { return j.es[0].Post(ctx, 2, 1, nil) })
+	if got, err := j.es[0].Call(ctx, 1, 1, []byte("x")); err != nil || string(got) != "0:x" {
+		t.Errorf("call to a live rank: %q, %v", got, err)
+	}
+}
+
+// waitErr waits for f to fail with ErrPeerLost: a Post may still be
+// accepted until the loss has been heard.
+func waitErr(t *testing.T, f func() error) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for err := f(); !errors.Is(err, comm.ErrPeerLost); err = f() {
+		if time.Now().After(deadline) {
+			t.Fatalf("post to a lost rank: %v; want ErrPeerLost", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestClose(t *testing.T) {
+	j := newJob(t, 2, Config{}, func(_ int, r *Registry) { r.Register("echo", echo) })
+	ctx := testCtx(t)
+	if err := j.es[0].Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.es[0].Post(ctx, 1, 0, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("post after close: %v", err)
+	}
+	if _, err := j.es[0].Call(ctx, 1, 0, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("call after close: %v", err)
+	}
+	if err := j.es[0].Close(ctx); !errors.Is(err, ErrClosed) {
+		t.Errorf("second close: %v", err)
+	}
+}

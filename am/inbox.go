@@ -1,0 +1,132 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// inbox runs the handlers of the packets from one source, in the order
+// they arrived.
+//
+// Concurrency contract: push may be called by any goroutine (the source's
+// receiver, or this rank's own outbox for itself); only run takes packets.
+// The queue is unbounded so that the receiver never waits for handlers:
+// a receiver that stopped receiving could hold up a sender in comm's
+// rendezvous while that sender's handlers wait for this rank.
+type inbox struct {
+	e    *Engine
+	src  int
+	mu   sync.Mutex
+	q    [][]byte
+	bell chan struct{} // a token when q became non-empty
+}
+
+func newInbox(e *Engine, src int) *inbox {
+	return &inbox{e: e, src: src, bell: make(chan struct{}, 1)}
+}
+
+func (in *inbox) push(p []byte) {
+	in.mu.Lock()
+	in.q = append(in.q, p)
+	in.mu.Unlock()
+	select {
+	case in.bell <- struct{}{}:
+	default:
+	}
+}
+
+// pop takes the oldest packet, if any.
+func (in *inbox) pop() ([]byte, bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.q) == 0 {
+		return nil, false
+	}
+	p := in.q[0]
+	in.q[0] = nil
+	in.q = in.q[1:]
+	return p, true
+}
+
+// run handles packets until ctx ends. When the queue runs dry the source
+// has nothing more for now, so the replies to it go at once (idle).
+func (in *inbox) run(ctx context.Context) {
+	defer in.e.workers.Done()
+	for {
+		p, ok := in.pop()
+		if !ok {
+			in.e.out[in.src].poll(in.e.now(), true)
+			select {
+			case <-in.bell:
+				continue
+			case <-ctx.Done():
+				return
+			}
+		}
+		in.handle(ctx, p)
+	}
+}
+
+// handle runs every message of packet p.
+func (in *inbox) handle(ctx context.Context, p []byte) {
+	for len(p) > 0 {
+		m, rest, err := nextMessage(p)
+		if err != nil {
+			in.e.cfg.Logger.Warn("am: dropping the rest of a malformed packet", "from", in.src, "err", err)
+			return
+		}
+		in.dispatch(ctx, m)
+		p = rest
+	}
+}
+
+func (in *inbox) dispatch(ctx context.Context, m message) {
+	switch m.kind {
+	case kindReply, kindReplyErr:
+		in.e.complete(in.src, m)
+	case kindPost, kindCall:
+		reply, err := in.e.run(ctx, in.src, m.handler, m.payload)
+		if m.kind == kindCall {
+			in.reply(m, reply, err)
+		} else if err != nil {
+			in.e.cfg.Logger.Warn("am: posted handler failed", "from", in.src, "handler", in.e.name(m.handler), "err", err)
+		}
+	}
+}
+
+// reply sends a Call's result back to its caller.
+func (in *inbox) reply(m message, reply []byte, err error) {
+	r := message{kind: kindReply, handler: m.handler, call: m.call, payload: reply}
+	if err == nil && len(reply) > in.e.cfg.MaxArgs {
+		err = fmt.Errorf("%w: reply of %d bytes, MaxArgs %d", ErrTooLarge, len(reply), in.e.cfg.MaxArgs)
+	}
+	if err != nil {
+		msg := err.Error()
+		if len(msg) > in.e.cfg.MaxArgs {
+			msg = msg[:in.e.cfg.MaxArgs]
+		}
+		r.kind, r.payload = kindReplyErr, []byte(msg)
+	}
+	if err := in.e.out[in.src].append(r); err != nil && !errors.Is(err, ErrClosed) {
+		in.e.cfg.Logger.Debug("am: reply not sent", "to", in.src, "err", err)
+	}
+}
+
+// receive takes this source's packets from comm until ctx ends or the
+// source is lost.
+func (in *inbox) receive(ctx context.Context) {
+	defer in.e.workers.Done()
+	buf := make([]byte, in.e.cfg.maxPacket())
+	for {
+		st, err := in.e.w.Recv(ctx, in.src, in.e.cfg.Tag, buf)
+		if err != nil {
+			if ctx.Err() == nil {
+				in.e.lost(in.src, err)
+			}
+			return
+		}
+		in.push(append([]byte(nil), buf[:st.Len]...))
+	}
+}

@@ -1,0 +1,144 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/plexus-hpc/plexus/comm"
+)
+
+// packet is one buffer on its way to a destination. A packet with done
+// set is a Flush's marker: the sender closes done once everything queued
+// before it has been handed to comm.
+type packet struct {
+	b    []byte
+	done chan struct{}
+}
+
+// outbox is the aggregation buffer towards one destination and the
+// goroutine that sends its packets in order.
+//
+// Concurrency contract: append, take and fail hold mu; any goroutine may
+// call them. Packets enter q under mu, so their order in q is the order
+// their messages were appended; only run receives from q.
+type outbox struct {
+	e    *Engine
+	dest int
+
+	mu     chanMutex
+	buf    []byte
+	n      int       // messages in buf
+	oldest time.Time // when buf's first message was appended
+	err    error     // set once: the destination is lost or the engine closed
+	q      chan packet
+}
+
+// chanMutex is a mutex that a holder may keep while it blocks on q, so
+// the outbox's packets stay in order under backpressure.
+type chanMutex struct{ ch chan struct{} }
+
+func newChanMutex() chanMutex { return chanMutex{ch: make(chan struct{}, 1)} }
+func (m chanMutex) Lock()     { m.ch <- struct{}{} }
+func (m chanMutex) Unlock()   { <-m.ch }
+
+func newOutbox(e *Engine, dest int) *outbox {
+	return &outbox{e: e, dest: dest, mu: newChanMutex(), q: make(chan packet, 64)}
+}
+
+// append adds m to the buffer and sends the buffer if it is full.
+func (o *outbox) append(m message) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return o.err
+	}
+	if len(o.buf) == 0 {
+		o.oldest = o.e.now()
+	}
+	o.buf = appendMessage(o.buf, m)
+	o.n++
+	o.e.appended.Add(1)
+	if c, ok := decide(buffered{bytes: len(o.buf)}, o.e.th); ok {
+		o.sendLocked(c)
+	}
+	return nil
+}
+
+// poll sends the buffer if decide says so at time now.
+func (o *outbox) poll(now time.Time, idle bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	b := buffered{bytes: len(o.buf), age: now.Sub(o.oldest), idle: idle}
+	if c, ok := decide(b, o.e.th); ok && o.err == nil {
+		o.sendLocked(c)
+	}
+}
+
+// flush sends the buffer and returns a channel closed once every packet
+// queued so far has been handed to comm (or dropped, when the destination
+// is lost or the engine closed).
+func (o *outbox) flush(c cause) <-chan struct{} {
+	done := make(chan struct{})
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		close(done)
+		return done
+	}
+	if len(o.buf) > 0 {
+		o.sendLocked(c)
+	}
+	o.q <- packet{done: done}
+	return done
+}
+
+func (o *outbox) sendLocked(c cause) {
+	o.e.stats.count(c, len(o.buf), o.n)
+	o.q <- packet{b: o.buf}
+	o.buf, o.n = nil, 0
+}
+
+// fail stops the outbox with err; later appends return it.
+func (o *outbox) fail(err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err == nil {
+		o.err = err
+		o.buf, o.n = nil, 0
+	}
+}
+
+// run sends the queued packets in order until q closes. After a failed
+// send it drops the rest, still closing Flush markers.
+func (o *outbox) run(ctx context.Context) {
+	defer o.e.senders.Done()
+	var failed bool
+	for p := range o.q {
+		switch {
+		case p.done != nil:
+			close(p.done)
+		case failed:
+		case o.dest == o.e.rank:
+			o.e.inboxes[o.dest].push(p.b)
+		default:
+			err := o.e.w.Send(ctx, o.dest, o.e.cfg.Tag, p.b)
+			if err != nil {
+				failed = true
+				o.e.sendFailed(o.dest, err)
+			}
+		}
+	}
+}
+
+// sendFailed handles a packet that comm could not send.
+func (e *Engine) sendFailed(dest int, err error) {
+	if errors.Is(err, comm.ErrPeerLost) {
+		e.lost(dest, err)
+		return
+	}
+	if e.ctx.Err() == nil {
+		e.lost(dest, fmt.Errorf("am: send to rank %d: %w", dest, err))
+	}
+}

@@ -1,0 +1,65 @@
+package am
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// A packet is a run of messages, each a header then its payload:
+//
+//	kind u8 | handler u32 | call u64 | length u32 | payload
+//
+// little-endian. Posts carry call 0; a Call's request and its reply carry
+// the caller's call number.
+const msgHeader = 1 + 4 + 8 + 4
+
+// kind says what a message is.
+type kind uint8
+
+const (
+	kindPost     kind = 1 + iota // run the handler, no reply
+	kindCall                     // run the handler, reply with its result
+	kindReply                    // a Call's result
+	kindReplyErr                 // a Call's handler error, as text
+)
+
+// message is one decoded message; payload aliases the packet.
+type message struct {
+	kind    kind
+	handler ID
+	call    uint64
+	payload []byte
+}
+
+// appendMessage appends m to packet p and returns the longer packet.
+func appendMessage(p []byte, m message) []byte {
+	p = append(p, byte(m.kind))
+	p = binary.LittleEndian.AppendUint32(p, uint32(m.handler))
+	p = binary.LittleEndian.AppendUint64(p, m.call)
+	p = binary.LittleEndian.AppendUint32(p, uint32(len(m.payload)))
+	return append(p, m.payload...)
+}
+
+// nextMessage decodes the first message of p and returns it with the rest
+// of p. A packet cut short or with an unknown kind is an error: it came
+// from the network, so it must not panic.
+func nextMessage(p []byte) (message, []byte, error) {
+	if len(p) < msgHeader {
+		return message{}, nil, fmt.Errorf("am: packet ends inside a message header (%d bytes left)", len(p))
+	}
+	m := message{
+		kind:    kind(p[0]),
+		handler: ID(binary.LittleEndian.Uint32(p[1:])),
+		call:    binary.LittleEndian.Uint64(p[5:]),
+	}
+	if m.kind < kindPost || m.kind > kindReplyErr {
+		return message{}, nil, fmt.Errorf("am: message of unknown kind %d", m.kind)
+	}
+	n := binary.LittleEndian.Uint32(p[13:])
+	p = p[msgHeader:]
+	if uint64(n) > uint64(len(p)) {
+		return message{}, nil, fmt.Errorf("am: message payload of %d bytes, %d left in the packet", n, len(p))
+	}
+	m.payload = p[:n:n]
+	return m, p[n:], nil
+}
