@@ -79,8 +79,8 @@
 //
 // # Starting jobs
 //
-// Job.Run is plexus run: it starts the ranks, locally or over ssh,
-// prefixes their output lines with the rank, forwards signals, and ends
+// Job.Run is plexus run: it starts the ranks, locally or over ssh (or
+// the command in Job.SSH, plexus run --rsh), prefixes their output lines with the rank, forwards signals, and ends
 // the whole job when one rank fails. Ranks on this host are bound to CPUs
 // (Job.Bind): by default each to an equal share of the cores when they
 // fit, so that GOMAXPROCS follows the share and spinning ranks do not take

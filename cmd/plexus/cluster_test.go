@@ -41,25 +41,37 @@ func TestRunOnTwoHosts(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	on := map[string]int{}
-	for r := range 4 {
-		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d on (h\d+): shm segment (yes|no)$`, r, r)).FindStringSubmatch(out)
+	checkHosts(t, out, []string{"h1", "h1", "h2", "h2"})
+}
+
+// checkHosts checks the ranks' reports in out: rank r ran on hosts[r],
+// found its host's shared-memory segment and received from every other
+// rank; ranks share a network namespace exactly when they share a host.
+func checkHosts(t *testing.T, out string, hosts []string) {
+	t.Helper()
+	netns := map[string]string{} // host: namespace
+	for r, want := range hosts {
+		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d on (h\d+) \((net:\[\d+\])\): shm segment (yes|no)$`, r, r)).FindStringSubmatch(out)
 		if m == nil {
 			t.Errorf("rank %d said nothing of its host:\n%s", r, out)
 			continue
 		}
-		on[m[1]]++
-		if want := []string{"h1", "h1", "h2", "h2"}[r]; m[1] != want || m[2] != "yes" {
-			t.Errorf("rank %d on %s, shm segment %s; want %s, yes", r, m[1], m[2], want)
+		host, ns, seg := m[1], m[2], m[3]
+		if host != want || seg != "yes" {
+			t.Errorf("rank %d on %s, shm segment %s; want %s, yes", r, host, seg, want)
 		}
-		for p := range 4 {
+		if other, ok := netns[host]; ok && other != ns {
+			t.Errorf("ranks on %s in network namespaces %s and %s", host, other, ns)
+		}
+		netns[host] = ns
+		for p := range hosts {
 			if p != r && !strings.Contains(out, fmt.Sprintf("[%d] rank %d received both from rank %d\n", r, r, p)) {
 				t.Errorf("rank %d did not receive from rank %d:\n%s", r, p, out)
 			}
 		}
 	}
-	if on["h1"] != 2 || on["h2"] != 2 {
-		t.Errorf("ranks per host %v, want 2 on h1 and 2 on h2", on)
+	if len(netns) == 2 && netns["h1"] == netns["h2"] {
+		t.Errorf("h1 and h2 share network namespace %s: comm would take them for one host", netns["h1"])
 	}
 }
 
@@ -109,8 +121,9 @@ func exchangeAll(ctx context.Context) error {
 	}
 	defer w.Close()
 	host, _ := os.Hostname()
+	netns, _ := os.Readlink("/proc/self/ns/net") // part of comm's host key
 	segs, _ := filepath.Glob("/dev/shm/plexus-*")
-	fmt.Printf("rank %d on %s: shm segment %s\n", w.Rank(), host, map[bool]string{true: "yes", false: "no"}[len(segs) > 0])
+	fmt.Printf("rank %d on %s (%s): shm segment %s\n", w.Rank(), host, netns, map[bool]string{true: "yes", false: "no"}[len(segs) > 0])
 	var reqs []*comm.Request
 	for p := range w.Size() {
 		if p == w.Rank() {
