@@ -12,13 +12,16 @@
 # The bridge has no address and there are no routes, so the hosts reach
 # each other and nothing else. --rate puts a tc tbf rate (such as 1gbit)
 # on each host's link. "agent HOST CMD..." runs a command on a host.
-# up removes the leftovers of an earlier run first; down removes all.
+# up removes the leftovers of an earlier run first; down removes all,
+# and kills the processes still running on the hosts.
 set -eu
 dir=/run/plexus-cluster
 br=plexus-br0
 
 down() {
 	for ns in $(ip netns list 2>/dev/null | awk '/^plexus-h[0-9]+/ {print $1}'); do
+		# What still runs on a host (a rank a failed test left) goes with it.
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
 		ip netns delete "$ns" 2>/dev/null || true
 	done
 	for l in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep '^plexus-v[0-9]*$' || true); do
