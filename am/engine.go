@@ -31,6 +31,8 @@ type Engine struct {
 	senders sync.WaitGroup // the outboxes' run
 	workers sync.WaitGroup // the inboxes' run and receive, and the ticker
 
+	bufs sync.Pool // packet buffers of capacity cfg.maxPacket(), as *[]byte
+
 	appended atomic.Uint64 // messages appended to any outbox, for idleness
 	stats    counters
 
@@ -111,7 +113,7 @@ func (e *Engine) tick() {
 		case now := <-t.C:
 			n := e.appended.Load()
 			for _, o := range e.out {
-				o.poll(now, n == last)
+				o.poll(now, n == last, false)
 			}
 			last = n
 		}
@@ -211,7 +213,32 @@ func (e *Engine) complete(src int, m message) {
 		p.ch <- result{err: &RemoteError{Rank: src, Handler: e.name(m.handler), Msg: string(m.payload)}}
 		return
 	}
-	p.ch <- result{reply: m.payload}
+	p.ch <- result{reply: append([]byte(nil), m.payload...)} // the packet is recycled
+}
+
+// getBuf returns an empty packet buffer.
+func (e *Engine) getBuf() []byte {
+	if b, ok := e.bufs.Get().(*[]byte); ok {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, e.cfg.maxPacket())
+}
+
+// copyPacket copies a received packet for its inbox: a small one into a
+// buffer of its size, so that a queue of single messages (no aggregation)
+// does not pin a full buffer each; a large one into a recycled buffer.
+func (e *Engine) copyPacket(p []byte) []byte {
+	if len(p) < e.cfg.maxPacket()/8 {
+		return append([]byte(nil), p...)
+	}
+	return append(e.getBuf(), p...)
+}
+
+// putBuf recycles a packet buffer that nothing refers to any more.
+func (e *Engine) putBuf(b []byte) {
+	if cap(b) == e.cfg.maxPacket() {
+		e.bufs.Put(&b)
+	}
 }
 
 // lost fails rank's outbox and every Call waiting on it with cause.

@@ -57,7 +57,7 @@ func (in *inbox) run(ctx context.Context) {
 	for {
 		p, ok := in.pop()
 		if !ok {
-			in.e.out[in.src].poll(in.e.now(), true)
+			in.e.out[in.src].poll(in.e.now(), true, true)
 			select {
 			case <-in.bell:
 				continue
@@ -66,6 +66,7 @@ func (in *inbox) run(ctx context.Context) {
 			}
 		}
 		in.handle(ctx, p)
+		in.e.putBuf(p)
 	}
 }
 
@@ -127,6 +128,6 @@ func (in *inbox) receive(ctx context.Context) {
 			}
 			return
 		}
-		in.push(append([]byte(nil), buf[:st.Len]...))
+		in.push(in.e.copyPacket(buf[:st.Len]))
 	}
 }

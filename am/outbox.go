@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/plexus-hpc/plexus/comm"
@@ -27,24 +28,17 @@ type outbox struct {
 	e    *Engine
 	dest int
 
-	mu     chanMutex
+	mu     sync.Mutex // held while blocking on q, so packets stay in order under backpressure
 	buf    []byte
 	n      int       // messages in buf
+	reply  bool      // buf holds a reply to a Call
 	oldest time.Time // when buf's first message was appended
 	err    error     // set once: the destination is lost or the engine closed
 	q      chan packet
 }
 
-// chanMutex is a mutex that a holder may keep while it blocks on q, so
-// the outbox's packets stay in order under backpressure.
-type chanMutex struct{ ch chan struct{} }
-
-func newChanMutex() chanMutex { return chanMutex{ch: make(chan struct{}, 1)} }
-func (m chanMutex) Lock()     { m.ch <- struct{}{} }
-func (m chanMutex) Unlock()   { <-m.ch }
-
 func newOutbox(e *Engine, dest int) *outbox {
-	return &outbox{e: e, dest: dest, mu: newChanMutex(), q: make(chan packet, 64)}
+	return &outbox{e: e, dest: dest, q: make(chan packet, 64)}
 }
 
 // append adds m to the buffer and sends the buffer if it is full.
@@ -56,9 +50,13 @@ func (o *outbox) append(m message) error {
 	}
 	if len(o.buf) == 0 {
 		o.oldest = o.e.now()
+		if o.buf == nil {
+			o.buf = o.e.getBuf()
+		}
 	}
 	o.buf = appendMessage(o.buf, m)
 	o.n++
+	o.reply = o.reply || m.kind >= kindReply
 	o.e.appended.Add(1)
 	if c, ok := decide(buffered{bytes: len(o.buf)}, o.e.th); ok {
 		o.sendLocked(c)
@@ -66,10 +64,13 @@ func (o *outbox) append(m message) error {
 	return nil
 }
 
-// poll sends the buffer if decide says so at time now.
-func (o *outbox) poll(now time.Time, idle bool) {
+// poll sends the buffer if decide says so at time now. idle counts only
+// when the buffer holds a reply, if onlyReplies: a destination that ran
+// every handler it had sends its replies, not the rest.
+func (o *outbox) poll(now time.Time, idle, onlyReplies bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	idle = idle && (o.reply || !onlyReplies)
 	b := buffered{bytes: len(o.buf), age: now.Sub(o.oldest), idle: idle}
 	if c, ok := decide(b, o.e.th); ok && o.err == nil {
 		o.sendLocked(c)
@@ -97,7 +98,7 @@ func (o *outbox) flush(c cause) <-chan struct{} {
 func (o *outbox) sendLocked(c cause) {
 	o.e.stats.count(c, len(o.buf), o.n)
 	o.q <- packet{b: o.buf}
-	o.buf, o.n = nil, 0
+	o.buf, o.n, o.reply = nil, 0, false
 }
 
 // fail stops the outbox with err; later appends return it.
@@ -106,7 +107,7 @@ func (o *outbox) fail(err error) {
 	defer o.mu.Unlock()
 	if o.err == nil {
 		o.err = err
-		o.buf, o.n = nil, 0
+		o.buf, o.n, o.reply = nil, 0, false
 	}
 }
 
@@ -121,9 +122,10 @@ func (o *outbox) run(ctx context.Context) {
 			close(p.done)
 		case failed:
 		case o.dest == o.e.rank:
-			o.e.inboxes[o.dest].push(p.b)
+			o.e.inboxes[o.dest].push(p.b) // the inbox recycles it
 		default:
 			err := o.e.w.Send(ctx, o.dest, o.e.cfg.Tag, p.b)
+			o.e.putBuf(p.b)
 			if err != nil {
 				failed = true
 				o.e.sendFailed(o.dest, err)

@@ -8,8 +8,8 @@ import (
 )
 
 // Handler is the code an active message runs at its destination rank.
-// from is the sending rank; args are the bytes the sender passed, which
-// the handler may keep. A Call's caller receives reply, or err's text as
+// from is the sending rank; args are the bytes the sender passed, valid
+// only until the handler returns (copy what it keeps). A Call's caller receives reply, or err's text as
 // a *RemoteError; a Post's reply is dropped and its err logged. ctx ends
 // when the engine closes.
 //

@@ -1,0 +1,166 @@
+package am
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/transport/shm"
+	"github.com/plexus-hpc/plexus/transport/tcp"
+)
+
+// shmWorlds makes n worlds over shared memory in this process.
+func shmWorlds(t testing.TB, n int) []*comm.World {
+	t.Helper()
+	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-am-test-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	ws := make([]*comm.World, n)
+	for i := range ws {
+		sc := shm.Config{Rank: i, Size: n, JobID: "am-test", Dir: dir}
+		if ws[i], err = commtest.SHM(comm.Config{Rank: i, Size: n}, sc); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws[i].Close() })
+	}
+	return ws
+}
+
+// tcpWorlds makes n worlds over TCP on the loopback, with an address
+// book filled once every endpoint listens.
+func tcpWorlds(t testing.TB, n int) []*comm.World {
+	t.Helper()
+	addrs := make([]string, n)
+	ready := make(chan struct{})
+	book := func(rank int) (string, error) {
+		select {
+		case <-ready:
+			return addrs[rank], nil
+		case <-time.After(time.Minute):
+			return "", errors.New("no address book")
+		}
+	}
+	ws := make([]*comm.World, n)
+	for i := range ws {
+		tc := tcp.Config{Rank: i, Size: n, JobID: "am-test", Secret: []byte("0123456789abcdef-test"),
+			Addrs: book, Logger: slog.New(slog.DiscardHandler)}
+		w, err := commtest.TCP(comm.Config{Rank: i, Size: n}, tc, func(e *tcp.Endpoint) { addrs[i] = e.Addr() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws[i] = w
+		t.Cleanup(func() { w.Close() })
+	}
+	close(ready)
+	return ws
+}
+
+var transports = map[string]func(testing.TB, int) []*comm.World{"shm": shmWorlds, "tcp": tcpWorlds}
+
+// counting starts an engine on each world with one handler, "count",
+// that adds one to its rank's counter.
+func counting(t testing.TB, ws []*comm.World, cfg Config) ([]*Engine, []atomic.Int64) {
+	t.Helper()
+	es := make([]*Engine, len(ws))
+	counts := make([]atomic.Int64, len(ws))
+	errs := make([]error, len(ws))
+	var wg sync.WaitGroup
+	for r, w := range ws {
+		wg.Go(func() {
+			var reg Registry
+			reg.Register("count", func(context.Context, int, []byte) ([]byte, error) {
+				counts[r].Add(1)
+				return nil, nil
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			es[r], errs[r] = New(ctx, w, &reg, cfg)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		t.Cleanup(func() { e.Close(context.Background()) })
+	}
+	return es, counts
+}
+
+// TestTransports: posts between two ranks over shared memory and TCP
+// arrive exactly once, and a Call returns.
+func TestTransports(t *testing.T) {
+	const n = 2000
+	for name, mk := range transports {
+		t.Run(name, func(t *testing.T) {
+			ctx := testCtx(t)
+			es, counts := counting(t, mk(t, 2), Config{})
+			for src := range 2 {
+				for range n {
+					if err := es[src].Post(ctx, 1-src, 0, make([]byte, 32)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for r := range 2 {
+				if _, err := es[r].Call(ctx, 1-r, 0, nil); err != nil {
+					t.Fatal(err)
+				}
+				if got := counts[1-r].Load(); got != n+1 {
+					t.Errorf("rank %d handled %d messages from rank %d, want %d", 1-r, got, r, n+1)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPost32 sends 32-byte Posts from rank 0 to rank 1, aggregated
+// (the default Config) and direct (FlushBytes 1: one comm message per
+// Post), over shared memory and TCP.
+func BenchmarkPost32(b *testing.B) {
+	for _, tr := range []string{"shm", "tcp"} {
+		for _, impl := range []string{"aggregated", "direct"} {
+			b.Run(fmt.Sprintf("transport=%s/impl=%s", tr, impl), func(b *testing.B) {
+				cfg := Config{}
+				if impl == "direct" {
+					cfg.FlushBytes = 1
+				}
+				benchPosts(b, transports[tr](b, 2), cfg)
+			})
+		}
+	}
+}
+
+func benchPosts(b *testing.B, ws []*comm.World, cfg Config) {
+	es, counts := counting(b, ws, cfg)
+	ctx := context.Background()
+	args := make([]byte, 32)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(args)))
+	b.ResetTimer()
+	for range b.N {
+		if err := es[0].Post(ctx, 1, 0, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := es[0].Flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for counts[1].Load() < int64(b.N) {
+		time.Sleep(10 * time.Microsecond)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+	s := es[0].Stats()
+	b.ReportMetric(s.MessagesPerPacket(), "msgs/packet")
+}
