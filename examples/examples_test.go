@@ -76,6 +76,13 @@ func TestStencil(t *testing.T) {
 	}
 }
 
+func TestAM(t *testing.T) {
+	out := runExample(t, "am", 3, "-n", "20000")
+	for r := range 3 {
+		mustContain(t, out, fmt.Sprintf("rank %d: 20000 messages to each of 3 ranks arrived exactly once", r))
+	}
+}
+
 // bin holds the plexus command and the examples, built once.
 var bin struct {
 	once sync.Once
@@ -102,7 +109,7 @@ func build(t *testing.T) string {
 			return
 		}
 		cmd := exec.Command("go", "build", "-o", bin.dir+string(filepath.Separator),
-			"../cmd/plexus", "./hello", "./ring", "./allreduce", "./stencil")
+			"../cmd/plexus", "./am", "./hello", "./ring", "./allreduce", "./stencil")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			bin.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -1,0 +1,87 @@
+// Am sends active messages between the ranks of a job: every rank posts
+// -n small messages to every rank, aggregated into packets, then calls
+// each rank to ask how many of its messages arrived.
+//
+//	plexus run -n 3 -- go run ./examples/am -n 10000
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/plexus-hpc/plexus/am"
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/collective"
+)
+
+func main() {
+	n := flag.Int("n", 10000, "messages each rank posts to each rank")
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := run(ctx, *n); err != nil {
+		fmt.Fprintln(os.Stderr, "am:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, n int) error {
+	w, err := comm.Join(ctx)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	// Every rank registers the same handlers in the same order.
+	var reg am.Registry
+	received := make([]atomic.Int64, w.Size()) // messages from each rank
+	add, _ := reg.Register("add", func(_ context.Context, from int, args []byte) ([]byte, error) {
+		received[from].Add(1)
+		return nil, nil
+	})
+	count, _ := reg.Register("count", func(_ context.Context, from int, _ []byte) ([]byte, error) {
+		return binary.LittleEndian.AppendUint64(nil, uint64(received[from].Load())), nil
+	})
+	e, err := am.New(ctx, w, &reg, am.Config{})
+	if err != nil {
+		return err
+	}
+	args := make([]byte, 32)
+	for range n {
+		for dst := range w.Size() {
+			if err := e.Post(ctx, dst, add, args); err != nil {
+				return err
+			}
+		}
+	}
+	// A Call runs after every message posted before it to that rank.
+	for dst := range w.Size() {
+		reply, err := e.Call(ctx, dst, count, nil)
+		if err != nil {
+			return err
+		}
+		if got := binary.LittleEndian.Uint64(reply); got != uint64(n) {
+			return fmt.Errorf("rank %d handled %d of this rank's %d messages", dst, got, n)
+		}
+	}
+	if err := barrier(ctx, w); err != nil { // nobody closes while others send to it
+		return err
+	}
+	s := e.Stats()
+	fmt.Printf("rank %d: %d messages to each of %d ranks arrived exactly once, %.0f per packet\n",
+		w.Rank(), n, w.Size(), s.MessagesPerPacket())
+	return e.Close(ctx)
+}
+
+func barrier(ctx context.Context, w *comm.World) error {
+	c, err := collective.New(ctx, w, collective.Config{})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Barrier(ctx)
+}
