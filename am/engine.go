@@ -34,6 +34,7 @@ type Engine struct {
 	bufs sync.Pool // packet buffers of capacity cfg.maxPacket(), as *[]byte
 
 	appended atomic.Uint64 // messages appended to any outbox, for idleness
+	wake     chan struct{} // a token when an empty buffer gets a message
 	stats    counters
 
 	mu     sync.Mutex
@@ -70,7 +71,7 @@ func New(ctx context.Context, w *comm.World, reg *Registry, cfg Config) (*Engine
 	e := &Engine{
 		w: w, rank: w.Rank(), cfg: cfg, names: names, hs: hs, now: time.Now,
 		th:    thresholds{bytes: cfg.FlushBytes, age: cfg.FlushAge},
-		calls: make(map[uint64]pending),
+		calls: make(map[uint64]pending), wake: make(chan struct{}, 1),
 	}
 	e.start()
 	return e, nil
@@ -100,10 +101,13 @@ func (e *Engine) start() {
 }
 
 // tick sends the buffers whose oldest message is too old, or all of them
-// once no message has come for a whole tick (the sender is idle).
+// once no message has come for a whole tick (the sender is idle). While
+// every buffer is empty it sleeps until an append rings e.wake, so an
+// idle rank does not wake every tick.
 func (e *Engine) tick() {
 	defer e.workers.Done()
-	t := time.NewTicker(max(e.cfg.FlushAge/4, 10*time.Microsecond))
+	period := max(e.cfg.FlushAge/4, 10*time.Microsecond)
+	t := time.NewTicker(period)
 	defer t.Stop()
 	last := e.appended.Load()
 	for {
@@ -112,11 +116,32 @@ func (e *Engine) tick() {
 			return
 		case now := <-t.C:
 			n := e.appended.Load()
-			for _, o := range e.out {
-				o.poll(now, n == last, false)
+			if !e.pollAll(now, n == last) && !e.sleep(t, period) {
+				return
 			}
-			last = n
+			last = e.appended.Load()
 		}
+	}
+}
+
+// pollAll polls every outbox and reports whether any still holds bytes.
+func (e *Engine) pollAll(now time.Time, idle bool) bool {
+	busy := false
+	for _, o := range e.out {
+		busy = o.poll(now, idle, false) || busy
+	}
+	return busy
+}
+
+// sleep waits for an append to an empty buffer, then restarts t; it
+// reports false when the engine closes first.
+func (e *Engine) sleep(t *time.Ticker, period time.Duration) bool {
+	select {
+	case <-e.wake:
+		t.Reset(period)
+		return true
+	case <-e.ctx.Done():
+		return false
 	}
 }
 

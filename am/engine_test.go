@@ -399,3 +399,37 @@ func TestClose(t *testing.T) {
 		t.Errorf("second close: %v", err)
 	}
 }
+
+// TestCallContext: a Call whose context ends returns ctx.Err(), and a
+// Call waiting when the engine closes fails with ErrClosed.
+func TestCallContext(t *testing.T) {
+	release := make(chan struct{})
+	j := newJob(t, 2, Config{}, func(_ int, r *Registry) {
+		r.Register("wait", func(ctx context.Context, _ int, _ []byte) ([]byte, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return nil, nil
+		})
+	})
+	defer close(release)
+	ctx, cancel := context.WithTimeout(testCtx(t), 20*time.Millisecond)
+	defer cancel()
+	if _, err := j.es[0].Call(ctx, 1, 0, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("call past its deadline: %v", err)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := j.es[1].Call(testCtx(t), 0, 0, nil)
+		done <- err
+	}()
+	time.Sleep(5 * time.Millisecond)
+	go j.es[0].Close(testCtx(t)) // its handler waits on ctx, which Close ends
+	if err := j.es[1].Close(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Errorf("call waiting at close: %v; want ErrClosed", err)
+	}
+}

@@ -53,6 +53,10 @@ func (o *outbox) append(m message) error {
 		if o.buf == nil {
 			o.buf = o.e.getBuf()
 		}
+		select {
+		case o.e.wake <- struct{}{}:
+		default:
+		}
 	}
 	o.buf = appendMessage(o.buf, m)
 	o.n++
@@ -64,10 +68,11 @@ func (o *outbox) append(m message) error {
 	return nil
 }
 
-// poll sends the buffer if decide says so at time now. idle counts only
-// when the buffer holds a reply, if onlyReplies: a destination that ran
-// every handler it had sends its replies, not the rest.
-func (o *outbox) poll(now time.Time, idle, onlyReplies bool) {
+// poll sends the buffer if decide says so at time now, and reports
+// whether bytes still wait in it. idle counts only when the buffer holds
+// a reply, if onlyReplies: a destination that ran every handler it had
+// sends its replies, not the rest.
+func (o *outbox) poll(now time.Time, idle, onlyReplies bool) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	idle = idle && (o.reply || !onlyReplies)
@@ -75,6 +80,7 @@ func (o *outbox) poll(now time.Time, idle, onlyReplies bool) {
 	if c, ok := decide(b, o.e.th); ok && o.err == nil {
 		o.sendLocked(c)
 	}
+	return len(o.buf) > 0
 }
 
 // flush sends the buffer and returns a channel closed once every packet
