@@ -58,6 +58,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	hosts, err := exchange(ctx, launch.Bootstrap{Logger: cfg.Logger}, info, ep, b)
 	if err == nil {
 		w.crowded = crowded(hosts, info.Rank, hostCPUs(info))
+		w.via = transports(info.Rank, hosts, mode)
 	}
 	if err == nil && mode != TransportTCP {
 		m.pids = b.pids // before Route: read once the routes are (mux.Reach)
@@ -147,7 +148,7 @@ func joinBook(ctx context.Context, bs launch.Bootstrap, info launch.Info, addr s
 // the user, ever makes a key.
 func tcpConfig(info launch.Info, b *book) tcp.Config {
 	listen := ""
-	if multiHost(info.Hosts) {
+	if spansHosts(info) {
 		listen = ":0"
 	}
 	cfg := tcp.Config{
@@ -169,6 +170,15 @@ func jobID(info launch.Info) string {
 		return info.JobID
 	}
 	return "plexus"
+}
+
+// spansHosts reports whether the job may have ranks on other hosts than
+// this one: the launcher names several hosts (plexus run, srun), or fewer
+// ranks share this host than the job has (mpirun's
+// OMPI_COMM_WORLD_LOCAL_SIZE, torchrun's LOCAL_WORLD_SIZE), which is all
+// mpirun says of its hosts.
+func spansHosts(info launch.Info) bool {
+	return multiHost(info.Hosts) || (info.LocalSize > 0 && info.LocalSize < info.Size)
 }
 
 // multiHost reports whether hosts names more than one host.

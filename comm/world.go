@@ -76,8 +76,11 @@ type World struct {
 	// crowded is set, before the world is handed out, when this host
 	// runs more ranks than it has CPUs (known only to Join).
 	crowded bool
-	links   links // collective channels, apart from the tagged traffic (Link)
-	slabs   slabs // where Isend and Irecv requests come from (slabs)
+	// via names the transport to each rank (Transport), set by Join
+	// before the world is handed out.
+	via   []string
+	links links // collective channels, apart from the tagged traffic (Link)
+	slabs slabs // where Isend and Irecv requests come from (slabs)
 	// offers holds the pull offers (offerKey → *offer) that arrived and
 	// are neither taken nor revoked yet (offer).
 	offers sync.Map

@@ -22,7 +22,8 @@ const clusterScript = "../../testdata/cluster/cluster.sh"
 // run --hostfile --rsh agent: 2 on h1 and 2 on h2. Every pair of ranks
 // exchanges a small and a large message with checked contents, which the
 // ranks on one host send through shared memory (a segment in their host's
-// own /dev/shm) and those on two hosts over TCP between the namespaces.
+// own /dev/shm) and those on two hosts over TCP between the namespaces;
+// every rank says which transport reaches each other rank.
 func TestRunOnTwoHosts(t *testing.T) {
 	up(t, 2)
 	dir := t.TempDir()
@@ -68,11 +69,26 @@ func checkHosts(t *testing.T, out string, hosts []string) {
 			if p != r && !strings.Contains(out, fmt.Sprintf("[%d] rank %d received both from rank %d\n", r, r, p)) {
 				t.Errorf("rank %d did not receive from rank %d:\n%s", r, p, out)
 			}
+			if via := fmt.Sprintf("[%d] rank %d reaches rank %d by %s\n", r, r, p, wantVia(hosts, r, p)); !strings.Contains(out, via) {
+				t.Errorf("want %q in:\n%s", via, out)
+			}
 		}
 	}
 	if len(netns) == 2 && netns["h1"] == netns["h2"] {
 		t.Errorf("h1 and h2 share network namespace %s: comm would take them for one host", netns["h1"])
 	}
+}
+
+// wantVia is the transport from rank r to rank p when rank i runs on
+// hosts[i]: shared memory on one host, TCP between two.
+func wantVia(hosts []string, r, p int) string {
+	switch {
+	case r == p:
+		return "self"
+	case hosts[r] == hosts[p]:
+		return "shm"
+	}
+	return "tcp"
 }
 
 // up brings up n namespace hosts for the test and takes them down after
@@ -124,6 +140,9 @@ func exchangeAll(ctx context.Context) error {
 	netns, _ := os.Readlink("/proc/self/ns/net") // part of comm's host key
 	segs, _ := filepath.Glob("/dev/shm/plexus-*")
 	fmt.Printf("rank %d on %s (%s): shm segment %s\n", w.Rank(), host, netns, map[bool]string{true: "yes", false: "no"}[len(segs) > 0])
+	for p := range w.Size() {
+		fmt.Printf("rank %d reaches rank %d by %s\n", w.Rank(), p, w.Transport(p))
+	}
 	var reqs []*comm.Request
 	for p := range w.Size() {
 		if p == w.Rank() {
