@@ -16,9 +16,17 @@
 //	reply, err := e.Call(ctx, 1, add, args) // waits for the handler's reply
 //
 // No code crosses processes: a message names a registered handler by its
-// ID and carries bytes. Handlers run at the destination one at a time per
-// source, in the order that source posted them, on a goroutine of the
-// destination's engine for that source.
+// ID and carries bytes, at most Config.MaxArgs of them. Handlers run at the
+// destination one at a time per source, in the order that source sent its
+// Posts and Calls, on a goroutine of the destination's engine for that
+// source; handlers for different sources run at once. A handler's args are
+// valid until it returns. A rank runs the messages it sends to itself the
+// same way.
+//
+// Close flushes and stops the engine but does not wait for other ranks:
+// messages that reach a closed engine are not handled, so ranks agree that
+// they are done (a barrier of comm/collective, or a Call to every rank
+// after the last Post) before they close.
 //
 // # Aggregation
 //
@@ -31,7 +39,10 @@
 // therefore waits at least until its buffer goes: aggregation trades
 // latency for messages per second, as Grappa does. Stats counts packets,
 // messages, bytes and flush causes. FlushBytes 1 sends every message
-// alone, which is the direct mode the benchmarks compare with.
+// alone, which is the direct mode the benchmarks compare with: between two
+// ranks, aggregated 32-byte Posts run several times as many per second as
+// direct ones (BenchmarkPost32; docs/benchmarks.md, "Active messages with
+// aggregation").
 //
 // Ranks on one host do not combine their traffic towards a remote host
 // (Grappa's node-level aggregator): each rank aggregates on its own.
@@ -41,7 +52,9 @@
 // A bad handler ID (ErrBadHandler), args longer than Config.MaxArgs
 // (ErrTooLarge) or a rank outside the world (comm.ErrBadRank) fail at the
 // caller. A handler's error reaches Call's caller as a *RemoteError. When
-// a rank is lost, every Call waiting on it and every later Call or Post to
-// it fails with an error wrapping comm.ErrPeerLost; nothing waits for it.
+// a rank is lost, every Call waiting on it, and every Call or Post to it
+// once this rank has heard of the loss, fails with an error wrapping
+// comm.ErrPeerLost; messages still buffered for it are dropped, and
+// nothing waits for it.
 // After Close, calls fail with ErrClosed.
 package am

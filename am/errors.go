@@ -25,6 +25,7 @@ type RemoteError struct {
 	Msg     string // its error's text
 }
 
+// Error returns the handler, its rank and its error's text.
 func (e *RemoteError) Error() string {
 	return fmt.Sprintf("am: handler %q at rank %d: %s", e.Handler, e.Rank, e.Msg)
 }
