@@ -37,3 +37,17 @@ func TestDecideDirect(t *testing.T) {
 		t.Fatalf("one message with FlushBytes 1: %v, %v; want size flush", c, ok)
 	}
 }
+
+func TestConfigValidate(t *testing.T) {
+	if err := (Config{}).Validate(); err != nil {
+		t.Errorf("zero Config: %v", err)
+	}
+	for _, c := range []Config{
+		{FlushBytes: -1}, {FlushBytes: 1 << 25}, {FlushAge: -time.Second},
+		{MaxArgs: -1}, {MaxArgs: 1 << 25}, {Tag: -1}, {Tag: 1 << 31},
+	} {
+		if err := c.Validate(); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+}
