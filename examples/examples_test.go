@@ -83,6 +83,15 @@ func TestAM(t *testing.T) {
 	}
 }
 
+// TestAMLostRank: a rank that exits without closing anything makes the
+// others' calls to it fail with comm.ErrPeerLost rather than hang.
+func TestAMLostRank(t *testing.T) {
+	out := runExample(t, "am", 3, "-lose", "2")
+	for r := range 2 {
+		mustContain(t, out, fmt.Sprintf("rank %d: a call to rank 2 failed with comm.ErrPeerLost", r))
+	}
+}
+
 // bin holds the plexus command and the examples, built once.
 var bin struct {
 	once sync.Once

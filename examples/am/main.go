@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -21,16 +22,17 @@ import (
 
 func main() {
 	n := flag.Int("n", 10000, "messages each rank posts to each rank")
+	lose := flag.Int("lose", -1, "this rank exits at once, and the others check that their calls to it fail")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := run(ctx, *n); err != nil {
+	if err := run(ctx, *n, *lose); err != nil {
 		fmt.Fprintln(os.Stderr, "am:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, n int) error {
+func run(ctx context.Context, n, lose int) error {
 	w, err := comm.Join(ctx)
 	if err != nil {
 		return err
@@ -49,6 +51,9 @@ func run(ctx context.Context, n int) error {
 	e, err := am.New(ctx, w, &reg, am.Config{})
 	if err != nil {
 		return err
+	}
+	if lose >= 0 {
+		return losing(ctx, w, e, count, lose)
 	}
 	args := make([]byte, 32)
 	for range n {
@@ -84,4 +89,22 @@ func barrier(ctx context.Context, w *comm.World) error {
 	}
 	defer c.Close()
 	return c.Barrier(ctx)
+}
+
+// losing makes rank lose exit as a crashed process would, without closing
+// anything, while the other ranks call it until their calls fail.
+func losing(ctx context.Context, w *comm.World, e *am.Engine, count am.ID, lose int) error {
+	if w.Rank() == lose {
+		os.Exit(0)
+	}
+	for {
+		_, err := e.Call(ctx, lose, count, nil)
+		if errors.Is(err, comm.ErrPeerLost) {
+			fmt.Printf("rank %d: a call to rank %d failed with comm.ErrPeerLost\n", w.Rank(), lose)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
