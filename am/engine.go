@@ -120,10 +120,14 @@ func (e *Engine) tick() {
 			return
 		case now := <-t.C:
 			n := e.appended.Load()
-			if !e.pollAll(now, n == last) && !e.sleep(t, period) {
+			if e.pollAll(now, n == last) {
+				last = n
+				continue
+			}
+			if !e.sleep(t, period) {
 				return
 			}
-			last = e.appended.Load()
+			last = e.appended.Load() // the append that woke it counts as activity
 		}
 	}
 }

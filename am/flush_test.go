@@ -2,6 +2,7 @@ package am
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -32,7 +33,9 @@ func TestFlushCauses(t *testing.T) {
 		}
 	})
 	t.Run("idle", func(t *testing.T) {
-		j := newJob(t, 2, Config{FlushAge: 4 * time.Millisecond}, func(_ int, r *Registry) { r.Register("n", noop) })
+		// The ticks come every 12.5 ms: the first after the Post finds
+		// the rank idle, long before the message is 50 ms old.
+		j := newJob(t, 2, Config{FlushAge: 50 * time.Millisecond}, func(_ int, r *Registry) { r.Register("n", noop) })
 		j.es[0].Post(ctx, 1, 0, nil)
 		waitStats(t, j.es[0], func(s Stats) bool { return s.Packets == 1 })
 		if s := j.es[0].Stats(); s.IdleFlushes != 1 {
@@ -46,7 +49,7 @@ func TestFlushCauses(t *testing.T) {
 		j.es[0].Post(ctx, 1, 0, nil)
 		for j.es[0].Stats().AgeFlushes == 0 && ctx.Err() == nil {
 			j.es[0].Post(ctx, 0, 0, nil)
-			time.Sleep(20 * time.Microsecond)
+			runtime.Gosched()
 		}
 		if ctx.Err() != nil {
 			t.Fatalf("no age flush: %+v", j.es[0].Stats())
