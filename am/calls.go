@@ -3,6 +3,7 @@ package am
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/plexus-hpc/plexus/comm"
 )
@@ -36,6 +37,7 @@ func (e *Engine) Call(ctx context.Context, rank int, id ID, args []byte) ([]byte
 		e.forget(num)
 		return nil, fmt.Errorf("am: call %q at rank %d: %w", e.names[id], rank, err)
 	}
+	e.idleAfterCall(rank)
 	select {
 	case r := <-ch:
 		return r.reply, r.err
@@ -137,5 +139,18 @@ func (e *Engine) failCalls(which func(pending) bool, err error) {
 			delete(e.calls, num)
 			p.ch <- result{err: err}
 		}
+	}
+}
+
+// idleAfterCall is the idleness of a rank whose goroutines wait on Calls,
+// as Grappa's scheduler with no task left to run: the caller yields its
+// processor once, and if no goroutine appended a message meanwhile,
+// nobody is about to add to rank's buffer, so it goes now rather than at
+// the next tick. Callers that keep one another busy keep aggregating.
+func (e *Engine) idleAfterCall(rank int) {
+	seq := e.appended.Load()
+	runtime.Gosched()
+	if e.appended.Load() == seq {
+		e.out[rank].poll(e.now(), true, false)
 	}
 }

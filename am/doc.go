@@ -32,12 +32,15 @@
 //
 // Messages to a rank wait in that rank's buffer, which goes as one packet
 // when it holds Config.FlushBytes (4 KiB by default), when its oldest
-// message has waited Config.FlushAge (1 ms), when the sender is idle (no
-// message came to any buffer for a quarter of FlushAge, or a destination
-// has run every handler that arrived and has replies waiting), or on
-// Flush. The receiver takes a packet apart into handler calls. A Call
-// therefore waits at least until its buffer goes: aggregation trades
-// latency for messages per second, as Grappa does. Stats counts packets,
+// message has waited Config.FlushAge (1 ms), when the sender is idle, or
+// on Flush. The sender is idle when no message came to any buffer for a
+// quarter of FlushAge; when a Call, having yielded its processor once
+// (runtime.Gosched), finds that no goroutine added a message meanwhile;
+// and, for replies, when a destination has run every handler that
+// arrived. The receiver takes a packet apart into handler calls. Calls
+// from many goroutines at once thus share packets, while a lone Call goes
+// at once: aggregation trades latency for messages per second, as Grappa
+// does, only where there are messages to aggregate. Stats counts packets,
 // messages, bytes and flush causes. FlushBytes 1 sends every message
 // alone, which is the direct mode the benchmarks compare with: between two
 // ranks, aggregated 32-byte Posts run several times as many per second as

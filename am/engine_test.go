@@ -322,3 +322,30 @@ func TestCallContext(t *testing.T) {
 		t.Errorf("call waiting at close: %v; want ErrClosed", err)
 	}
 }
+
+// TestCallAggregation: a lone Call goes at once, with no tick to wait
+// for (FlushAge is an hour), while Calls from many goroutines share
+// packets.
+func TestCallAggregation(t *testing.T) {
+	j := newJob(t, 2, Config{FlushAge: time.Hour}, func(_ int, r *Registry) { r.Register("echo", echo) })
+	ctx := testCtx(t)
+	if _, err := j.es[0].Call(ctx, 1, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	const callers, calls = 64, 20
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Go(func() {
+			for range calls {
+				if _, err := j.es[0].Call(ctx, 1, 0, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if s := j.es[0].Stats(); s.MessagesPerPacket() < 2 {
+		t.Errorf("%d concurrent callers: %+v, %.1f messages per packet; want them to share packets", callers, s, s.MessagesPerPacket())
+	}
+}

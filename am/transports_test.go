@@ -164,3 +164,30 @@ func benchPosts(b *testing.B, ws []*comm.World, cfg Config) {
 	s := es[0].Stats()
 	b.ReportMetric(s.MessagesPerPacket(), "msgs/packet")
 }
+
+// BenchmarkCall times one blocking Call after another from rank 0 to
+// rank 1 (a lone caller: each Call finds the rank idle and goes at once),
+// and calls from 64 goroutines at once, which share packets.
+func BenchmarkCall(b *testing.B) {
+	for _, tr := range []string{"shm", "tcp"} {
+		for _, callers := range []int{1, 64} {
+			b.Run(fmt.Sprintf("transport=%s/callers=%d", tr, callers), func(b *testing.B) {
+				es, _ := counting(b, transports[tr](b, 2), Config{})
+				ctx := context.Background()
+				b.ReportAllocs()
+				b.SetParallelism(callers)
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if _, err := es[0].Call(ctx, 1, 0, nil); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+				b.ReportMetric(es[0].Stats().MessagesPerPacket(), "msgs/packet")
+			})
+		}
+	}
+}
