@@ -137,9 +137,10 @@ func joinBook(ctx context.Context, bs launch.Bootstrap, info launch.Info, addr s
 }
 
 // tcpConfig describes this rank's endpoint. It listens on loopback unless
-// the job spans hosts. Heartbeats catch a host that vanishes without
-// closing its connections; the timeout is generous because a rank running
-// a million goroutines may answer late.
+// the job spans hosts. Heartbeats catch a peer that stops without closing
+// its connections (stopped, hung); the timeout is generous because a rank
+// running a million goroutines may read late. A job on several hosts also
+// has the kernel end a connection whose heartbeats go unacknowledged.
 //
 // The data links are keyed by a secret only the job's user can read: the
 // launcher's (PLEXUS_SECRET), else the one the bootstrap derived from its
@@ -147,14 +148,17 @@ func joinBook(ctx context.Context, bs launch.Bootstrap, info launch.Info, addr s
 // must listen before (book.key). Nothing public, such as the job id or
 // the user, ever makes a key.
 func tcpConfig(info launch.Info, b *book) tcp.Config {
-	listen := ""
-	if spansHosts(info) {
-		listen = ":0"
-	}
 	cfg := tcp.Config{
-		Rank: info.Rank, Size: info.Size, JobID: jobID(info),
-		Addrs: b.addr, Listen: listen,
+		Rank: info.Rank, Size: info.Size, JobID: jobID(info), Addrs: b.addr,
 		Heartbeat: time.Second, PeerTimeout: 15 * time.Second,
+	}
+	if spansHosts(info) {
+		// A host that vanishes (its link down, powered off) closes no
+		// connection, and silence cannot tell it from a busy rank; its
+		// kernel's missing acknowledgements can, at once, since the
+		// other kernels acknowledge however busy their ranks are.
+		cfg.Listen = ":0"
+		cfg.Heartbeat, cfg.UserTimeout = hostHeartbeat, hostUserTimeout
 	}
 	if len(info.Secret) >= tcp.MinSecret {
 		cfg.Secret = info.Secret
@@ -163,6 +167,18 @@ func tcpConfig(info launch.Info, b *book) tcp.Config {
 	}
 	return cfg
 }
+
+// hostHeartbeat and hostUserTimeout bound how soon a rank on several
+// hosts notices that another host vanished: the next heartbeat after the
+// host went is sent within hostHeartbeat and stays unacknowledged, and
+// the kernel ends the connection at its first retransmission timeout
+// past hostUserTimeout (TCP_USER_TIMEOUT); in all, well under 2 s
+// (cmd/plexus TestRunLosesHost). A second spans a few retransmissions at
+// the minimum RTO of 200 ms, so a lost segment or two ends no link.
+const (
+	hostHeartbeat   = 250 * time.Millisecond
+	hostUserTimeout = time.Second
+)
 
 // jobID names the job for the transport's handshake.
 func jobID(info launch.Info) string {

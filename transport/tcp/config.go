@@ -83,6 +83,14 @@ type Config struct {
 	// zero means 4 × Heartbeat. A rank with heartbeats off answers every
 	// Ping, so ranks may differ in this setting.
 	PeerTimeout time.Duration
+	// UserTimeout, if positive, has the kernel end a connection whose
+	// sent data stays unacknowledged this long (TCP_USER_TIMEOUT, Linux
+	// only). A peer's kernel acknowledges however busy the peer is, so
+	// this notices a host that vanished (powered off, its link down)
+	// without mistaking a slow rank for a dead one; heartbeats make sure
+	// there is data to acknowledge. Zero leaves the system's default,
+	// which retries for many minutes.
+	UserTimeout time.Duration
 	// QueueBytes bounds the frames queued per connection; zero means
 	// DefaultQueueBytes. A frame is always admitted to an empty queue.
 	QueueBytes int
@@ -168,7 +176,7 @@ func (c *Config) validateSizes() error {
 	if c.MaxPayload < 0 || int64(c.MaxPayload) > math.MaxUint32 || c.QueueBytes < 0 {
 		return fmt.Errorf("tcp: config: MaxPayload %d or QueueBytes %d out of range", c.MaxPayload, c.QueueBytes)
 	}
-	if c.HandshakeTimeout < 0 || c.PreAuthTimeout < 0 || c.Heartbeat < 0 || c.PeerTimeout < 0 {
+	if c.HandshakeTimeout < 0 || c.PreAuthTimeout < 0 || c.Heartbeat < 0 || c.PeerTimeout < 0 || c.UserTimeout < 0 {
 		return fmt.Errorf("tcp: config: negative timeout")
 	}
 	c.MaxPayload = cmp.Or(c.MaxPayload, DefaultMaxPayload)

@@ -89,6 +89,9 @@ func newConn(e *Endpoint, peer int, nc net.Conn, dec *decoder) *conn {
 		tc.SetWriteBuffer(sockBufSize)
 	}
 	c.rc, c.rerr = sysConn(nc)
+	if e.cfg.UserTimeout > 0 && c.rerr == nil {
+		setUserTimeout(c.rc, e.cfg.UserTimeout)
+	}
 	c.sk = netSock{nc: nc, rc: c.rc}
 	c.writeFn, c.pollFn, c.flushFn = c.writeSome, c.pollSome, c.flushSome
 	// Until start, the handshake may still be using nc: nobody else may

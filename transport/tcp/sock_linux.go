@@ -231,3 +231,11 @@ func (s *rawSock) release() {
 		unix.Close(s.fd)
 	}
 }
+
+// setUserTimeout sets TCP_USER_TIMEOUT on the socket (Config.UserTimeout).
+// A failure leaves the system's default, which only detects later.
+func setUserTimeout(rc syscall.RawConn, d time.Duration) {
+	rc.Control(func(fd uintptr) {
+		unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT, int(d.Milliseconds()))
+	})
+}

@@ -137,3 +137,25 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestUserTimeout: Config.UserTimeout reaches both ends' sockets as
+// TCP_USER_TIMEOUT, and without it the system default (0) stays.
+func TestUserTimeout(t *testing.T) {
+	for _, want := range []time.Duration{0, 1500 * time.Millisecond} {
+		check := newSeqCheck()
+		eps, _ := job(t, 2, func(c *Config) { c.Deliver, c.UserTimeout = check.deliver, want })
+		if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Eager}, seqPayload(0)); err != nil {
+			t.Fatal(err)
+		}
+		check.wait(t, 1)
+		for r, e := range eps {
+			s, ok := e.peers[1-r].c.Load().sock().(*rawSock)
+			if !ok {
+				t.Fatalf("rank %d: not a detached socket", r)
+			}
+			if v, err := unix.GetsockoptInt(s.fd, unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT); err != nil || v != int(want.Milliseconds()) {
+				t.Errorf("UserTimeout %v, rank %d: TCP_USER_TIMEOUT = %d ms (%v)", want, r, v, err)
+			}
+		}
+	}
+}
