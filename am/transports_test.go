@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -165,26 +166,34 @@ func benchPosts(b *testing.B, ws []*comm.World, cfg Config) {
 	b.ReportMetric(s.MessagesPerPacket(), "msgs/packet")
 }
 
-// BenchmarkCall times one blocking Call after another from rank 0 to
-// rank 1 (a lone caller: each Call finds the rank idle and goes at once),
-// and calls from 64 goroutines at once, which share packets.
+// BenchmarkCall times blocking Calls from rank 0 to rank 1: one
+// goroutine calling after each return (each Call finds the rank idle and
+// goes at once), and goroutines=128 calling at once, which share packets.
 func BenchmarkCall(b *testing.B) {
 	for _, tr := range []string{"shm", "tcp"} {
-		for _, callers := range []int{1, 64} {
-			b.Run(fmt.Sprintf("transport=%s/callers=%d", tr, callers), func(b *testing.B) {
+		for _, g := range []int{1, 128} {
+			b.Run(fmt.Sprintf("transport=%s/goroutines=%d", tr, g), func(b *testing.B) {
 				es, _ := counting(b, transports[tr](b, 2), Config{})
 				ctx := context.Background()
-				b.ReportAllocs()
-				b.SetParallelism(callers)
-				b.ResetTimer()
-				b.RunParallel(func(pb *testing.PB) {
-					for pb.Next() {
-						if _, err := es[0].Call(ctx, 1, 0, nil); err != nil {
-							b.Error(err)
-							return
-						}
+				call := func() {
+					if _, err := es[0].Call(ctx, 1, 0, nil); err != nil {
+						b.Error(err)
 					}
-				})
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				if g == 1 {
+					for range b.N {
+						call()
+					}
+				} else {
+					b.SetParallelism((g + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() {
+							call()
+						}
+					})
+				}
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 				b.ReportMetric(es[0].Stats().MessagesPerPacket(), "msgs/packet")
 			})
