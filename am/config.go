@@ -34,7 +34,8 @@ type Config struct {
 	// handler; longer ones fail with ErrTooLarge.
 	MaxArgs int
 	// Tag and Tag+1 are the comm tags of the engine's packets and of New's
-	// handshake; the program must not use them for its own messages.
+	// handshake; the program must not use them for its own messages, and
+	// two engines on one world need Tags two apart.
 	Tag int
 	// Logger receives what has no caller to return to: a Post's handler
 	// error, a malformed packet (Warn). Nil means slog.Default().

@@ -21,8 +21,8 @@ type packet struct {
 // outbox is the aggregation buffer towards one destination and the
 // goroutine that sends its packets in order.
 //
-// Concurrency contract: append, take and fail hold mu; any goroutine may
-// call them. Packets enter q under mu, so their order in q is the order
+// Concurrency contract: append, poll, flush and fail hold mu; any
+// goroutine may call them. Packets enter q under mu, so their order in q is the order
 // their messages were appended; only run receives from q.
 type outbox struct {
 	e    *Engine
