@@ -164,6 +164,9 @@ func (w *readyWriter) pids() []int {
 // mode on h2, from rank 0, and reports how that ended. It ignores
 // plexus run's SIGTERM, to report its own finding.
 func faultRank(mode string) int {
+	if mode == "stranger" {
+		return strangerRank()
+	}
 	signal.Ignore(syscall.SIGTERM)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
