@@ -76,7 +76,11 @@
 // launcher's exchange, which tells each which ranks share its host.
 // Config.Transport, or else the environment variable PLEXUS_TRANSPORT,
 // forces one: "tcp" (for comparisons and tests), "shm" (every rank must be
-// on one host) or "auto", the default. Package comm/commtest makes worlds
+// on one host) or "auto", the default. World.Transport(peer) says which
+// reaches a peer. A rank of a job on several hosts listens on every
+// interface, and a host that vanishes with its connections open is lost
+// within about a second and a half (docs/security.md, "A dead peer").
+// Package comm/commtest makes worlds
 // for tests: several ranks in one process over an in-memory twin that can
 // crash a rank, or over one explicitly configured transport.
 package comm
