@@ -349,3 +349,20 @@ func TestCallAggregation(t *testing.T) {
 		t.Errorf("%d concurrent callers: %+v, %.1f messages per packet; want them to share packets", callers, s, s.MessagesPerPacket())
 	}
 }
+
+// TestCallFromHandler: a handler may Call the rank that called it; the
+// reply reaches it although its own source's handlers are held up.
+func TestCallFromHandler(t *testing.T) {
+	es := make([]*Engine, 2)
+	j := newJob(t, 2, Config{}, func(rank int, r *Registry) {
+		r.Register("echo", echo)
+		r.Register("ask back", func(ctx context.Context, from int, args []byte) ([]byte, error) {
+			return es[rank].Call(ctx, from, 0, args)
+		})
+	})
+	copy(es, j.es)
+	got, err := j.es[0].Call(testCtx(t), 1, 1, []byte("x"))
+	if err != nil || string(got) != "1:x" {
+		t.Fatalf("Call from a handler back to its caller: %q, %v; want \"1:x\"", got, err)
+	}
+}

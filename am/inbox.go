@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -70,30 +71,58 @@ func (in *inbox) run(ctx context.Context) {
 	}
 }
 
-// handle runs every message of packet p.
-func (in *inbox) handle(ctx context.Context, p []byte) {
-	for len(p) > 0 {
-		m, rest, err := nextMessage(p)
+// deliver completes the replies in packet p at once, on the delivering
+// goroutine, and queues p for its handlers if it has requests; it owns p
+// and recycles it when nothing queues it. Replies skip the handler queue
+// so that a handler waiting on a Call does not hold up the reply it waits
+// for, and a Call's result costs no hand-off to the handler goroutine.
+// A malformed packet is cut at the first bad message.
+func (in *inbox) deliver(p []byte) {
+	requests, replies := false, false
+	for rest := p; len(rest) > 0; {
+		m, next, err := nextMessage(rest)
 		if err != nil {
 			in.e.cfg.Logger.Warn("am: dropping the rest of a malformed packet", "from", in.src, "err", err)
-			return
+			p = p[:len(p)-len(rest)]
+			break
 		}
-		in.dispatch(ctx, m)
+		if m.kind == kindReply || m.kind == kindReplyErr {
+			in.e.complete(in.src, m)
+			replies = true
+		} else {
+			requests = true
+		}
+		rest = next
+	}
+	if requests {
+		in.push(p)
+	} else {
+		in.e.putBuf(p)
+	}
+	if replies {
+		// The woken callers wait on this goroutine's processor, which
+		// would otherwise go back to polling comm first.
+		runtime.Gosched()
+	}
+}
+
+// handle runs the handlers of packet p, which deliver checked.
+func (in *inbox) handle(ctx context.Context, p []byte) {
+	for len(p) > 0 {
+		m, rest, _ := nextMessage(p)
+		if m.kind == kindPost || m.kind == kindCall {
+			in.dispatch(ctx, m)
+		}
 		p = rest
 	}
 }
 
 func (in *inbox) dispatch(ctx context.Context, m message) {
-	switch m.kind {
-	case kindReply, kindReplyErr:
-		in.e.complete(in.src, m)
-	case kindPost, kindCall:
-		reply, err := in.e.run(ctx, in.src, m.handler, m.payload)
-		if m.kind == kindCall {
-			in.reply(m, reply, err)
-		} else if err != nil {
-			in.e.cfg.Logger.Warn("am: posted handler failed", "from", in.src, "handler", in.e.name(m.handler), "err", err)
-		}
+	reply, err := in.e.run(ctx, in.src, m.handler, m.payload)
+	if m.kind == kindCall {
+		in.reply(m, reply, err)
+	} else if err != nil {
+		in.e.cfg.Logger.Warn("am: posted handler failed", "from", in.src, "handler", in.e.name(m.handler), "err", err)
 	}
 }
 
@@ -128,6 +157,6 @@ func (in *inbox) receive(ctx context.Context) {
 			}
 			return
 		}
-		in.push(in.e.copyPacket(buf[:st.Len]))
+		in.deliver(in.e.copyPacket(buf[:st.Len]))
 	}
 }

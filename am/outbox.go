@@ -128,7 +128,7 @@ func (o *outbox) run(ctx context.Context) {
 			close(p.done)
 		case failed:
 		case o.dest == o.e.rank:
-			o.e.inboxes[o.dest].push(p.b) // the inbox recycles it
+			o.e.inboxes[o.dest].deliver(p.b) // which recycles it
 		default:
 			err := o.e.w.Send(ctx, o.dest, o.e.cfg.Tag, p.b)
 			o.e.putBuf(p.b)

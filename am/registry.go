@@ -14,9 +14,10 @@ import (
 // when the engine closes.
 //
 // Handlers from one source run one at a time, in the order that source
-// sent them, so a handler must not wait for another active message to
-// this rank from the same source (a Call to its own sender from inside a
-// handler waits for itself); it may Post.
+// sent them, while handlers for other sources may run at once. A handler
+// may Post, and may Call (replies do not queue behind handlers), but
+// handlers that Call one another around a cycle of ranks wait for ever:
+// each holds up the later messages from its source.
 type Handler func(ctx context.Context, from int, args []byte) (reply []byte, err error)
 
 // ID names a registered handler in Call and Post. IDs are given out in
