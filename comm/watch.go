@@ -22,9 +22,13 @@ import (
 // owner's wake-up, and a pooled request is reused once its owner returns,
 // so the two agree through the request's watch phase who touches it: the
 // owner, when it wakes, moves the phase from watching to ended; a
-// callback that moves it from watching to firing withdraws the request
-// and then marks it fired, and an owner that finds it firing waits for
-// fired before it returns.
+// callback claims a request by moving it from watching to firing while it
+// takes it out of its list, under the set's lock, then withdraws it and
+// marks it fired, and an owner that finds it firing waits for fired
+// before it returns. The claim is made under the lock, not later, because
+// a request detached but not yet claimed could be woken, returned,
+// reused and watched again (phase watching once more) before the
+// callback got to it, which would then withdraw the new operation.
 //
 // Invariants (watchSet.mu guards lists, closed and every request's wlist,
 // wnext and wprev): a request is in at most one list, and its wlist says
@@ -125,7 +129,7 @@ func (s *watchSet) fire(l *watchList, err error) {
 	rs := s.detach(l, nil)
 	s.mu.Unlock()
 	for _, r := range rs {
-		r.fireWatch(err)
+		r.fireClaimed(err)
 	}
 }
 
@@ -140,16 +144,19 @@ func (s *watchSet) close() {
 	}
 	s.mu.Unlock()
 	for _, r := range rs {
-		r.fireWatch(ErrClosed)
+		r.fireClaimed(ErrClosed)
 	}
 }
 
-// detach empties l, appending its requests to rs. s.mu must be held.
+// detach empties l, appending to rs the requests it claims: those whose
+// owners have not woken yet. s.mu must be held.
 func (s *watchSet) detach(l *watchList, rs []*Request) []*Request {
 	for l.head != nil {
 		r := l.head
 		s.unlink(l, r)
-		rs = append(rs, r)
+		if r.wphase.CompareAndSwap(watchWatching, watchFiring) {
+			rs = append(rs, r)
+		}
 	}
 	return rs
 }
@@ -159,6 +166,12 @@ func (r *Request) fireWatch(err error) {
 	if !r.wphase.CompareAndSwap(watchWatching, watchFiring) {
 		return
 	}
+	r.fireClaimed(err)
+}
+
+// fireClaimed withdraws r, which its caller claimed (phase firing), with
+// err, and hands it back to its owner.
+func (r *Request) fireClaimed(err error) {
 	r.withdraw(err)
 	r.wphase.Store(watchFired)
 }
