@@ -1,4 +1,59 @@
-// Package pgas is Grappa's global address space over package am: a heap
-// on every rank, addressed as (rank, offset) or as one linear heap
-// striped block-cyclic over the ranks.
+// Package pgas is Grappa's global address space over package am: every
+// rank holds a heap, and delegates read and update any element of it at
+// the element's home rank.
+//
+// Every rank makes its heap before its am engine, registers the same
+// Funcs, then binds the two:
+//
+//	var reg am.Registry
+//	h, err := pgas.New(&reg, pgas.Config{})
+//	double, err := pgas.RegisterFunc(h, "double", func(v int64, _ []byte) (int64, []byte, error) {
+//		return 2 * v, nil, nil
+//	})
+//	e, err := am.New(ctx, w, &reg, am.Config{})
+//	err = h.Bind(e)
+//	counts, err := pgas.Alloc[int64](ctx, h, 1000) // collective: every rank
+//	old, err := counts.At(42).FetchAndAdd(ctx, 1)  // runs at element 42's home
+//
+// # Addresses
+//
+// An Addr is two-dimensional: a rank and a byte offset in its heap. The
+// heap is also one linear address space striped block-cyclic over the
+// ranks (Layout): block b of Config.Block bytes (64 by default) lives on
+// rank b mod ranks. An Array[T] occupies consecutive linear blocks, so
+// its elements spread evenly, a block's worth on each rank in turn; an
+// element never straddles two blocks. Elements are fixed-size numbers
+// (Number): no pointer crosses ranks.
+//
+// Alloc and Free are collective: every rank calls them with the same
+// arguments in the same order. They send no message, because each
+// rank's allocator is deterministic (first fit on block boundaries), so
+// the same calls give the same offset on every rank: allocations are
+// symmetric. Alloc beyond a rank's heap fails with ErrOutOfHeap naming
+// the requested, free and heap sizes. Free zeroes the memory, so a new
+// Array starts at zero even if another rank reaches it first.
+//
+// # Delegates
+//
+// The methods of Ptr are Grappa's delegates: Read, Write,
+// CompareAndSwap, FetchAndAdd and Call (a Func registered by name on
+// every rank, applied to the element) run at the element's home rank as
+// one am handler each. Every delegate at a rank runs under one lock of
+// that rank (a per-rank lock, not per block), so each is atomic with
+// respect to every other delegate on the same address, with no hardware
+// atomics across ranks. A delegate homed on the calling rank takes the
+// same lock without a message.
+//
+// The blocking forms wait for the home's reply. FetchAndAddAsync returns
+// a Future to Wait on; many in flight share packets. Add posts an
+// increment with no reply; Heap.Quiet returns once every Add made before
+// it has been applied. A rank's delegates to one home run there in the
+// order this rank issued them (am's per-source order).
+//
+// # Errors
+//
+// An address outside the heap (PtrAt) or a malformed delegate fails with
+// ErrBadAddress or ErrBadSize at the caller; At with an index out of
+// range panics, as slice indexing does. When the home rank is lost, its
+// delegates fail with an error wrapping comm.ErrPeerLost.
 package pgas

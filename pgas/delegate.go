@@ -1,0 +1,135 @@
+package pgas
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/am"
+)
+
+// op runs one of the built-in operations at p's home.
+func (p Ptr[T]) op(ctx context.Context, op int, args []byte) ([]byte, error) {
+	if p.h == nil {
+		return nil, fmt.Errorf("%w: delegate on the zero Ptr", ErrBadAddress)
+	}
+	return p.do(ctx, opNames[op], p.h.ops[op], p.h.hs[op], args)
+}
+
+// do runs handler id with args at p's home: in place, under the same
+// lock, when this rank is home, else as an am Call.
+func (p Ptr[T]) do(ctx context.Context, name string, id am.ID, home am.Handler, args []byte) ([]byte, error) {
+	if p.h == nil {
+		return nil, fmt.Errorf("%w: delegate on the zero Ptr", ErrBadAddress)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var reply []byte
+	var err error
+	if p.addr.Rank == p.h.e.Rank() {
+		reply, err = home(ctx, p.addr.Rank, args)
+	} else {
+		reply, err = p.h.e.Call(ctx, p.addr.Rank, id, args)
+	}
+	if err != nil && err != ctx.Err() {
+		err = wrapOp(err, name, p.addr)
+	}
+	return reply, err
+}
+
+func (p Ptr[T]) args(operands ...T) []byte {
+	b := make([]byte, header+len(operands)*p.size)
+	b[0], b[1] = byte(p.k), byte(p.size)
+	binary.LittleEndian.PutUint64(b[2:], uint64(p.addr.Offset))
+	for i, v := range operands {
+		put(b[header+i*p.size:header+(i+1)*p.size], v)
+	}
+	return b
+}
+
+// Read returns the element.
+func (p Ptr[T]) Read(ctx context.Context) (T, error) {
+	r, err := p.op(ctx, opRead, p.args())
+	if err != nil {
+		return 0, err
+	}
+	return get[T](r), nil
+}
+
+// Write sets the element to v.
+func (p Ptr[T]) Write(ctx context.Context, v T) error {
+	_, err := p.op(ctx, opWrite, p.args(v))
+	return err
+}
+
+// CompareAndSwap sets the element to new if it holds old, comparing bit
+// patterns, and reports whether it did.
+func (p Ptr[T]) CompareAndSwap(ctx context.Context, old, new T) (bool, error) {
+	r, err := p.op(ctx, opCAS, p.args(old, new))
+	if err != nil {
+		return false, err
+	}
+	return r[0] == 1, nil
+}
+
+// FetchAndAdd adds delta to the element and returns its value before.
+// Integers wrap around as Go's do.
+func (p Ptr[T]) FetchAndAdd(ctx context.Context, delta T) (T, error) {
+	r, err := p.op(ctx, opAdd, p.args(delta))
+	if err != nil {
+		return 0, err
+	}
+	return get[T](r), nil
+}
+
+// FetchAndAddAsync starts a FetchAndAdd and returns at once; the
+// Future's Wait returns what FetchAndAdd would have. Many of them in
+// flight share packets to each rank.
+func (p Ptr[T]) FetchAndAddAsync(ctx context.Context, delta T) *Future[T] {
+	f := &Future[T]{done: make(chan struct{})}
+	if p.h != nil && p.h.e != nil && p.addr.Rank == p.h.e.Rank() {
+		f.v, f.err = p.FetchAndAdd(ctx, delta) // nothing to wait for
+		close(f.done)
+		return f
+	}
+	go func() {
+		f.v, f.err = p.FetchAndAdd(ctx, delta)
+		close(f.done)
+	}()
+	return f
+}
+
+// Add adds delta to the element without waiting for it: Heap.Quiet
+// returns once it has been applied. An Add is ordered before the later
+// delegates of this rank to the same home, blocking or not.
+func (p Ptr[T]) Add(ctx context.Context, delta T) error {
+	if p.h == nil {
+		return fmt.Errorf("%w: Add on the zero Ptr", ErrBadAddress)
+	}
+	args := p.args(delta)
+	if p.addr.Rank == p.h.e.Rank() {
+		_, err := p.h.hs[opAdd](ctx, p.addr.Rank, args)
+		return wrapOp(err, "add", p.addr)
+	}
+	return wrapOp(p.h.e.Post(ctx, p.addr.Rank, p.h.ops[opAdd], args), "add", p.addr)
+}
+
+// Future is the result of an async delegate.
+type Future[T any] struct {
+	done chan struct{}
+	v    T
+	err  error
+}
+
+// Wait returns the delegate's result once it has come back, or
+// ctx.Err() when ctx ends first (the delegate may still run).
+func (f *Future[T]) Wait(ctx context.Context) (T, error) {
+	select {
+	case <-f.done:
+		return f.v, f.err
+	case <-ctx.Done():
+		var z T
+		return z, ctx.Err()
+	}
+}

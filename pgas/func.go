@@ -1,0 +1,56 @@
+package pgas
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/am"
+)
+
+// Func is a function that every rank registered under one name, which
+// Ptr.Call applies to an element at its home.
+// Funcs registered alike on every rank are interchangeable: a Func
+// from one rank's RegisterFunc may serve another's pointers.
+type Func[T Number] struct {
+	id   am.ID
+	idx  int // in Heap.funcs
+	name string
+}
+
+// RegisterFunc registers f under name, for Ptr.Call. Every rank
+// registers the same names in the same order, after New and before
+// am.New (am.New checks that they did). f runs at the element's home
+// under the lock of every delegate there, so it must be quick and must
+// not call delegates: it gets the element's value and arg, and returns
+// the element's new value and a reply for the caller; when it returns an
+// error, the element is left as it was and the caller gets the error as
+// an *am.RemoteError when the home is
+// another rank, as itself when it is this one.
+func RegisterFunc[T Number](h *Heap, name string, f func(v T, arg []byte) (T, []byte, error)) (Func[T], error) {
+	k, size := kindOf[T]()
+	home := h.homeOp(-1, func(r request, elem []byte) ([]byte, error) {
+		if r.k != k || r.size != size {
+			return nil, fmt.Errorf("%w: func %q on an element of kind %d, %d bytes", ErrBadSize, name, r.k, r.size)
+		}
+		v, reply, err := f(get[T](elem), r.ops)
+		if err == nil {
+			put(elem, v)
+		}
+		return reply, err
+	})
+	id, err := h.reg.Register("pgas.func/"+name, home)
+	if err != nil {
+		return Func[T]{}, fmt.Errorf("pgas: func %q: %w", name, err)
+	}
+	h.funcs = append(h.funcs, home)
+	return Func[T]{id: id, idx: len(h.funcs) - 1, name: name}, nil
+}
+
+// Call applies f to the element at its home with arg and returns f's
+// reply; arg may be as long as the engine's MaxArgs less a few bytes.
+func (p Ptr[T]) Call(ctx context.Context, f Func[T], arg []byte) ([]byte, error) {
+	if p.h == nil || f.idx >= len(p.h.funcs) || f.name == "" {
+		return nil, fmt.Errorf("%w: func %q on pointer %v", ErrBadAddress, f.name, p.addr)
+	}
+	return p.do(ctx, "func "+f.name, f.id, p.h.funcs[f.idx], append(p.args(), arg...))
+}

@@ -1,0 +1,134 @@
+package pgas
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/plexus-hpc/plexus/am"
+)
+
+// DefaultHeapBytes is the heap of each rank when Config.HeapBytes is 0.
+const DefaultHeapBytes = 16 << 20
+
+// Config sizes a heap. Every rank must use the same Config.
+type Config struct {
+	// HeapBytes is the heap of each rank, a multiple of Block.
+	HeapBytes int64
+	// Block is the bytes of a block of the striped linear heap; an
+	// element never straddles two blocks.
+	Block int64
+}
+
+func (c Config) withDefaults() Config {
+	if c.HeapBytes == 0 {
+		c.HeapBytes = DefaultHeapBytes
+	}
+	if c.Block == 0 {
+		c.Block = DefaultBlock
+	}
+	return c
+}
+
+// Validate reports what is wrong with c, after defaults.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	if c.HeapBytes < 0 || c.Block <= 0 || c.HeapBytes%c.Block != 0 {
+		return fmt.Errorf("%w: heap of %d bytes in blocks of %d", ErrBadSize, c.HeapBytes, c.Block)
+	}
+	return nil
+}
+
+// Heap is one rank's part of the global heap and the delegates that
+// reach the others.
+//
+// Concurrency contract: delegates (the methods of Ptr) may be called
+// from any number of goroutines and handlers at once. Alloc and Free are
+// collective and are called by one goroutine per rank, in the same order
+// on every rank.
+type Heap struct {
+	cfg   Config
+	reg   *am.Registry
+	ops   [nops]am.ID
+	hs    [nops]am.Handler // the home side of each op, also run locally
+	funcs []am.Handler     // the home side of each Func, in registration order
+	e     *am.Engine
+	lay   Layout
+
+	// mu serialises every delegate that runs at this rank, whatever its
+	// address: that is what makes each one atomic with respect to the
+	// others. It also guards the allocator.
+	mu    sync.Mutex
+	mem   []byte
+	alloc *allocator
+}
+
+// New makes a rank's heap and registers its delegates' handlers in reg,
+// which must then go to am.New; Bind gives the heap that engine. Every
+// rank calls New, and RegisterFunc, in the same order.
+func New(reg *am.Registry, cfg Config) (*Heap, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	h := &Heap{cfg: cfg.withDefaults(), reg: reg}
+	h.hs = h.handlers()
+	for op, f := range h.hs {
+		id, err := reg.Register(opNames[op], f)
+		if err != nil {
+			return nil, err
+		}
+		h.ops[op] = id
+	}
+	return h, nil
+}
+
+// Bind makes e, built over the registry given to New, the engine that
+// carries this heap's delegates, and allocates the heap's memory.
+func (h *Heap) Bind(e *am.Engine) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.e != nil {
+		return fmt.Errorf("%w: Bind called twice", ErrBound)
+	}
+	h.e = e
+	h.lay = Layout{Block: h.cfg.Block, Ranks: e.Size()}
+	h.mem = make([]byte, h.cfg.HeapBytes)
+	h.alloc = newAllocator(h.cfg.HeapBytes)
+	return nil
+}
+
+// Layout returns the striping of the linear heap.
+func (h *Heap) Layout() Layout { return h.lay }
+
+// Rank returns this rank.
+func (h *Heap) Rank() int { return h.e.Rank() }
+
+func (h *Heap) bound() error {
+	if h.e == nil {
+		return ErrBound
+	}
+	return nil
+}
+
+// Quiet returns once every Add that this rank's goroutines made before
+// it has been applied at its home: it calls every rank, and a Call runs
+// after the Posts sent before it.
+func (h *Heap) Quiet(ctx context.Context) error {
+	if err := h.bound(); err != nil {
+		return err
+	}
+	errs := make(chan error, h.e.Size())
+	for r := range h.e.Size() {
+		go func() {
+			_, err := h.e.Call(ctx, r, h.ops[opFence], nil)
+			errs <- wrapOp(err, "quiet", Addr{Rank: r})
+		}()
+	}
+	var first error
+	for range h.e.Size() {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -1,0 +1,102 @@
+package pgas
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/am"
+)
+
+// The delegate operations, one am handler each.
+const (
+	opRead = iota
+	opWrite
+	opCAS
+	opAdd
+	opFence
+	nops
+)
+
+var opNames = [nops]string{"pgas.read", "pgas.write", "pgas.cas", "pgas.add", "pgas.fence"}
+
+// header is the start of every delegate's args: the element's kind, its
+// size and its offset in the home heap; operands follow.
+const header = 1 + 1 + 8
+
+// request is a decoded delegate at its home.
+type request struct {
+	k    kind
+	off  int64
+	size int
+	ops  []byte // operands, each size bytes
+}
+
+// decode checks a delegate's args against this heap: they come from the
+// network, so nothing is trusted. operands < 0 takes any bytes after the
+// header.
+func (h *Heap) decode(args []byte, operands int) (request, error) {
+	if len(args) < header {
+		return request{}, fmt.Errorf("%w: %d bytes of delegate args", ErrBadSize, len(args))
+	}
+	r := request{k: kind(args[0]), size: int(args[1]), off: int64(binary.LittleEndian.Uint64(args[2:])), ops: args[header:]}
+	switch {
+	case r.k < kindInt || r.k > kindFloat64 || r.size < 1 || r.size > 8:
+		return request{}, fmt.Errorf("%w: element of kind %d, %d bytes", ErrBadSize, r.k, r.size)
+	case operands >= 0 && len(r.ops) != operands*r.size:
+		return request{}, fmt.Errorf("%w: %d bytes of operands, want %d", ErrBadSize, len(r.ops), operands*r.size)
+	case r.off < 0 || r.off+int64(r.size) > int64(len(h.mem)):
+		return request{}, fmt.Errorf("%w: %d bytes at offset %d, heap of %d", ErrBadAddress, r.size, r.off, len(h.mem))
+	}
+	return r, nil
+}
+
+// handlers returns the home side of each operation.
+func (h *Heap) handlers() [nops]am.Handler {
+	return [nops]am.Handler{
+		opRead:  h.homeOp(0, func(r request, e []byte) ([]byte, error) { return bytes.Clone(e), nil }),
+		opWrite: h.homeOp(1, func(r request, e []byte) ([]byte, error) { copy(e, r.ops); return nil, nil }),
+		opCAS:   h.homeOp(2, cas),
+		opAdd:   h.homeOp(1, fetchAdd),
+		opFence: func(context.Context, int, []byte) ([]byte, error) { return nil, nil },
+	}
+}
+
+// cas compares bit patterns (so a float NaN equals itself, and -0 does
+// not equal +0) and swaps; its reply is 1 when it swapped.
+func cas(r request, e []byte) ([]byte, error) {
+	if !bytes.Equal(e, r.ops[:r.size]) {
+		return []byte{0}, nil
+	}
+	copy(e, r.ops[r.size:])
+	return []byte{1}, nil
+}
+
+// fetchAdd adds and replies with the value before.
+func fetchAdd(r request, e []byte) ([]byte, error) {
+	old := bytes.Clone(e)
+	add(r.k, e, r.ops)
+	return old, nil
+}
+
+// homeOp makes the handler of an operation with the given number of
+// operands: decode, then apply f to the element under h.mu.
+func (h *Heap) homeOp(operands int, f func(r request, elem []byte) ([]byte, error)) am.Handler {
+	return func(_ context.Context, _ int, args []byte) ([]byte, error) {
+		r, err := h.decode(args, operands)
+		if err != nil {
+			return nil, err
+		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return f(r, h.mem[r.off:r.off+int64(r.size)])
+	}
+}
+
+func wrapOp(err error, op string, a Addr) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("pgas: %s at %v: %w", op, a, err)
+}
