@@ -92,6 +92,13 @@ func TestAMLostRank(t *testing.T) {
 	}
 }
 
+// TestPGAS: 3 ranks of 8 goroutines FetchAndAdd into a global array
+// striped over all of them; the sum is exact.
+func TestPGAS(t *testing.T) {
+	out := runExample(t, "pgas", 3, "-n", "2000")
+	mustContain(t, out, "FetchAndAdd sum 48000 of 64 counters is exact")
+}
+
 // bin holds the plexus command and the examples, built once.
 var bin struct {
 	once sync.Once
@@ -118,7 +125,7 @@ func build(t *testing.T) string {
 			return
 		}
 		cmd := exec.Command("go", "build", "-o", bin.dir+string(filepath.Separator),
-			"../cmd/plexus", "./am", "./hello", "./ring", "./allreduce", "./stencil")
+			"../cmd/plexus", "./am", "./pgas", "./hello", "./ring", "./allreduce", "./stencil")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			bin.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -70,7 +70,10 @@ func New(reg *am.Registry, cfg Config) (*Heap, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	h := &Heap{cfg: cfg.withDefaults(), reg: reg}
+	cfg = cfg.withDefaults()
+	// The memory exists before the engine: other ranks may send
+	// delegates as soon as their am.New returns, before this Bind.
+	h := &Heap{cfg: cfg, reg: reg, mem: make([]byte, cfg.HeapBytes), alloc: newAllocator(cfg.HeapBytes)}
 	h.hs = h.handlers()
 	for op, f := range h.hs {
 		id, err := reg.Register(opNames[op], f)
@@ -83,7 +86,7 @@ func New(reg *am.Registry, cfg Config) (*Heap, error) {
 }
 
 // Bind makes e, built over the registry given to New, the engine that
-// carries this heap's delegates, and allocates the heap's memory.
+// carries this heap's delegates.
 func (h *Heap) Bind(e *am.Engine) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -92,8 +95,6 @@ func (h *Heap) Bind(e *am.Engine) error {
 	}
 	h.e = e
 	h.lay = Layout{Block: h.cfg.Block, Ranks: e.Size()}
-	h.mem = make([]byte, h.cfg.HeapBytes)
-	h.alloc = newAllocator(h.cfg.HeapBytes)
 	return nil
 }
 
