@@ -100,7 +100,7 @@ func PtrAt[T Number](h *Heap, a Addr) (Ptr[T], error) {
 		return Ptr[T]{}, err
 	}
 	k, size := kindOf[T]()
-	if a.Rank < 0 || a.Rank >= h.lay.Ranks || a.Offset < 0 || a.Offset+int64(size) > h.cfg.HeapBytes {
+	if a.Rank < 0 || a.Rank >= h.lay.Ranks || a.Offset < 0 || a.Offset > h.cfg.HeapBytes-int64(size) {
 		return Ptr[T]{}, fmt.Errorf("%w: %d bytes at %v, %d ranks with heaps of %d", ErrBadAddress, size, a, h.lay.Ranks, h.cfg.HeapBytes)
 	}
 	return Ptr[T]{h: h, addr: a, size: size, k: k}, nil

@@ -231,7 +231,7 @@ func TestCASCounter(t *testing.T) {
 func TestBadAddress(t *testing.T) {
 	j := newJob(t, 2, Config{HeapBytes: 1024}, nil)
 	h := j.hs[0]
-	for _, a := range []Addr{{2, 0}, {-1, 0}, {1, -8}, {1, 1020}, {0, 1024}} {
+	for _, a := range []Addr{{2, 0}, {-1, 0}, {1, -8}, {1, 1020}, {0, 1024}, {0, math.MaxInt64}} {
 		if _, err := PtrAt[int64](h, a); !errors.Is(err, ErrBadAddress) {
 			t.Errorf("PtrAt(%v): %v; want ErrBadAddress", a, err)
 		}
@@ -245,6 +245,9 @@ func TestBadAddress(t *testing.T) {
 	}
 	if _, err := h.decode([]byte{1, 8, 0xfc, 3, 0, 0, 0, 0, 0, 0}, 0); !errors.Is(err, ErrBadAddress) {
 		t.Errorf("home: 8 bytes at offset 1020 of a 1024 heap: %v", err)
+	}
+	if _, err := h.decode([]byte{1, 8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, 0); !errors.Is(err, ErrBadAddress) {
+		t.Errorf("home: offset MaxInt64: %v", err)
 	}
 	if _, err := h.decode([]byte{1, 9, 0, 0, 0, 0, 0, 0, 0, 0}, 0); !errors.Is(err, ErrBadSize) {
 		t.Errorf("home: a 9-byte element: %v", err)

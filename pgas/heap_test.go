@@ -54,6 +54,10 @@ func TestAllocBeyondHeap(t *testing.T) {
 			t.Errorf("Alloc(%d): %v; want ErrBadSize", n, err)
 		}
 	}
+	small := newJob(t, 2, Config{HeapBytes: 64, Block: 4}, nil)
+	if _, err := Alloc[int64](ctx, small.hs[0], 1); !errors.Is(err, ErrBadSize) {
+		t.Errorf("Alloc of 8-byte elements in 4-byte blocks: %v; want ErrBadSize", err)
+	}
 	if _, err := Alloc[int64](ctx, j.hs[0], 96); err != nil {
 		t.Errorf("Alloc that fits after a failure: %v", err)
 	}

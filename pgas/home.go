@@ -46,7 +46,7 @@ func (h *Heap) decode(args []byte, operands int) (request, error) {
 		return request{}, fmt.Errorf("%w: element of kind %d, %d bytes", ErrBadSize, r.k, r.size)
 	case operands >= 0 && len(r.ops) != operands*r.size:
 		return request{}, fmt.Errorf("%w: %d bytes of operands, want %d", ErrBadSize, len(r.ops), operands*r.size)
-	case r.off < 0 || r.off+int64(r.size) > int64(len(h.mem)):
+	case r.off < 0 || r.off > int64(len(h.mem)-r.size): // no overflow for any off
 		return request{}, fmt.Errorf("%w: %d bytes at offset %d, heap of %d", ErrBadAddress, r.size, r.off, len(h.mem))
 	}
 	return r, nil

@@ -24,16 +24,26 @@ type job struct {
 // Funcs (it may be nil), on one goroutine per rank.
 func newJob(t *testing.T, n int, cfg Config, funcs func(rank int, h *Heap)) *job {
 	t.Helper()
-	j := &job{twin: commtest.NewTwin(n), es: make([]*am.Engine, n), hs: make([]*Heap, n)}
+	twin := commtest.NewTwin(n)
 	ws := make([]*comm.World, n)
 	for r := range n {
-		w, err := j.twin.World(r, comm.Config{})
+		w, err := twin.World(r, comm.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ws[r] = w
 		t.Cleanup(func() { w.Close() })
 	}
+	j := newJobOver(t, ws, cfg, funcs)
+	j.twin = twin
+	return j
+}
+
+// newJobOver is newJob over given worlds, one per rank.
+func newJobOver(t testing.TB, ws []*comm.World, cfg Config, funcs func(rank int, h *Heap)) *job {
+	t.Helper()
+	n := len(ws)
+	j := &job{es: make([]*am.Engine, n), hs: make([]*Heap, n)}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for r := range n {
@@ -68,7 +78,7 @@ func start(w *comm.World, rank int, cfg Config, funcs func(rank int, h *Heap)) (
 }
 
 // alloc makes the same array on every rank, as a collective Alloc does.
-func alloc[T Number](t *testing.T, j *job, n int) []Array[T] {
+func alloc[T Number](t testing.TB, j *job, n int) []Array[T] {
 	t.Helper()
 	as := make([]Array[T], len(j.hs))
 	for r, h := range j.hs {
