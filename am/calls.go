@@ -26,23 +26,67 @@ func (e *Engine) Post(ctx context.Context, rank int, id ID, args []byte) error {
 // error comes back as a *RemoteError. When ctx ends first Call returns
 // ctx.Err(); the handler may still run.
 func (e *Engine) Call(ctx context.Context, rank int, id ID, args []byte) ([]byte, error) {
-	if err := e.check(ctx, rank, id, args); err != nil {
-		return nil, err
-	}
-	num, ch, err := e.register(rank)
+	r, err := e.send(ctx, rank, id, args)
 	if err != nil {
 		return nil, err
 	}
+	return r.Wait(ctx)
+}
+
+// CallAsync is Call without the wait: it sends the message, as Call
+// does, and returns at once; the Reply's Wait returns what Call would
+// have. Many Calls in flight to one rank share its packets. args may be
+// reused once CallAsync returns.
+func (e *Engine) CallAsync(ctx context.Context, rank int, id ID, args []byte) (*Reply, error) {
+	r, err := e.send(ctx, rank, id, args)
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// send sends a Call's message and returns its Reply by value, so that a
+// blocking Call does not allocate one.
+func (e *Engine) send(ctx context.Context, rank int, id ID, args []byte) (Reply, error) {
+	if err := e.check(ctx, rank, id, args); err != nil {
+		return Reply{}, err
+	}
+	num, ch, err := e.register(rank)
+	if err != nil {
+		return Reply{}, err
+	}
 	if err := e.out[rank].append(message{kind: kindCall, handler: id, call: num, payload: args}); err != nil {
 		e.forget(num)
-		return nil, fmt.Errorf("am: call %q at rank %d: %w", e.names[id], rank, err)
+		return Reply{}, fmt.Errorf("am: call %q at rank %d: %w", e.names[id], rank, err)
 	}
-	e.idleAfterCall(rank)
+	return Reply{e: e, rank: rank, num: num, ch: ch}, nil
+}
+
+// Reply is a Call in flight, from CallAsync.
+//
+// Wait is called once, by one goroutine.
+type Reply struct {
+	e    *Engine
+	rank int
+	num  uint64
+	ch   chan result
+}
+
+// Wait returns the handler's reply, or its error as a *RemoteError, or
+// an error wrapping comm.ErrPeerLost or ErrClosed. When ctx ends first
+// it returns ctx.Err(), and the reply, should it come, is dropped.
+func (r *Reply) Wait(ctx context.Context) ([]byte, error) {
 	select {
-	case r := <-ch:
-		return r.reply, r.err
+	case res := <-r.ch:
+		return res.reply, res.err
+	default:
+	}
+	r.e.idleAfterCall(r.rank) // about to block: the buffer may go now
+	select {
+	case res := <-r.ch:
+		return res.reply, res.err
 	case <-ctx.Done():
-		e.forget(num)
+		r.e.forget(r.num)
 		return nil, ctx.Err()
 	}
 }

@@ -14,6 +14,8 @@
 //	defer e.Close(ctx)
 //	err = e.Post(ctx, 1, add, args)        // no reply
 //	reply, err := e.Call(ctx, 1, add, args) // waits for the handler's reply
+//	r, err := e.CallAsync(ctx, 1, add, args) // returns at once
+//	reply, err = r.Wait(ctx)
 //
 // No code crosses processes: a message names a registered handler by its
 // ID and carries bytes, at most Config.MaxArgs of them. Handlers run at the

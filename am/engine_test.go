@@ -366,3 +366,51 @@ func TestCallFromHandler(t *testing.T) {
 		t.Fatalf("Call from a handler back to its caller: %q, %v; want \"1:x\"", got, err)
 	}
 }
+
+// TestCallAsync: many Calls in flight at once each get their own reply;
+// a Wait whose ctx ends returns ctx.Err(); after Close, Waits fail.
+func TestCallAsync(t *testing.T) {
+	block := make(chan struct{})
+	j := newJob(t, 2, Config{}, func(_ int, r *Registry) {
+		r.Register("echo", echo)
+		r.Register("hang", func(ctx context.Context, _ int, _ []byte) ([]byte, error) {
+			select {
+			case <-block:
+			case <-ctx.Done():
+			}
+			return nil, nil
+		})
+	})
+	defer close(block)
+	ctx := testCtx(t)
+	rs := make([]*Reply, 100)
+	for i := range rs {
+		r, err := j.es[0].CallAsync(ctx, 1, 0, []byte(fmt.Sprint(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs[i] = r
+	}
+	for i, r := range rs {
+		if got, err := r.Wait(ctx); err != nil || string(got) != fmt.Sprintf("0:%d", i) {
+			t.Errorf("reply %d: %q, %v", i, got, err)
+		}
+	}
+	if _, err := j.es[0].CallAsync(ctx, 1, 9, nil); !errors.Is(err, ErrBadHandler) {
+		t.Errorf("bad handler: %v", err)
+	}
+	hung, err := j.es[0].CallAsync(ctx, 1, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+	defer cancel()
+	if _, err := hung.Wait(short); err != context.DeadlineExceeded {
+		t.Errorf("Wait past its ctx: %v; want DeadlineExceeded", err)
+	}
+	hung, _ = j.es[0].CallAsync(ctx, 1, 1, nil)
+	j.es[0].Close(ctx)
+	if _, err := hung.Wait(ctx); !errors.Is(err, ErrClosed) {
+		t.Errorf("Wait after Close: %v; want ErrClosed", err)
+	}
+}
