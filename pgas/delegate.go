@@ -84,20 +84,15 @@ func (p Ptr[T]) FetchAndAdd(ctx context.Context, delta T) (T, error) {
 }
 
 // FetchAndAddAsync starts a FetchAndAdd and returns at once; the
-// Future's Wait returns what FetchAndAdd would have. Many of them in
-// flight share packets to each rank.
+// Future's Wait returns what FetchAndAdd would have. Many in flight
+// share packets to each rank.
 func (p Ptr[T]) FetchAndAddAsync(ctx context.Context, delta T) *Future[T] {
-	f := &Future[T]{done: make(chan struct{})}
-	if p.h != nil && p.h.e != nil && p.addr.Rank == p.h.e.Rank() {
-		f.v, f.err = p.FetchAndAdd(ctx, delta) // nothing to wait for
-		close(f.done)
-		return f
+	if p.h == nil || p.addr.Rank == p.h.e.Rank() {
+		v, err := p.FetchAndAdd(ctx, delta) // nothing to wait for
+		return &Future[T]{v: v, err: err}
 	}
-	go func() {
-		f.v, f.err = p.FetchAndAdd(ctx, delta)
-		close(f.done)
-	}()
-	return f
+	r, err := p.h.e.CallAsync(ctx, p.addr.Rank, p.h.ops[opAdd], p.args(delta))
+	return &Future[T]{r: r, err: wrapOp(err, opNames[opAdd], p.addr), addr: p.addr}
 }
 
 // Add adds delta to the element without waiting for it: Heap.Quiet
@@ -116,20 +111,27 @@ func (p Ptr[T]) Add(ctx context.Context, delta T) error {
 }
 
 // Future is the result of an async delegate.
-type Future[T any] struct {
-	done chan struct{}
+//
+// Wait is called once, by one goroutine.
+type Future[T Number] struct {
+	r    *am.Reply // nil when the result is already known
 	v    T
 	err  error
+	addr Addr
 }
 
 // Wait returns the delegate's result once it has come back, or
 // ctx.Err() when ctx ends first (the delegate may still run).
 func (f *Future[T]) Wait(ctx context.Context) (T, error) {
-	select {
-	case <-f.done:
+	if f.r == nil || f.err != nil {
 		return f.v, f.err
-	case <-ctx.Done():
-		var z T
-		return z, ctx.Err()
 	}
+	b, err := f.r.Wait(ctx)
+	switch {
+	case err == ctx.Err() && err != nil:
+		return 0, err
+	case err != nil:
+		return 0, wrapOp(err, opNames[opAdd], f.addr)
+	}
+	return get[T](b), nil
 }
