@@ -249,8 +249,10 @@ func TestBadAddress(t *testing.T) {
 	if _, err := h.decode([]byte{1, 8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, 0); !errors.Is(err, ErrBadAddress) {
 		t.Errorf("home: offset MaxInt64: %v", err)
 	}
-	if _, err := h.decode([]byte{1, 9, 0, 0, 0, 0, 0, 0, 0, 0}, 0); !errors.Is(err, ErrBadSize) {
-		t.Errorf("home: a 9-byte element: %v", err)
+	for _, hdr := range [][2]byte{{1, 9}, {1, 3}, {1, 0}, {byte(kindFloat64), 4}, {byte(kindFloat32), 8}, {0, 8}, {4, 8}} {
+		if _, err := h.decode([]byte{hdr[0], hdr[1], 0, 0, 0, 0, 0, 0, 0, 0}, 0); !errors.Is(err, ErrBadSize) {
+			t.Errorf("home: element of kind %d, %d bytes: %v; want ErrBadSize", hdr[0], hdr[1], err)
+		}
 	}
 	a := alloc[int64](t, j, 4)[0]
 	defer func() {

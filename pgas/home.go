@@ -42,7 +42,7 @@ func (h *Heap) decode(args []byte, operands int) (request, error) {
 	}
 	r := request{k: kind(args[0]), size: int(args[1]), off: int64(binary.LittleEndian.Uint64(args[2:])), ops: args[header:]}
 	switch {
-	case r.k < kindInt || r.k > kindFloat64 || r.size < 1 || r.size > 8:
+	case !validKind(r.k, r.size):
 		return request{}, fmt.Errorf("%w: element of kind %d, %d bytes", ErrBadSize, r.k, r.size)
 	case operands >= 0 && len(r.ops) != operands*r.size:
 		return request{}, fmt.Errorf("%w: %d bytes of operands, want %d", ErrBadSize, len(r.ops), operands*r.size)
@@ -50,6 +50,20 @@ func (h *Heap) decode(args []byte, operands int) (request, error) {
 		return request{}, fmt.Errorf("%w: %d bytes at offset %d, heap of %d", ErrBadAddress, r.size, r.off, len(h.mem))
 	}
 	return r, nil
+}
+
+// validKind reports whether an element of kind k may have size bytes:
+// floats their own width, integers 1, 2, 4 or 8.
+func validKind(k kind, size int) bool {
+	switch k {
+	case kindFloat32:
+		return size == 4
+	case kindFloat64:
+		return size == 8
+	case kindInt:
+		return size == 1 || size == 2 || size == 4 || size == 8
+	}
+	return false
 }
 
 // handlers returns the home side of each operation.
