@@ -1,6 +1,6 @@
 // Pgas counts into a global array: every rank's goroutines add to
-// counters striped over all ranks with FetchAndAdd delegates, blocking
-// and async, then rank 0 checks that the sum is exact.
+// counters striped over all ranks with FetchAndAdd delegates (blocking,
+// async, and posted Adds), then rank 0 checks that the sum is exact.
 //
 //	plexus run -n 3 -- go run ./examples/pgas -n 2000
 package main
@@ -63,7 +63,10 @@ func run(ctx context.Context, n, goroutines int) error {
 	if err := add(ctx, a, w.Rank(), n, goroutines); err != nil {
 		return err
 	}
-	if err := c.Barrier(ctx); err != nil { // every rank's adds came back
+	if err := h.Quiet(ctx); err != nil { // this rank's posted Adds are applied
+		return err
+	}
+	if err := c.Barrier(ctx); err != nil { // and every rank's
 		return err
 	}
 	if w.Rank() == 0 {
@@ -77,8 +80,8 @@ func run(ctx context.Context, n, goroutines int) error {
 	return e.Close(ctx)
 }
 
-// add makes n adds on each of goroutines goroutines, alternately
-// blocking and async, to counters chosen so that every rank is hit.
+// add makes n adds on each of goroutines goroutines, in turn blocking,
+// async and posted, to counters chosen so that every rank is hit.
 func add(ctx context.Context, a pgas.Array[int64], rank, n, goroutines int) error {
 	errs := make(chan error, goroutines)
 	var wg sync.WaitGroup
@@ -87,10 +90,13 @@ func add(ctx context.Context, a pgas.Array[int64], rank, n, goroutines int) erro
 			for i := range n {
 				p := a.At((rank*7 + g*3 + i) % counters)
 				var err error
-				if i%2 == 0 {
+				switch i % 3 {
+				case 0:
 					_, err = p.FetchAndAdd(ctx, 1)
-				} else {
+				case 1:
 					_, err = p.FetchAndAddAsync(ctx, 1).Wait(ctx)
+				case 2:
+					err = p.Add(ctx, 1)
 				}
 				if err != nil {
 					errs <- err
