@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"sync"
@@ -52,16 +51,7 @@ func TestRunLosesHost(t *testing.T) {
 // calls fault with their process ids once all are waiting, and checks
 // that rank r reports the loss of rank lost[r] within lossLimit.
 func runFault(t *testing.T, mode string, fault func(pids []int) error, lost map[int]int) {
-	up(t, 2)
-	dir := t.TempDir()
-	hostfile := filepath.Join(dir, "hosts")
-	if err := os.WriteFile(hostfile, []byte("h1 slots=2\nh2 slots=2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	agent, err := filepath.Abs("../../testdata/cluster/agent")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, hostfile, agent := twoHostJob(t, 2)
 	t.Setenv(rankEnv, "fault-"+mode)
 	t.Setenv("GORACE", "atexit_sleep_ms=0")
 	out := &readyWriter{want: 4, ready: make(chan struct{})}

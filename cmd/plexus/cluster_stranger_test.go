@@ -27,16 +27,7 @@ import (
 // (tcp.ErrAuth), rank 0 logs the refusal with h3's address, and the job
 // goes on: the ranks exchange again and plexus run exits 0.
 func TestRunRefusesStranger(t *testing.T) {
-	up(t, 3)
-	dir := t.TempDir()
-	hostfile := filepath.Join(dir, "hosts")
-	if err := os.WriteFile(hostfile, []byte("h1 slots=2\nh2 slots=2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	agent, err := filepath.Abs("../../testdata/cluster/agent")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, hostfile, agent := twoHostJob(t, 3)
 	goFile := filepath.Join(dir, "go")
 	t.Setenv(rankEnv, "fault-stranger")
 	t.Setenv("PLEXUS_CMD_TEST_GO", goFile)

@@ -27,16 +27,7 @@ const clusterScript = "../../testdata/cluster/cluster.sh"
 // own /dev/shm) and those on two hosts over TCP between the namespaces;
 // every rank says which transport reaches each other rank.
 func TestRunOnTwoHosts(t *testing.T) {
-	up(t, 2)
-	dir := t.TempDir()
-	hostfile := filepath.Join(dir, "hosts")
-	if err := os.WriteFile(hostfile, []byte("h1 slots=2\nh2 slots=2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	agent, err := filepath.Abs("../../testdata/cluster/agent")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, hostfile, agent := twoHostJob(t, 2)
 	t.Setenv(rankEnv, "cluster")
 	t.Setenv("GORACE", "atexit_sleep_ms=0")
 	out, errOut, code := plexus(t, "run", "--hostfile", hostfile, "--rsh", agent, "-n", "4", "--timeout", "20s",
@@ -194,4 +185,22 @@ func pattern(from, to int) []byte {
 		b[i] = byte(i*7 + from*31 + to)
 	}
 	return b
+}
+
+// twoHostJob brings up a cluster of hosts hosts and returns a temporary
+// directory, a hostfile of two ranks on h1 and two on h2 in it, and the
+// cluster's rsh agent.
+func twoHostJob(t *testing.T, hosts int) (dir, hostfile, agent string) {
+	t.Helper()
+	up(t, hosts)
+	dir = t.TempDir()
+	hostfile = filepath.Join(dir, "hosts")
+	if err := os.WriteFile(hostfile, []byte("h1 slots=2\nh2 slots=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agent, err := filepath.Abs("../../testdata/cluster/agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, hostfile, agent
 }
