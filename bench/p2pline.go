@@ -64,8 +64,10 @@ func Unit(bench string) string {
 	switch bench {
 	case "bandwidth":
 		return "MB/s"
-	case "msgrate", "msgrate_mt":
+	case "msgrate", "msgrate_mt", "am":
 		return "msgs/s"
+	case "gups":
+		return "ops/s"
 	}
 	return "µs"
 }

@@ -43,7 +43,7 @@ type cli struct {
 var commands []*command
 
 func init() {
-	commands = []*command{machineCmd, measureCmd, treeCmd, compareCmd, surveyCmd, benchCollCmd, benchP2PCmd, tourCmd, runCmd}
+	commands = []*command{machineCmd, measureCmd, treeCmd, compareCmd, surveyCmd, benchCollCmd, benchP2PCmd, benchGasCmd, tourCmd, runCmd}
 }
 
 // usageError marks an error in what the user typed: run prints the

@@ -1,0 +1,175 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/plexus-hpc/plexus/launch"
+)
+
+// GasConfig says what Gas runs.
+type GasConfig struct {
+	// Transport carries Plexus's ranks: tcp (loopback) or shm.
+	Transport string
+	// Quick runs few operations once, and gups on 2^20 elements: a smoke
+	// test.
+	Quick bool
+	// Runs repeats every case; the median is reported. Default 3, 1 with
+	// Quick.
+	Runs int
+	// Src is the plexus module's directory (default: found with go list).
+	Src string
+	// Log receives progress and notes such as a missing Open MPI.
+	Log io.Writer
+	// Timeout bounds each job. Default 5 minutes.
+	Timeout time.Duration
+}
+
+// ErrGasConfig reports a GasConfig that cannot run.
+var ErrGasConfig = errors.New("bench: bad gas config")
+
+// Validate says whether c can run.
+func (c GasConfig) Validate() error {
+	if _, ok := transports[c.Transport]; !ok {
+		return fmt.Errorf("%w: transport %q; have tcp and shm", ErrGasConfig, c.Transport)
+	}
+	if c.Runs < 0 || c.Timeout < 0 {
+		return fmt.Errorf("%w: %d runs, timeout %v", ErrGasConfig, c.Runs, c.Timeout)
+	}
+	return nil
+}
+
+func (c GasConfig) withDefaults() GasConfig {
+	if c.Runs == 0 {
+		c.Runs = 3
+		if c.Quick {
+			c.Runs = 1
+		}
+	}
+	if c.Timeout == 0 {
+		c.Timeout = 5 * time.Minute
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	return c
+}
+
+// gasCase is one job of Gas: impl names the row, prog "gasprog" or a peer.
+type gasCase struct {
+	impl, prog string
+	ranks      int
+	args       []string
+}
+
+// gasPlan lists the jobs of one run. n scales the operation counts.
+func gasPlan(c GasConfig, peers bool) []gasCase {
+	am, lat, gups, log := 1_000_000, 20_000, 2_000_000, 24
+	if c.Quick {
+		am, lat, gups, log = 50_000, 2_000, 100_000, 20
+	}
+	direct := am / 4 // a direct Post costs a comm message
+	plan := []gasCase{
+		{"aggregated", "gasprog", 2, []string{"-bench", "am", "-n", strconv.Itoa(am)}},
+		{"direct", "gasprog", 2, []string{"-bench", "am", "-mode", "direct", "-n", strconv.Itoa(direct)}},
+	}
+	if peers {
+		plan = append(plan, gasCase{"openmpi", "am", 2, []string{"-n", strconv.Itoa(am / 64)}})
+	}
+	plan = append(plan, gasCase{"plexus", "gasprog", 2, []string{"-bench", "delegate_latency", "-n", strconv.Itoa(lat)}})
+	for _, ranks := range []int{1, 2} {
+		args := []string{"-bench", "gups", "-n", strconv.Itoa(gups / ranks), "-log", strconv.Itoa(log)}
+		plan = append(plan, gasCase{"plexus", "gasprog", ranks, args})
+	}
+	return plan
+}
+
+// Gas builds bench/gasprog (and, when Open MPI is here, the bench/peers
+// programs) and runs the am, delegate_latency and gups cases of
+// "plexus bench gas" cfg.Runs times, reporting medians. Open MPI's am
+// program runs on shared memory (the vader BTL) whatever cfg.Transport.
+func Gas(ctx context.Context, cfg GasConfig) ([]GasResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	dir, err := os.MkdirTemp("", "plexus-gas-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	peers, err := buildGas(ctx, &cfg, dir)
+	if err != nil {
+		return nil, err
+	}
+	var all []P2PResult
+	for run := 1; run <= cfg.Runs; run++ {
+		for _, gc := range gasPlan(cfg, peers) {
+			fmt.Fprintf(cfg.Log, "bench gas: run %d/%d: %s %s, %d ranks\n", run, cfg.Runs, gc.impl, gc.args, gc.ranks)
+			res, err := runGasCase(ctx, cfg, dir, gc)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, res...)
+		}
+	}
+	return gasResults(medians(all)), nil
+}
+
+// buildGas builds gasprog and the peers into dir and says whether the
+// peers are there.
+func buildGas(ctx context.Context, cfg *GasConfig, dir string) (bool, error) {
+	var err error
+	if cfg.Src == "" {
+		if cfg.Src, err = moduleDir(ctx); err != nil {
+			return false, err
+		}
+	}
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "gasprog"), "./bench/gasprog")
+	cmd.Dir = cfg.Src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return false, fmt.Errorf("bench: building gasprog: %w\n%s", err, out)
+	}
+	err = buildPeers(ctx, cfg.Src, dir, cfg.Log)
+	if errors.Is(err, errSkipped) {
+		fmt.Fprintf(cfg.Log, "bench gas: Open MPI %v; Plexus only\n", err)
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// runGasCase runs one job and names its results.
+func runGasCase(ctx context.Context, cfg GasConfig, dir string, gc gasCase) ([]P2PResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	var out bytes.Buffer
+	var err error
+	transport := cfg.Transport
+	if gc.prog == "gasprog" {
+		args := append([]string{"-transport", cfg.Transport}, gc.args...)
+		job := launch.Job{N: gc.ranks, Prog: filepath.Join(dir, gc.prog), Args: args, Timeout: cfg.Timeout, Stdout: &out, Stderr: cfg.Log}
+		err = job.Run(ctx)
+	} else {
+		transport = "shm"
+		args := append([]string{"--allow-run-as-root", "--oversubscribe", "-n", strconv.Itoa(gc.ranks)}, transports[transport].mpirun...)
+		cmd := exec.CommandContext(ctx, "mpirun", append(append(args, filepath.Join(dir, gc.prog)), gc.args...)...)
+		cmd.Stdout, cmd.Stderr = &out, cfg.Log
+		err = cmd.Run()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s %s, %d ranks: %w", gc.impl, gc.prog, gc.ranks, err)
+	}
+	lines, err := ParsePeerOutput(&out)
+	if err != nil {
+		return nil, err
+	}
+	return toResults(lines, gc.impl, transport), nil
+}

@@ -1,0 +1,87 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// GasResult is one case of Gas: the median over the runs.
+type GasResult struct {
+	Bench     string  `json:"bench"` // am, delegate_latency or gups
+	Impl      string  `json:"impl"`  // aggregated, direct, openmpi (am) or plexus
+	Transport string  `json:"transport"`
+	Ranks     int     `json:"ranks"`
+	Size      int     `json:"size"` // bytes of a message or element
+	Value     float64 `json:"value"`
+	Unit      string  `json:"unit"` // msgs/s, µs or ops/s
+	Iters     int     `json:"iters"`
+	Runs      int     `json:"runs"`
+}
+
+func gasResults(rs []P2PResult) []GasResult {
+	out := make([]GasResult, len(rs))
+	for i, r := range rs {
+		out[i] = GasResult{r.Bench, r.Impl, r.Transport, r.Ranks, r.Size, r.Value, r.Unit, r.Iters, r.Runs}
+	}
+	return out
+}
+
+// WriteGasJSON writes results as one JSON array.
+func WriteGasJSON(w io.Writer, results []GasResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	if results == nil {
+		results = []GasResult{}
+	}
+	return enc.Encode(results)
+}
+
+// WriteGasTable writes results as an aligned table, then the am ratios
+// against the issue's targets: aggregated ≥ 12× direct over tcp, ≥ 3×
+// over shm, and ≥ 1× Open MPI's.
+func WriteGasTable(w io.Writer, results []GasResult) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "bench\timpl\ttransport\tranks\tsize\tvalue\tunit\t")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.4g\t%s\t\n", r.Bench, r.Impl, r.Transport, r.Ranks, r.Size, r.Value, r.Unit)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeGasRatios(w, results)
+	return nil
+}
+
+func writeGasRatios(w io.Writer, results []GasResult) {
+	agg := findGas(results, "aggregated")
+	if agg == nil {
+		return
+	}
+	want := map[string]float64{"tcp": 12, "shm": 3}[agg.Transport]
+	if d := findGas(results, "direct"); d != nil && d.Value > 0 {
+		r := agg.Value / d.Value
+		fmt.Fprintf(w, "\naggregated/direct over %s: %.2f× (target ≥ %g×: %s)\n", agg.Transport, r, want, met(r >= want))
+	}
+	if o := findGas(results, "openmpi"); o != nil && o.Value > 0 {
+		r := agg.Value / o.Value
+		fmt.Fprintf(w, "aggregated (%s)/openmpi (shm): %.2f× (target ≥ 1×: %s)\n", agg.Transport, r, met(r >= 1))
+	}
+}
+
+func findGas(results []GasResult, impl string) *GasResult {
+	for i := range results {
+		if results[i].Bench == "am" && results[i].Impl == impl {
+			return &results[i]
+		}
+	}
+	return nil
+}
+
+func met(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "not met"
+}
