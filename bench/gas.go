@@ -86,16 +86,20 @@ func gasPlan(c GasConfig, peers bool) []gasCase {
 	}
 	plan = append(plan, gasCase{"plexus", "gasprog", 2, []string{"-bench", "delegate_latency", "-n", strconv.Itoa(lat)}})
 	for _, ranks := range []int{1, 2} {
-		args := []string{"-bench", "gups", "-n", strconv.Itoa(gups / ranks), "-log", strconv.Itoa(log)}
-		plan = append(plan, gasCase{"plexus", "gasprog", ranks, args})
+		n := strconv.Itoa(gups / ranks)
+		plan = append(plan, gasCase{"plexus", "gasprog", ranks, []string{"-bench", "gups", "-n", n, "-log", strconv.Itoa(log)}})
+		if peers {
+			plan = append(plan, gasCase{"openmpi", "gups", ranks, []string{"-n", n, "-s", strconv.Itoa(log)}})
+		}
 	}
 	return plan
 }
 
 // Gas builds bench/gasprog (and, when Open MPI is here, the bench/peers
 // programs) and runs the am, delegate_latency and gups cases of
-// "plexus bench gas" cfg.Runs times, reporting medians. Open MPI's am
-// program runs on shared memory (the vader BTL) whatever cfg.Transport.
+// "plexus bench gas" cfg.Runs times, reporting medians. Open MPI's am and
+// gups programs run on shared memory (the vader BTL) whatever
+// cfg.Transport.
 func Gas(ctx context.Context, cfg GasConfig) ([]GasResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

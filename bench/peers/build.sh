@@ -10,7 +10,7 @@ if ! command -v "${MPICC:-mpicc}" >/dev/null 2>&1; then
 	exit 3
 fi
 mkdir -p "$out"
-for p in latency bw msgrate coll am; do
+for p in latency bw msgrate coll am gups; do
 	"${MPICC:-mpicc}" -O2 -Wall -o "$out/$p" "$here/$p.c"
 done
-echo "built latency bw msgrate coll am in $out"
+echo "built latency bw msgrate coll am gups in $out"

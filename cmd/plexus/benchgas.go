@@ -16,8 +16,8 @@ var benchGasCmd = &command{
 
 Builds bench/gasprog (packages am and pgas over comm) and starts it as jobs
 of ranks on this host, as plexus run does; when mpicc and mpirun are here it
-also builds bench/peers/am.c and runs it under mpirun on shared memory (the
-vader BTL). Cases:
+also builds bench/peers/am.c and gups.c and runs them under mpirun on shared
+memory (the vader BTL). Cases:
   am                32-byte Posts per second from rank 0 to rank 1, 2 ranks:
                     impl aggregated (am's default Config), direct (FlushBytes
                     1: one comm message per Post), and openmpi (windows of
@@ -26,11 +26,13 @@ vader BTL). Cases:
                     rank, µs per round trip
   gups              posted pgas Adds of 1 to random elements of a global
                     array of 2^24 int64 (2^20 with --quick), at 1 and 2
-                    ranks, updates per second of the job
+                    ranks, updates per second of the job; impl openmpi
+                    (bench/peers/gups.c): MPI_Accumulate in a passive
+                    epoch, flushed every 1024 updates
 Every case runs --runs times and the median is reported. Without Open MPI
-the openmpi row is left out with a note. The table ends with the am ratios
+the openmpi rows are left out with a note. The table ends with the ratios
 against the targets: aggregated ≥ 12× direct over tcp, ≥ 3× over shm, and
-≥ 1× Open MPI's. Must run inside the plexus module. --json prints one JSON
+≥ 1× Open MPI's; GUPS at 2 ranks ≥ 1× Open MPI's. Must run inside the plexus module. --json prints one JSON
 array (bench, impl, transport, ranks, size, value, unit, iters, runs).`,
 	flags: func() *flag.FlagSet { return new(gasOpts).flagSet() },
 	run:   runBenchGas,
