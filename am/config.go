@@ -13,8 +13,10 @@ const (
 	// DefaultFlushBytes is Grappa's aggregation buffer size: large enough
 	// that a network packet's fixed costs vanish, small enough to fill.
 	DefaultFlushBytes = 4 << 10
-	// DefaultFlushAge bounds how long a message waits in a buffer; Grappa
-	// ran from tens of microseconds to 2 ms, best near 1–2 ms.
+	// DefaultFlushAge bounds how long a message waits in a buffer: long
+	// enough that busy senders fill packets, short enough that a lone
+	// message is not held past the order of a millisecond (Grappa's paper,
+	// §3.3, tunes the same knob).
 	DefaultFlushAge = time.Millisecond
 	// DefaultMaxArgs is the longest argument or reply of one message.
 	DefaultMaxArgs = 16 << 10

@@ -18,10 +18,9 @@ import (
 // lies, and then publishes how far the buffer is consumed. A 2 KiB payload
 // thus costs one copy in and one out, through contiguous memory the
 // hardware streams, where the ring's 64-byte slots cost a copy into and
-// out of each slot and a buffer at each end: a 2 KiB round trip through a
-// plain buffer takes about a third of its time through the ring
-// (docs/benchmarks.md, "Bulk buffers" in section "Shared memory: headers
-// not copied whole", 2026-11-22). A pending bundle of Queue's longer
+// out of each slot and a buffer at each end, so medium payloads cross
+// much faster through a plain buffer (docs/benchmarks.md, "Bulk buffers"
+// in section "Shared memory: headers not copied whole"). A pending bundle of Queue's longer
 // than a slot goes the same way as a bulk bundle, whose frames the
 // receiver reads where they lie.
 //

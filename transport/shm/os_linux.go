@@ -79,9 +79,9 @@ var (
 // another thread while the kernel copies (it does for a system call that
 // runs longer than tens of microseconds, and a rank pinned to one CPU then
 // shares that CPU with the scheduler's monitor thread, which wakes
-// repeatedly while that goes on and cost pulls of 1 MiB about a quarter
-// of their bandwidth: docs/benchmarks.md, "Pulls as raw system calls" in
-// section "Shared memory on a new host", 2026-11-25). A call must
+// repeatedly while that goes on and slows large pulls markedly:
+// docs/benchmarks.md, "Pulls as raw system calls" in section "Shared
+// memory on a new host"). A call must
 // therefore be short: Endpoint.read copies at most maxRawRead bytes a
 // call.
 func vmRead(pid int, local [][]byte, remote []span) (int, error) {
