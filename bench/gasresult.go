@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -29,14 +28,7 @@ func gasResults(rs []P2PResult) []GasResult {
 }
 
 // WriteGasJSON writes results as one JSON array.
-func WriteGasJSON(w io.Writer, results []GasResult) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	if results == nil {
-		results = []GasResult{}
-	}
-	return enc.Encode(results)
-}
+func WriteGasJSON(w io.Writer, results []GasResult) error { return writeArray(w, results) }
 
 // WriteGasTable writes results as an aligned table, then the ratios
 // against the targets: aggregated am ≥ 12× direct over tcp, ≥ 3×

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -9,14 +8,7 @@ import (
 )
 
 // WriteP2PJSON writes results as one JSON array.
-func WriteP2PJSON(w io.Writer, results []P2PResult) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	if results == nil {
-		results = []P2PResult{}
-	}
-	return enc.Encode(results)
-}
+func WriteP2PJSON(w io.Writer, results []P2PResult) error { return writeArray(w, results) }
 
 // p2pRow is one case with both implementations' values (0: not run).
 type p2pRow struct {

@@ -24,13 +24,17 @@ type Result struct {
 }
 
 // WriteJSON writes results as one JSON array.
-func WriteJSON(w io.Writer, results []Result) error {
+func WriteJSON(w io.Writer, results []Result) error { return writeArray(w, results) }
+
+// writeArray writes rows as one indented JSON array, [] when there are
+// none, so a reader always gets an array.
+func writeArray[T any](w io.Writer, rows []T) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
-	if results == nil {
-		results = []Result{}
+	if rows == nil {
+		rows = []T{}
 	}
-	return enc.Encode(results)
+	return enc.Encode(rows)
 }
 
 // WriteTable writes results as an aligned table.
