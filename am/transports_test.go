@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"runtime"
 	"sync"
@@ -15,7 +14,6 @@ import (
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/commtest"
 	"github.com/plexus-hpc/plexus/transport/shm"
-	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
 // shmWorlds makes n worlds over shared memory in this process.
@@ -26,44 +24,26 @@ func shmWorlds(t testing.TB, n int) []*comm.World {
 		t.Skip(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	ws := make([]*comm.World, n)
-	for i := range ws {
-		sc := shm.Config{Rank: i, Size: n, JobID: "am-test", Dir: dir}
-		if ws[i], err = commtest.SHM(comm.Config{Rank: i, Size: n}, sc); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ws[i].Close() })
-	}
-	return ws
+	return cleanWorlds(t)(commtest.SHMWorlds(n, "am-test", dir, comm.Config{}))
 }
 
-// tcpWorlds makes n worlds over TCP on the loopback, with an address
-// book filled once every endpoint listens.
+// tcpWorlds makes n worlds over TCP on the loopback.
 func tcpWorlds(t testing.TB, n int) []*comm.World {
 	t.Helper()
-	addrs := make([]string, n)
-	ready := make(chan struct{})
-	book := func(rank int) (string, error) {
-		select {
-		case <-ready:
-			return addrs[rank], nil
-		case <-time.After(time.Minute):
-			return "", errors.New("no address book")
-		}
-	}
-	ws := make([]*comm.World, n)
-	for i := range ws {
-		tc := tcp.Config{Rank: i, Size: n, JobID: "am-test", Secret: []byte("0123456789abcdef-test"),
-			Addrs: book, Logger: slog.New(slog.DiscardHandler)}
-		w, err := commtest.TCP(comm.Config{Rank: i, Size: n}, tc, func(e *tcp.Endpoint) { addrs[i] = e.Addr() })
+	return cleanWorlds(t)(commtest.TCPWorlds(n, "am-test", comm.Config{}))
+}
+
+// cleanWorlds fails t on err and closes the worlds when t ends.
+func cleanWorlds(t testing.TB) func([]*comm.World, error) []*comm.World {
+	return func(ws []*comm.World, err error) []*comm.World {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws[i] = w
-		t.Cleanup(func() { w.Close() })
+		for _, w := range ws {
+			t.Cleanup(func() { w.Close() })
+		}
+		return ws
 	}
-	close(ready)
-	return ws
 }
 
 var transports = map[string]func(testing.TB, int) []*comm.World{"shm": shmWorlds, "tcp": tcpWorlds}

@@ -18,13 +18,12 @@ func shmJob(b *testing.B) *job {
 		b.Skip(err)
 	}
 	b.Cleanup(func() { os.RemoveAll(dir) })
-	ws := make([]*comm.World, 2)
-	for i := range ws {
-		sc := shm.Config{Rank: i, Size: 2, JobID: "pgas-bench", Dir: dir}
-		if ws[i], err = commtest.SHM(comm.Config{Rank: i, Size: 2}, sc); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { ws[i].Close() })
+	ws, err := commtest.SHMWorlds(2, "pgas-bench", dir, comm.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range ws {
+		b.Cleanup(func() { w.Close() })
 	}
 	return newJobOver(b, ws, Config{}, nil)
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/commtest"
-	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
 // fixture is a set of worlds in this process and a way to crash one.
@@ -40,27 +38,10 @@ func twinWorlds(t testing.TB, n int) fixture {
 // an address book filled once every endpoint listens.
 func tcpWorlds(t testing.TB, n int) fixture {
 	t.Helper()
-	addrs := make([]string, n)
-	ready := make(chan struct{})
-	book := func(rank int) (string, error) {
-		select {
-		case <-ready:
-		case <-time.After(time.Minute):
-			return "", errors.New("no address book")
-		}
-		return addrs[rank], nil
+	ws, err := commtest.TCPWorlds(n, "collective-test", comm.Config{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	ws := make([]*comm.World, n)
-	for i := range ws {
-		tc := tcp.Config{Rank: i, Size: n, JobID: "collective-test", Secret: []byte("0123456789abcdef-test"),
-			Addrs: book, Logger: slog.New(slog.DiscardHandler)}
-		w, err := commtest.TCP(comm.Config{Rank: i, Size: n}, tc, func(e *tcp.Endpoint) { addrs[i] = e.Addr() })
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws[i] = w
-	}
-	close(ready)
 	t.Cleanup(func() { closeAll(ws) })
 	return fixture{ws, func(r int) { ws[r].Close() }}
 }

@@ -40,14 +40,10 @@ func shmWorldsOf(t testing.TB, n int, serial bool) fixture {
 	if err != nil {
 		t.Skip(err)
 	}
-	ws := make([]*comm.World, n)
-	for i := range ws {
-		sc := shm.Config{Rank: i, Size: n, JobID: "collective-test", Dir: dir, Passive: serial}
-		w, err := commtest.SHM(comm.Config{Rank: i, Size: n, Serialized: serial}, sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws[i] = w
+	ws, err := commtest.SHMWorlds(n, "collective-test", dir, comm.Config{Serialized: serial})
+	if err != nil {
+		os.RemoveAll(dir)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		closeAll(ws)
