@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -42,8 +43,23 @@ type cli struct {
 // before the one-word command it extends.
 var commands []*command
 
+// registered holds the commands that other files add from their own init
+// with addCommand, so that a new subcommand touches only its own file; help
+// lists them after the core ones, in the order of their names.
+var registered []*command
+
 func init() {
 	commands = []*command{machineCmd, measureCmd, treeCmd, compareCmd, surveyCmd, benchCollCmd, benchP2PCmd, benchGasCmd, tourCmd, runCmd}
+}
+
+// addCommand registers c; call it from an init function.
+func addCommand(c *command) { registered = append(registered, c) }
+
+// allCommands is every command in help order.
+func allCommands() []*command {
+	extra := append([]*command(nil), registered...)
+	sort.Slice(extra, func(i, j int) bool { return extra[i].name < extra[j].name })
+	return append(append([]*command(nil), commands...), extra...)
 }
 
 // usageError marks an error in what the user typed: run prints the
@@ -90,13 +106,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // lookup finds the longest command name that prefixes args.
 func lookup(args []string) (*command, []string) {
-	for _, c := range commands {
+	for _, c := range allCommands() {
 		words := strings.Fields(c.name)
 		if len(args) >= len(words) && len(words) == 2 && args[0] == words[0] && args[1] == words[1] {
 			return c, args[2:]
 		}
 	}
-	for _, c := range commands {
+	for _, c := range allCommands() {
 		if c.name == args[0] {
 			return c, args[1:]
 		}
@@ -155,7 +171,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string) error {
 
 func writeHelp(w io.Writer) {
 	fmt.Fprint(w, "plexus: machine models and Smelt's communication trees\n\nusage: plexus COMMAND [FLAGS]\n\ncommands:\n")
-	for _, c := range commands {
+	for _, c := range allCommands() {
 		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "  help [COMMAND]   show a command's usage and flags\n\n"+modelHelp+

@@ -100,7 +100,7 @@ func TestTour(t *testing.T) {
 // way in its synopsis and in its flag list: a placeholder in capitals
 // (N, LIST, DIR|FILE) or the choices (tcp|shm), never a Go type name.
 func TestPlaceholders(t *testing.T) {
-	for _, cmd := range commands {
+	for _, cmd := range allCommands() {
 		synopsis, _, _ := strings.Cut(cmd.usage, "\n\n")
 		cmd.flags().VisitAll(func(f *flag.Flag) {
 			ph, _ := flag.UnquoteUsage(f)
