@@ -1,6 +1,7 @@
 package comm
 
 import (
+	"strings"
 	"context"
 	"errors"
 	"fmt"
@@ -93,16 +94,28 @@ func exchange(ctx context.Context, bs launch.Bootstrap, info launch.Info, ep *tc
 	return hosts, err
 }
 
-// crowded reports whether rank's host runs more of the ranks in hosts
-// than it has cpus.
+// crowded reports whether the machine under rank's host runs more of the
+// ranks in hosts than it has cpus. Hosts that share a kernel (namespace
+// hosts, containers: one boot id) share its CPUs, so their ranks count
+// together even though they talk over their networks.
 func crowded(hosts []string, rank, cpus int) bool {
 	n := 0
 	for _, h := range hosts {
-		if h == hosts[rank] {
+		if machineOf(h) == machineOf(hosts[rank]) {
 			n++
 		}
 	}
 	return n > cpus
+}
+
+// machineOf is the part of a host key (hostKey) that names the kernel:
+// its boot id where the key has one, else the whole key.
+func machineOf(key string) string {
+	parts := strings.Split(key, "/")
+	if len(parts) >= 2 && len(parts[1]) == 36 && strings.Count(parts[1], "-") == 4 {
+		return parts[1]
+	}
+	return key
 }
 
 // route has m send to the ranks on this host over shared memory; with

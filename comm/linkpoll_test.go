@@ -83,6 +83,15 @@ func TestCrowded(t *testing.T) {
 			t.Errorf("crowded(%v, rank %d, %d CPUs) = %v, want %v", hosts, c.rank, c.cpus, got, c.want)
 		}
 	}
+	// Namespace hosts on one machine share its CPUs: two hosts of two
+	// ranks crowd two CPUs; on two machines they do not.
+	const boot1, boot2 = "0f6e1f7c-3a9e-4b55-9a34-2f1f7d0c8a01", "5b3c9e2d-1d4a-4e8f-8c61-7a2b9d4e6f02"
+	one := []string{"h1/" + boot1 + "/net:[1]", "h1/" + boot1 + "/net:[1]", "h2/" + boot1 + "/net:[2]", "h2/" + boot1 + "/net:[2]"}
+	two := []string{"h1/" + boot1 + "/net:[1]", "h1/" + boot1 + "/net:[1]", "h2/" + boot2 + "/net:[2]", "h2/" + boot2 + "/net:[2]"}
+	if !crowded(one, 0, 2) || !crowded(one, 3, 3) || crowded(two, 0, 2) || crowded(one, 0, 4) {
+		t.Errorf("crowded across namespace hosts: one machine %v %v, two machines %v, 4 CPUs %v; want true true false false",
+			crowded(one, 0, 2), crowded(one, 3, 3), crowded(two, 0, 2), crowded(one, 0, 4))
+	}
 }
 
 // TestSpinYieldsWhenCrowded checks that a blocking receive that polls

@@ -251,9 +251,10 @@ func (w *World) Rank() int { return w.cfg.Rank }
 // Size returns the number of ranks.
 func (w *World) Size() int { return w.cfg.Size }
 
-// Crowded reports whether this rank's host runs more ranks of the world
-// than it has CPUs, so that ranks take turns on them. Join finds out;
-// worlds made by package commtest are never crowded.
+// Crowded reports whether this rank's machine runs more ranks of the
+// world than it has CPUs, so that ranks take turns on them; hosts that
+// share one kernel (network namespaces, containers) count as one machine.
+// Join finds out; worlds made by package commtest are never crowded.
 func (w *World) Crowded() bool { return w.crowded }
 
 // UnexpectedBytes returns the memory held by unexpected messages and

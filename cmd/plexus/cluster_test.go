@@ -22,10 +22,12 @@ const clusterScript = "../../testdata/cluster/cluster.sh"
 
 // TestRunOnTwoHosts runs 4 ranks on two namespace hosts through plexus
 // run --hostfile --rsh agent: 2 on h1 and 2 on h2. Every pair of ranks
-// exchanges a small and a large message with checked contents, which the
+// exchanges a small and a 4 MiB message with checked contents, which the
 // ranks on one host send through shared memory (a segment in their host's
 // own /dev/shm) and those on two hosts over TCP between the namespaces;
-// every rank says which transport reaches each other rank.
+// every rank says which transport reaches each other rank. Then wildcard
+// receives, and Barrier, Broadcast and Allreduce of 8 B and 4 MiB on
+// trees that cross between the hosts less often than a binary tree.
 func TestRunOnTwoHosts(t *testing.T) {
 	_, hostfile, agent := twoHostJob(t, 2)
 	t.Setenv(rankEnv, "cluster")
@@ -70,6 +72,7 @@ func checkHosts(t *testing.T, out string, hosts []string) {
 	if len(netns) == 2 && netns["h1"] == netns["h2"] {
 		t.Errorf("h1 and h2 share network namespace %s: comm would take them for one host", netns["h1"])
 	}
+	checkCollectives(t, out, len(hosts))
 }
 
 // wantVia is the transport from rank r to rank p when rank i runs on
@@ -156,8 +159,13 @@ func exchangeAll(ctx context.Context) error {
 			}
 		}
 	}
-	_, err = comm.Waitall(ctx, reqs...)
-	return err
+	if _, err := comm.Waitall(ctx, reqs...); err != nil {
+		return err
+	}
+	if err := wildcardAcross(ctx, w); err != nil {
+		return err
+	}
+	return collectivesAcross(ctx, w)
 }
 
 // receiveFrom receives and checks rank p's two messages.
@@ -178,9 +186,9 @@ func receiveFrom(ctx context.Context, w *comm.World, p int) error {
 
 func greeting(from, to int) []byte { return fmt.Appendf(nil, "from %d to %d", from, to) }
 
-// pattern is a 1 MiB message, large enough for the transports' bulk paths.
+// pattern is a 4 MiB message, large enough for the transports' bulk paths.
 func pattern(from, to int) []byte {
-	b := make([]byte, 1<<20)
+	b := make([]byte, 4<<20)
 	for i := range b {
 		b[i] = byte(i*7 + from*31 + to)
 	}

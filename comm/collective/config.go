@@ -14,7 +14,9 @@ type ModelSource int
 
 // The model sources.
 const (
-	// Measure times a short ping-pong between every pair of ranks.
+	// Measure times a short ping-pong between every pair of ranks. When a
+	// rank's machine is crowded (comm.World.Crowded), the times follow the
+	// scheduler more than the links, and the model takes Placement's costs.
 	Measure ModelSource = 1 + iota
 	// Placement charges SameHost between ranks on one host and OtherHost
 	// between hosts, from the host names the ranks report.

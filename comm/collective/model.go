@@ -54,13 +54,27 @@ func rankModel(hs []hello, cfg Config) (*topo.Model, error) {
 		m.CPUs = append(m.CPUs, topo.CPU{ID: r, Package: node, Core: r, Node: node, L2: -1, L3: -1})
 	}
 	m.Send, m.Recv = topo.NewCosts(n, false), topo.NewCosts(n, false)
-	if cfg.Model == Placement {
+	if cfg.Model == Placement || anyCrowded(hs) {
 		m.Provenance.Source, m.Provenance.CostsEstimated = "placement", true
 		placeCosts(m, cfg)
 	} else if err := measuredCosts(m, hs); err != nil {
 		return nil, err
 	}
 	return m, m.Validate()
+}
+
+// anyCrowded reports whether a rank runs on a crowded machine (more ranks
+// than CPUs). There a round trip times the scheduler as much as the link
+// between two ranks: on namespace hosts sharing two CPUs, pairs on one
+// host timed slower than pairs across, and the trees crossed between the
+// hosts on every edge. The hosts alone are then the better guide.
+func anyCrowded(hs []hello) bool {
+	for _, h := range hs {
+		if h.Crowded {
+			return true
+		}
+	}
+	return false
 }
 
 // placeCosts fills the costs from the hosts alone.

@@ -134,7 +134,7 @@ func TestCrowdedHostFlatTrees(t *testing.T) {
 		{"crowded/adaptive", crowd(chain(5)), tree.Adaptive, true},
 		{"crowded/binary asked", crowd(chain(5)), tree.Binary, false},
 		{"room", chain(4), tree.Best, false},
-		{"two hosts", func() []hello { hs := crowd(chain(4)); hs[3].Host = "b"; return hs }(), tree.Best, false},
+		{"two hosts", func() []hello { hs := crowd(chain(4)); hs[2].Host, hs[3].Host = "b", "b"; return hs }(), tree.Best, false},
 		{"two ranks", crowd(chain(2)), tree.Best, true}, // one edge: flat either way
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,5 +150,54 @@ func TestCrowdedHostFlatTrees(t *testing.T) {
 				t.Errorf("reduce %v, bcast %v: flat %v %v, want %v", r.Children, b.Children, flat(r), flat(b), tc.flat)
 			}
 		})
+	}
+}
+
+// TestCrowdedMachineTakesPlacement: on a crowded machine the model takes
+// the hosts' placement costs instead of the times measured, which there
+// follow the scheduler: two namespace hosts of two ranks each, whose
+// pairs across timed faster than those within, get trees that cross
+// between the hosts once; with room, the measured costs stand.
+func TestCrowdedMachineTakesPlacement(t *testing.T) {
+	hosts := []string{"h1", "h1", "h2", "h2"}
+	hs := make([]hello, 4)
+	for i := range hs {
+		hs[i].Host = hosts[i]
+		for j := i + 1; j < 4; j++ {
+			rtt := 10.0 // across: fast
+			if hosts[i] == hosts[j] {
+				rtt = 1000
+			}
+			hs[i].Peers, hs[i].Send, hs[i].RTT = append(hs[i].Peers, j), append(hs[i].Send, rtt/4), append(hs[i].RTT, rtt)
+		}
+	}
+	cross := func(tr *tree.Tree) int {
+		n := 0
+		for p, kids := range tr.Children {
+			for _, k := range kids {
+				if hosts[p] != hosts[k] {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for _, crowded := range []bool{false, true} {
+		for i := range hs {
+			hs[i].Crowded = crowded
+		}
+		cfg := Config{}
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		m, r, b, err := (&Comm{cfg: cfg}).trees(hs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		placed := m.Provenance.Source == "placement"
+		if placed != crowded || (crowded && (cross(r) != 1 || cross(b) != 1)) {
+			t.Errorf("crowded %v: model from %s, trees %v %v cross hosts %d and %d times",
+				crowded, m.Provenance.Source, r.Children, b.Children, cross(r), cross(b))
+		}
 	}
 }
