@@ -1,13 +1,13 @@
 package comm
 
 import (
-	"strings"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/plexus-hpc/plexus/launch"
