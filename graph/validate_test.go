@@ -34,8 +34,8 @@ func TestSerialTree(t *testing.T) {
 // rejected naming its rule.
 func TestRulesReject(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		rule  Rule
+		name   string
+		rule   Rule
 		break_ func(parent []int64, level []int32)
 	}{
 		{"root's parent", RuleTree, func(p []int64, _ []int32) { p[0] = 1 }},
