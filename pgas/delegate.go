@@ -83,18 +83,6 @@ func (p Ptr[T]) FetchAndAdd(ctx context.Context, delta T) (T, error) {
 	return get[T](r), nil
 }
 
-// FetchAndAddAsync starts a FetchAndAdd and returns at once; the
-// Future's Wait returns what FetchAndAdd would have. Many in flight
-// share packets to each rank.
-func (p Ptr[T]) FetchAndAddAsync(ctx context.Context, delta T) *Future[T] {
-	if p.h == nil || p.addr.Rank == p.h.e.Rank() {
-		v, err := p.FetchAndAdd(ctx, delta) // nothing to wait for
-		return &Future[T]{v: v, err: err}
-	}
-	r, err := p.h.e.CallAsync(ctx, p.addr.Rank, p.h.ops[opAdd], p.args(delta))
-	return &Future[T]{r: r, err: wrapOp(err, opNames[opAdd], p.addr), addr: p.addr}
-}
-
 // Add adds delta to the element without waiting for it: Heap.Quiet
 // returns once it has been applied. An Add is ordered before the later
 // delegates of this rank to the same home, blocking or not.
@@ -108,30 +96,4 @@ func (p Ptr[T]) Add(ctx context.Context, delta T) error {
 		return wrapOp(err, "add", p.addr)
 	}
 	return wrapOp(p.h.e.Post(ctx, p.addr.Rank, p.h.ops[opAdd], args), "add", p.addr)
-}
-
-// Future is the result of an async delegate.
-//
-// Wait is called once, by one goroutine.
-type Future[T Number] struct {
-	r    *am.Reply // nil when the result is already known
-	v    T
-	err  error
-	addr Addr
-}
-
-// Wait returns the delegate's result once it has come back, or
-// ctx.Err() when ctx ends first (the delegate may still run).
-func (f *Future[T]) Wait(ctx context.Context) (T, error) {
-	if f.r == nil || f.err != nil {
-		return f.v, f.err
-	}
-	b, err := f.r.Wait(ctx)
-	switch {
-	case err == ctx.Err() && err != nil:
-		return 0, err
-	case err != nil:
-		return 0, wrapOp(err, opNames[opAdd], f.addr)
-	}
-	return get[T](b), nil
 }

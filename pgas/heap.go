@@ -11,6 +11,11 @@ import (
 // DefaultHeapBytes is the heap of each rank when Config.HeapBytes is 0.
 const DefaultHeapBytes = 16 << 20
 
+// DefaultCacheChunk is the heap bytes of one message of a cache when
+// Config.CacheChunk is 0: half of am's default MaxArgs, so that the
+// default engine carries it with room to spare.
+const DefaultCacheChunk = am.DefaultMaxArgs / 2
+
 // Config sizes a heap. Every rank must use the same Config.
 type Config struct {
 	// HeapBytes is the heap of each rank, a multiple of Block.
@@ -18,6 +23,11 @@ type Config struct {
 	// Block is the bytes of a block of the striped linear heap; an
 	// element never straddles two blocks.
 	Block int64
+	// CacheChunk is the most heap bytes that one message of Acquire or
+	// Release carries, at least Block; it must stay under the am
+	// engine's MaxArgs less 8 bytes. 0 means DefaultCacheChunk (or Block
+	// when that is larger).
+	CacheChunk int64
 }
 
 func (c Config) withDefaults() Config {
@@ -27,6 +37,9 @@ func (c Config) withDefaults() Config {
 	if c.Block == 0 {
 		c.Block = DefaultBlock
 	}
+	if c.CacheChunk == 0 {
+		c.CacheChunk = max(DefaultCacheChunk, c.Block)
+	}
 	return c
 }
 
@@ -35,6 +48,9 @@ func (c Config) Validate() error {
 	c = c.withDefaults()
 	if c.HeapBytes < 0 || c.Block <= 0 || c.HeapBytes%c.Block != 0 {
 		return fmt.Errorf("%w: heap of %d bytes in blocks of %d", ErrBadSize, c.HeapBytes, c.Block)
+	}
+	if c.CacheChunk < c.Block {
+		return fmt.Errorf("%w: cache chunk of %d bytes, less than a block of %d", ErrBadSize, c.CacheChunk, c.Block)
 	}
 	return nil
 }

@@ -16,10 +16,12 @@ const (
 	opCAS
 	opAdd
 	opFence
+	opGet // a cache's read of a run of home memory
+	opPut // a cache's write-back of a run
 	nops
 )
 
-var opNames = [nops]string{"pgas.read", "pgas.write", "pgas.cas", "pgas.add", "pgas.fence"}
+var opNames = [nops]string{"pgas.read", "pgas.write", "pgas.cas", "pgas.add", "pgas.fence", "pgas.get", "pgas.put"}
 
 // header is the start of every delegate's args: the element's kind, its
 // size and its offset in the home heap; operands follow.
@@ -74,6 +76,8 @@ func (h *Heap) handlers() [nops]am.Handler {
 		opCAS:   h.homeOp(2, cas),
 		opAdd:   h.homeOp(1, fetchAdd),
 		opFence: func(context.Context, int, []byte) ([]byte, error) { return nil, nil },
+		opGet:   h.get,
+		opPut:   h.put,
 	}
 }
 

@@ -1,0 +1,174 @@
+package pgas
+
+import (
+	"context"
+	"fmt"
+)
+
+// Mode says what a Cache is for.
+type Mode uint8
+
+const (
+	// ReadOnly fetches the range at Acquire; Release writes nothing.
+	ReadOnly Mode = 1 + iota
+	// ReadWrite fetches the range at Acquire; Release writes all of it
+	// back.
+	ReadWrite
+	// WriteOnly fetches nothing (the copy starts zeroed); Release writes
+	// all of it.
+	WriteOnly
+)
+
+// String returns the mode's name.
+func (m Mode) String() string {
+	switch m {
+	case ReadOnly:
+		return "read-only"
+	case ReadWrite:
+		return "read-write"
+	case WriteOnly:
+		return "write-only"
+	}
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// Cache is a local copy of a range of an Array, from Acquire until
+// Release: Grappa's cache operations, which move a range as a few large
+// messages rather than a delegate per element.
+//
+// Concurrency contract: a Cache belongs to one goroutine at a time;
+// Data's elements are plain memory, which nothing else writes.
+type Cache[T Number] struct {
+	a        Array[T]
+	start    int64
+	mode     Mode
+	data     []T
+	pieces   []piece
+	released bool
+}
+
+// Acquire copies elements [start, start+n) of a into local memory, for
+// mode, and returns once the copy is complete (at once for WriteOnly).
+// The range may span blocks on any number of ranks: Acquire sends one
+// get per home rank and Config.CacheChunk bytes of the range there, all
+// in flight at once, so that they share the packets to each rank, and
+// gathers the replies.
+//
+// Each get runs at its home as one delegate does, so it copies every
+// element whole and is atomic with respect to the delegates on its
+// chunk; the gets are not atomic with one another, so with delegates
+// writing the range meanwhile the copy may hold one element's value
+// from before a write and another's from after. Nothing keeps the copy
+// coherent: later delegates do not change it.
+//
+// A range outside the array fails with ErrBadAddress, a bad mode with
+// ErrBadSize; when a home rank is lost, Acquire fails with an error
+// wrapping comm.ErrPeerLost.
+func (a Array[T]) Acquire(ctx context.Context, start, n int, mode Mode) (*Cache[T], error) {
+	if err := a.checkRange(start, n, mode); err != nil {
+		return nil, err
+	}
+	g := geometry{lay: a.h.lay, base: a.base, per: a.per, size: int64(a.size)}
+	c := &Cache[T]{a: a, start: int64(start), mode: mode, data: make([]T, n),
+		pieces: plan(g, int64(start), int64(n), a.h.cfg.CacheChunk)}
+	if mode == WriteOnly {
+		return c, ctx.Err()
+	}
+	if err := c.transfer(ctx, opGet); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkRange reports what is wrong with a cache of [start, start+n).
+func (a Array[T]) checkRange(start, n int, mode Mode) error {
+	switch {
+	case a.h == nil:
+		return fmt.Errorf("%w: Acquire of the zero Array", ErrBadAddress)
+	case start < 0 || n < 0 || int64(start) > a.n-int64(n):
+		return fmt.Errorf("%w: range of %d elements from %d, array of %d", ErrBadAddress, n, start, a.n)
+	case mode < ReadOnly || mode > WriteOnly:
+		return fmt.Errorf("%w: cache mode %v", ErrBadSize, mode)
+	}
+	return nil
+}
+
+// Data returns the local copy: element i is element Start()+i of the
+// array. Writes to it reach the array at Release, in ReadWrite and
+// WriteOnly modes.
+func (c *Cache[T]) Data() []T { return c.data }
+
+// Start returns the index in the array of the copy's first element.
+func (c *Cache[T]) Start() int { return int(c.start) }
+
+// Mode returns the mode the copy was acquired in.
+func (c *Cache[T]) Mode() Mode { return c.mode }
+
+// Release ends the cache. In ReadWrite and WriteOnly modes it writes
+// every element of the copy back to its home, modified or not (there is
+// no dirty tracking), sending one put per home rank and CacheChunk bytes,
+// and returns once every home has stored them; ReadOnly sends nothing.
+//
+// Each put is atomic with respect to the delegates on its chunk, and no
+// delegate sees a torn element; the puts are not atomic with one
+// another. A write-back overwrites whatever delegates stored in the
+// range since Acquire: ranks that write-back overlapping ranges, or
+// update them with delegates meanwhile, must order themselves (a
+// barrier), as in Grappa. This rank's delegates issued after Release
+// returns see its values.
+//
+// A second Release fails with ErrBadAddress. When a home rank is lost,
+// Release fails with an error wrapping comm.ErrPeerLost, and the other
+// homes may or may not have stored their part.
+func (c *Cache[T]) Release(ctx context.Context) error {
+	if c.released {
+		return fmt.Errorf("%w: Release of a cache of elements [%d, %d) released before", ErrBadAddress, c.start, c.start+int64(len(c.data)))
+	}
+	c.released = true
+	if c.mode == ReadOnly {
+		return nil
+	}
+	return c.transfer(ctx, opPut)
+}
+
+// transfer starts a get or put of every piece at once, then waits for
+// all of them, so that a lost rank fails its own pieces without leaving
+// the others behind; it returns the first error in piece order.
+func (c *Cache[T]) transfer(ctx context.Context, op int) error {
+	h := c.a.h
+	size := int64(c.a.size)
+	ins := make([]inflight, len(c.pieces))
+	name := c.verb(op)
+	for k, p := range c.pieces {
+		var args []byte
+		if op == opGet {
+			args = appendGet(make([]byte, 0, getArgs), p.off, int(p.bytes))
+		} else {
+			args = pack(make([]byte, 0, putHead+p.bytes), c.data, p, size)
+		}
+		ins[k] = h.send(ctx, name, h.ops[op], h.hs[op], Addr{Rank: p.rank, Offset: p.off}, args)
+	}
+	var first error
+	for k, p := range c.pieces {
+		b, err := ins[k].wait(ctx)
+		switch {
+		case err == nil && op == opGet && int64(len(b)) != p.bytes:
+			err = fmt.Errorf("pgas: %s at %v: %w: reply of %d bytes, want %d", name, ins[k].addr, ErrBadSize, len(b), p.bytes)
+		case err == nil && op == opGet:
+			unpack(c.data, p, b, size)
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// verb names a transfer in errors.
+func (c *Cache[T]) verb(op int) string {
+	what := "acquire"
+	if op == opPut {
+		what = "release"
+	}
+	return fmt.Sprintf("%s of elements [%d, %d)", what, c.start, c.start+int64(len(c.data)))
+}
