@@ -1,0 +1,205 @@
+package rail
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Defaults filled in by Config.Validate.
+const (
+	// DefaultMinChunk is the shortest chunk a split gives a rail: below
+	// a few kilobytes a rail's latency, not its bandwidth, sets the time.
+	DefaultMinChunk = 4 << 10
+	// DefaultOffload is the cost of handing a chunk to another goroutine
+	// (T_O in the paper's equation 1): a wake-up, microseconds.
+	DefaultOffload = 5 * time.Microsecond
+	// DefaultMaxPacket is the most bytes of small messages Plan packs
+	// into one transfer.
+	DefaultMaxPacket = 64 << 10
+)
+
+// Rail is one rail as the strategy sees it.
+type Rail struct {
+	Profile Profile
+	// Busy is the predicted time until the rail is idle: the rest of what
+	// it is sending now, from the caller's "now".
+	Busy time.Duration
+	// Down marks a rail that takes no work (it failed).
+	Down bool
+}
+
+// Config tunes the decisions. The zero value is the defaults.
+type Config struct {
+	// MinChunk is the shortest chunk of a split message; a rail whose
+	// share would be shorter takes none.
+	MinChunk int
+	// Offload is added to every rail's time when a message is split, for
+	// handing its chunks to goroutines of their own.
+	Offload time.Duration
+	// MaxPacket is the most bytes Plan packs into one packet.
+	MaxPacket int
+	// Threshold is the size from which Plan splits messages; zero means
+	// the one Threshold finds from the samples.
+	Threshold int
+}
+
+// Validate fills in the defaults.
+func (c *Config) Validate() {
+	if c.MinChunk <= 0 {
+		c.MinChunk = DefaultMinChunk
+	}
+	if c.Offload <= 0 {
+		c.Offload = DefaultOffload
+	}
+	if c.MaxPacket <= 0 {
+		c.MaxPacket = DefaultMaxPacket
+	}
+}
+
+// Chunk is the part of a message that one rail carries.
+type Chunk struct {
+	Rail        int
+	Offset, Len int
+	// Done is the predicted finishing time, from now: the rail's busy
+	// time, the offload cost if the message was split, and the transfer.
+	Done time.Duration
+}
+
+// Pick returns the rail that would deliver n bytes first, counting each
+// rail's busy time, and when; -1 if every rail is down. Ties go to the
+// lower index.
+func Pick(rails []Rail, n int) (int, time.Duration) {
+	best, done := -1, time.Duration(math.MaxInt64)
+	for i, r := range rails {
+		if r.Down {
+			continue
+		}
+		if d := r.Busy + r.Profile.Predict(n); d < done {
+			best, done = i, d
+		}
+	}
+	return best, done
+}
+
+// Split divides an n-byte message (n > 0) over rails so that its chunks
+// finish at the same predicted time, each rail's busy time counted
+// (Figure 2 of the paper): rails that would finish later than the others
+// without them take nothing. When splitting, with its offload cost,
+// would not finish before the best single rail, the message goes whole
+// on that rail. Chunks are in offset order and cover the message exactly;
+// nil when every rail is down.
+func Split(rails []Rail, n int, cfg Config) []Chunk {
+	cfg.Validate()
+	one, done := Pick(rails, n)
+	if one < 0 {
+		return nil
+	}
+	whole := []Chunk{{Rail: one, Len: n, Done: done}}
+	use := upRails(rails)
+	for len(use) > 1 {
+		shares, finish := equalFinish(rails, use, n, cfg.Offload)
+		if i := smallest(shares); shares[i] < float64(cfg.MinChunk) {
+			use = append(use[:i], use[i+1:]...)
+			continue
+		}
+		if finish >= float64(done) {
+			return whole
+		}
+		return chunks(rails, use, shares, n, cfg.Offload)
+	}
+	return whole
+}
+
+// upRails is the indexes of the rails that are not down.
+func upRails(rails []Rail) []int {
+	var use []int
+	for i, r := range rails {
+		if !r.Down {
+			use = append(use, i)
+		}
+	}
+	return use
+}
+
+// equalFinish finds by dichotomy the time T at which the rails in use,
+// each starting after its busy time plus offload, can together carry n
+// bytes, and each rail's share of them at T (0 for a rail still busy).
+func equalFinish(rails []Rail, use []int, n int, offload time.Duration) (shares []float64, finish float64) {
+	start := func(i int) float64 { return float64(rails[i].Busy + offload) }
+	carried := func(t float64) float64 {
+		sum := 0.0
+		for _, i := range use {
+			sum += rails[i].Profile.capacity(t - start(i))
+		}
+		return sum
+	}
+	lo, hi := 0.0, math.Inf(1)
+	for _, i := range use {
+		hi = min(hi, start(i)+rails[i].Profile.predict(float64(n)))
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if carried(mid) >= float64(n) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+		if hi-lo < 0.5 {
+			break
+		}
+	}
+	shares = make([]float64, len(use))
+	for k, i := range use {
+		shares[k] = rails[i].Profile.capacity(hi - start(i))
+	}
+	return shares, hi
+}
+
+// smallest is the index of the least share.
+func smallest(shares []float64) int {
+	k := 0
+	for i, s := range shares {
+		if s < shares[k] {
+			k = i
+		}
+	}
+	return k
+}
+
+// chunks turns shares into whole-byte chunks that sum to n: each share
+// scaled to n and rounded down, the bytes left to the largest share.
+func chunks(rails []Rail, use []int, shares []float64, n int, offload time.Duration) []Chunk {
+	total := 0.0
+	for _, s := range shares {
+		total += s
+	}
+	lens := make([]int, len(use))
+	sum, big := 0, 0
+	for k, s := range shares {
+		lens[k] = int(s * float64(n) / total)
+		sum += lens[k]
+		if s > shares[big] {
+			big = k
+		}
+	}
+	lens[big] += n - sum
+	out := make([]Chunk, 0, len(use))
+	off := 0
+	for k, i := range use {
+		r := rails[i]
+		out = append(out, Chunk{Rail: i, Offset: off, Len: lens[k], Done: r.Busy + offload + r.Profile.Predict(lens[k])})
+		off += lens[k]
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Offset < out[b].Offset })
+	return out
+}
+
+// Finish is the predicted time the last of chunks is done.
+func Finish(chunks []Chunk) time.Duration {
+	var t time.Duration
+	for _, c := range chunks {
+		t = max(t, c.Done)
+	}
+	return t
+}
