@@ -58,13 +58,18 @@ func Join(ctx context.Context, info Info, myAddr string) (Book, error) {
 // Rank 0 listens on info.Root, or on a free loopback port published in the
 // rendezvous file when info.Root is empty; the other ranks connect, prove
 // they hold the job secret and register. Connections that do not prove it
-// are logged and dropped without disturbing the job.
+// are logged and dropped without disturbing the job. A job whose
+// info.Hosts names several hosts needs info.Secret: without one Join
+// fails at once, since the rendezvous file is seen on one host only.
 func (b Bootstrap) Join(ctx context.Context, info Info, myAddr string) (Book, error) {
 	if err := checkJoin(info, myAddr); err != nil {
 		return Book{}, err
 	}
 	if info.Size == 1 {
 		return Book{Addrs: []string{myAddr}, Secret: info.Secret}, nil
+	}
+	if err := checkSecret(info); err != nil {
+		return Book{}, err
 	}
 	if (info.Root == "" || len(info.Secret) == 0) && info.JobID == "" {
 		return Book{}, errNoRendezvous

@@ -71,9 +71,19 @@
 // MASTER_PORT) and PLEXUS_SECRET for every rank, exported rather than
 // written on a command line (which every user can read in /proc), for
 // instance "export PLEXUS_SECRET=$(openssl rand -hex 32); mpirun -x
-// PLEXUS_ROOT=node1:7000 -x PLEXUS_SECRET ...". The data links between
-// ranks are keyed by the same secret as the bootstrap, whichever way it
-// came. docs/security.md states the whole trust model.
+// PLEXUS_ROOT=node1:7000 -x PLEXUS_SECRET ...". Under srun PLEXUS_SECRET
+// is enough: srun passes the environment on, and a step on several hosts
+// finds rank 0 on the step's first host at the first port Slurm reserved
+// for it (SLURM_STEP_RESV_PORTS) or else at a port from 61000 up derived
+// from the job and step ids, the same on every task:
+//
+//	export PLEXUS_SECRET=$(openssl rand -hex 32)
+//	srun -N 2 -n 4 ./prog
+//
+// A job on several hosts without a secret fails in Join at once. The
+// data links between ranks are keyed by the same secret as the
+// bootstrap, whichever way it came. docs/security.md states the whole
+// trust model.
 // Under torchrun itself, whose agent may already listen on MASTER_PORT for
 // its own store, set PLEXUS_ROOT to another port.
 //
@@ -81,7 +91,9 @@
 //
 // Job.Run is plexus run: it starts the ranks, locally or over ssh (or
 // the command in Job.SSH, plexus run --rsh), prefixes their output lines with the rank, forwards signals, and ends
-// the whole job when one rank fails. Ranks on this host are bound to CPUs
+// the whole job when one rank fails. Inside a Slurm allocation
+// (SlurmAllocation) plexus run runs the ranks on the allocation's hosts,
+// starting those on other hosts as job steps (SrunAgent). Ranks on this host are bound to CPUs
 // (Job.Bind): by default each to an equal share of the cores when they
 // fit, so that GOMAXPROCS follows the share and spinning ranks do not take
 // each other's CPUs; PLEXUS_HOST_CPUS tells them how many CPUs the

@@ -40,7 +40,8 @@ func hnpJob(uri string) string {
 
 // fromSlurm reads the variables srun gives each task of a job step. A batch
 // script has SLURM_PROCID too but no step id, and is not detected here:
-// its tasks are only started by srun.
+// its tasks are only started by srun. A step on several hosts with
+// PLEXUS_SECRET gets its bootstrap address from slurmRoot.
 func fromSlurm(e *env) Info {
 	in := Info{
 		Launcher:  SRun,
@@ -63,6 +64,7 @@ func fromSlurm(e *env) Info {
 	if per := e.str("SLURM_STEP_TASKS_PER_NODE"); per != "" {
 		in.LocalSize = tasksOnNode(e, per, e.num("SLURM_NODEID", 0))
 	}
+	slurmRoot(e, &in)
 	return in
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -47,6 +48,14 @@ that reads the secret from standard input (plus "--" before HOST when CMD
 is ssh). testdata/cluster/agent is such a command for the namespace hosts
 of testdata/cluster/cluster.sh.
 
+Inside a Slurm allocation (an sbatch script, salloc's command: where
+SLURM_JOB_NODELIST is set) and without --host or --hostfile, the ranks run
+on the allocation's hosts, as mpirun's do there: its nodes, each with as
+many slots as SLURM_TASKS_PER_NODE gives it, and -n defaults to the number
+of slots. Ranks on hosts other than this one are started as one-task job
+steps, "srun --nodes=1 --ntasks=1 --nodelist=HOST --overlap", unless --rsh
+names another command; plexus run says so on stderr.
+
 Ranks on this host are bound to CPUs, as Open MPI's mpirun binds them, but
 to an equal share of the cores rather than one, since a Go program runs on
 several threads: with --bind-to auto (the default) local rank i gets the
@@ -61,6 +70,7 @@ GOMAXPROCS is set. Ranks on other hosts are not bound.`,
 }
 
 type runOpts struct {
+	alloc    *launch.Allocation // the Slurm allocation the ranks run in, if any
 	n        int
 	hosts    string
 	hostfile string
@@ -91,6 +101,13 @@ func runRun(c *cli, args []string) error {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	job.Signals, job.Stdout, job.Stderr = sigs, c.stdout, c.stderr
+	if o.alloc != nil {
+		via := "srun on hosts other than this one"
+		if o.rsh != "" {
+			via = o.rsh
+		}
+		fmt.Fprintf(c.stderr, "plexus run: in Slurm %s: %d ranks on its hosts, started through %s\n", o.alloc, job.N, via)
+	}
 	return job.Run(context.Background())
 }
 
@@ -124,6 +141,11 @@ func (o *runOpts) parse(c *cli, args []string) (launch.Job, error) {
 	if job.SSH, err = rshCommand(o.rsh); err != nil {
 		return launch.Job{}, err
 	}
+	if job.Hosts == nil {
+		if err := o.slurm(fs, &job, os.Getenv); err != nil {
+			return launch.Job{}, err
+		}
+	}
 	if err := job.Validate(); err != nil {
 		return launch.Job{}, usagef("%v", err)
 	}
@@ -153,6 +175,31 @@ func (o *runOpts) hostList() ([]string, error) {
 		return hosts, err
 	}
 	return nil, nil
+}
+
+// slurm gives a job without hosts of its own the hosts of the Slurm
+// allocation it runs in, if any: the allocation's slots, -n's default,
+// and srun to start the ranks on other hosts unless --rsh says otherwise.
+func (o *runOpts) slurm(fs *flag.FlagSet, job *launch.Job, getenv func(string) string) error {
+	alloc, ok, err := launch.SlurmAllocation(getenv)
+	if err != nil || !ok {
+		return err
+	}
+	o.alloc, job.Hosts = &alloc, alloc.Slots
+	if job.SSH == nil {
+		job.SSH = launch.SrunAgent()
+	}
+	if !isSet(fs, "n") && !isSet(fs, "np") {
+		job.N = len(alloc.Slots)
+	}
+	return nil
+}
+
+// isSet reports whether the command line set flag name.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // rshCommand splits --rsh's value into the words of launch.Job.SSH; ""
