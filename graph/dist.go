@@ -1,0 +1,187 @@
+package graph
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/plexus-hpc/plexus/am"
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/collective"
+)
+
+// DefaultBatch is the (vertex, parent) pairs one active message carries.
+const DefaultBatch = 1024
+
+// DistConfig tunes a Dist. Every rank uses the same one.
+type DistConfig struct {
+	// Threads is the goroutines of a rank for generation and bottom-up
+	// levels; 0 means the CPUs divided by the ranks, at least 1.
+	Threads int
+	// Batch is the pairs carried by one active message, at most 2048: a
+	// rank packs the updates for a home into a batch and Posts it, and
+	// am aggregates the Posts. 1 posts every update alone and leaves all
+	// aggregation to am, as Grappa's delegates do.
+	Batch int
+	// AM configures the engine the Dist makes; its Tag must differ from
+	// the program's other engines'.
+	AM am.Config
+}
+
+func (c DistConfig) withDefaults(ranks int) DistConfig {
+	if c.Threads == 0 {
+		c.Threads = max(1, runtime.NumCPU()/ranks)
+	}
+	if c.Batch == 0 {
+		c.Batch = DefaultBatch
+	}
+	return c
+}
+
+// Validate reports what is wrong with c.
+func (c DistConfig) Validate() error {
+	if c.Threads < 0 || c.Batch < 0 || c.Batch > 2048 {
+		return fmt.Errorf("%w: %d threads, batches of %d pairs (at most 2048)", ErrBadGraph, c.Threads, c.Batch)
+	}
+	return c.AM.Validate()
+}
+
+// Dist is one rank's part of a distributed graph: the vertices
+// [Lo, Hi) are homed here, with their adjacency lists, parents and
+// levels; every update of them runs here, as Grappa's delegates do.
+// Vertex v's home is v / Chunk.
+//
+// Concurrency contract: Dist's methods are collective (every rank calls
+// them in the same order) and are called by one goroutine per rank;
+// they run the rank's own goroutines and am handlers inside.
+type Dist struct {
+	cfg         DistConfig
+	c           *collective.Comm
+	e           *am.Engine
+	rank, ranks int
+	n, chunk    int64
+	lo, hi      int64
+	g           CSR
+
+	edges, visits      inbox
+	idEdge, idVisit, idFence am.ID
+
+	parent []int64
+	level  []int32
+}
+
+// inbox holds the batches that handlers received, for the rank's own
+// goroutine to apply: handlers never touch vertex data, so the search
+// needs no atomics.
+type inbox struct {
+	lo, hi, n int64 // a pair's first vertex is homed here, its second any vertex
+
+	mu      sync.Mutex
+	batches [][]uint32
+}
+
+func (b *inbox) handler(_ context.Context, _ int, args []byte) ([]byte, error) {
+	if len(args)%8 != 0 {
+		return nil, fmt.Errorf("%w: batch of %d bytes, not whole pairs", ErrBadGraph, len(args))
+	}
+	pairs := make([]uint32, len(args)/4)
+	for i := range pairs {
+		pairs[i] = binary.LittleEndian.Uint32(args[4*i:])
+	}
+	for i := 0; i < len(pairs); i += 2 {
+		if v, w := int64(pairs[i]), int64(pairs[i+1]); v < b.lo || v >= b.hi || w >= b.n {
+			return nil, fmt.Errorf("%w: pair (%d, %d) sent to the home of [%d, %d) in a graph of %d vertices",
+				ErrBadGraph, v, w, b.lo, b.hi, b.n)
+		}
+	}
+	b.put(pairs)
+	return nil, nil
+}
+
+func (b *inbox) put(pairs []uint32) {
+	b.mu.Lock()
+	b.batches = append(b.batches, pairs)
+	b.mu.Unlock()
+}
+
+// take empties the inbox.
+func (b *inbox) take() [][]uint32 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.batches
+	b.batches = nil
+	return t
+}
+
+// NewDist makes this rank's part of a graph of n vertices over w, with
+// its own am engine; c is the job's collective communicator.
+func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cfg DistConfig) (*Dist, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	d := &Dist{cfg: cfg.withDefaults(w.Size()), c: c, rank: w.Rank(), ranks: w.Size(), n: n}
+	d.chunk = ((n+int64(d.ranks)-1)/int64(d.ranks) + 63) / 64 * 64
+	d.lo, d.hi = min(n, int64(d.rank)*d.chunk), min(n, int64(d.rank+1)*d.chunk)
+	for _, b := range []*inbox{&d.edges, &d.visits} {
+		b.lo, b.hi, b.n = d.lo, d.hi, n
+	}
+	var reg am.Registry
+	var err error
+	for _, h := range []struct {
+		id   *am.ID
+		name string
+		f    am.Handler
+	}{{&d.idEdge, "graph.edges", d.edges.handler}, {&d.idVisit, "graph.visit", d.visits.handler},
+		{&d.idFence, "graph.fence", func(context.Context, int, []byte) ([]byte, error) { return nil, nil }}} {
+		if *h.id, err = reg.Register(h.name, h.f); err != nil {
+			return nil, err
+		}
+	}
+	if d.e, err = am.New(ctx, w, &reg, d.cfg.AM); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close stops the rank's engine once every rank is done with it.
+func (d *Dist) Close(ctx context.Context) error {
+	if err := d.c.Barrier(ctx); err != nil {
+		d.e.Close(ctx)
+		return err
+	}
+	return d.e.Close(ctx)
+}
+
+// Home returns the rank that holds vertex v.
+func (d *Dist) Home(v int64) int { return int(v / d.chunk) }
+
+// Local returns the vertices [lo, hi) homed on this rank.
+func (d *Dist) Local() (lo, hi int64) { return d.lo, d.hi }
+
+// Graph returns this rank's adjacency lists.
+func (d *Dist) Graph() *CSR { return &d.g }
+
+// quiet returns once every rank's Posts before it have been handled
+// everywhere: a Call to each rank runs after this rank's earlier Posts
+// there, and the barrier waits for every rank's Calls.
+func (d *Dist) quiet(ctx context.Context) error {
+	errs := make(chan error, d.ranks)
+	for r := range d.ranks {
+		go func() {
+			_, err := d.e.Call(ctx, r, d.idFence, nil)
+			errs <- err
+		}()
+	}
+	var first error
+	for range d.ranks {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return fmt.Errorf("graph: quiet: %w", first)
+	}
+	return d.c.Barrier(ctx)
+}
