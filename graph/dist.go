@@ -65,7 +65,7 @@ type Dist struct {
 	lo, hi      int64
 	g           CSR
 
-	edges, visits      inbox
+	edges, visits            inbox
 	idEdge, idVisit, idFence am.ID
 
 	parent []int64
