@@ -1,0 +1,107 @@
+package task
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+)
+
+// The pool's am handlers. Each takes the pool's mutex briefly and never
+// waits for anything else: am runs a source's handlers one at a time, so
+// a handler that waited could hold up the messages it waits for.
+
+// handleSpawn queues, privately, the tasks another rank's SpawnOn sent.
+func (p *Pool) handleSpawn(_ context.Context, from int, args []byte) ([]byte, error) {
+	items, err := decodeItems(args, len(p.funcs), len(p.loops))
+	if err != nil {
+		return nil, fmt.Errorf("task: spawn from rank %d: %w", from, err)
+	}
+	p.accept(items, &p.private)
+	return nil, nil
+}
+
+// accept counts received tasks into their groups and queues them in q;
+// tasks of groups finished here are dropped.
+func (p *Pool) accept(items []*item, q *deque) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, it := range items {
+		g := p.groupLocked(it.gid)
+		if g == nil || p.closed {
+			continue
+		}
+		it.g = g
+		g.recv++
+		p.activeLocked(g, 1)
+		q.pushBack(it)
+		n++
+	}
+	p.work.Broadcast()
+	return n
+}
+
+// handleSteal gives a thief half of the public queue, oldest first:
+// in a recursive loop the oldest pieces are the largest. The tasks leave
+// this rank's counts and enter its sent counts in the same critical
+// section, so a wave never sees them nowhere.
+func (p *Pool) handleSteal(context.Context, int, []byte) ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []byte
+	given := 0
+	for k := stealCount(p.public.len()); k > 0; k-- {
+		it := p.public.front()
+		if len(out)+it.wireSize() > p.cfg.StealBytes {
+			break
+		}
+		p.public.popFront()
+		p.activeLocked(it.g, -1)
+		if it.g.failed {
+			continue
+		}
+		it.g.sent++
+		out = appendItem(out, it)
+		given++
+	}
+	p.stats.given.Add(uint64(given))
+	return out, nil
+}
+
+// handleProbe answers the master's wave about a group: idle, sent,
+// received, first error. A group this rank has not made yet is busy:
+// its code may still spawn into it.
+func (p *Pool) handleProbe(_ context.Context, _ int, args []byte) ([]byte, error) {
+	if len(args) != 8 {
+		return nil, fmt.Errorf("%w: probe of %d bytes, want 8", ErrMalformed, len(args))
+	}
+	return appendReport(nil, p.probe(binary.LittleEndian.Uint64(args))), nil
+}
+
+func (p *Pool) probe(id uint64) report {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if g, ok := p.groups[id]; ok {
+		return reportLocked(g)
+	}
+	return report{}
+}
+
+// handleStatus tells another rank's Wait what the master decided about
+// a group, and forgets the decision once every rank has heard it.
+func (p *Pool) handleStatus(_ context.Context, _ int, args []byte) ([]byte, error) {
+	if len(args) != 8 {
+		return nil, fmt.Errorf("%w: status of %d bytes, want 8", ErrMalformed, len(args))
+	}
+	id := binary.LittleEndian.Uint64(args)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.results[id]
+	if !ok {
+		return appendOutcome(nil, outcome{state: stateRunning, rank: -1}), nil
+	}
+	if r.asked++; r.asked >= p.Size()-1 {
+		delete(p.results, id)
+	}
+	return appendOutcome(nil, r.o), nil
+}

@@ -1,0 +1,168 @@
+package task
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/plexus-hpc/plexus/am"
+	"github.com/plexus-hpc/plexus/comm"
+)
+
+// detect runs the master's waves until two consecutive ones prove that
+// g finished, or a rank is lost; it records the outcome for the other
+// ranks' polls and returns it as an error.
+func (p *Pool) detect(ctx context.Context, g *group) error {
+	var prev []report
+	for fails := 0; ; fails++ {
+		if !allIdle(prev) {
+			if err := p.pause(ctx, g, fails); err != nil {
+				return err
+			}
+		}
+		cur, err := p.wave(ctx, g.id)
+		if err != nil {
+			if ctx.Err() != nil || p.ctx.Err() != nil {
+				return p.stopped(ctx)
+			}
+			if !errors.Is(err, comm.ErrPeerLost) {
+				p.decide(g.id, lostOutcome(err)) // the others cannot finish either
+				return err
+			}
+			return p.decide(g.id, lostOutcome(err))
+		}
+		if terminated(prev, cur) {
+			o := outcome{state: stateDone, rank: -1}
+			if text, r := firstError(cur); r >= 0 {
+				o = outcome{state: stateFailed, rank: r, text: text}
+			}
+			return p.decide(g.id, o)
+		}
+		prev = cur
+	}
+}
+
+// pause waits before the next wave or poll: until g has no task left
+// here, or backoff(fails) has passed.
+func (p *Pool) pause(ctx context.Context, g *group, fails int) error {
+	t := time.NewTimer(max(backoff(fails), minBackoff))
+	defer t.Stop()
+	select {
+	case <-g.idle:
+	case <-t.C:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-p.ctx.Done():
+		return ErrClosed
+	}
+	return nil
+}
+
+// wave asks every rank for its report on group id, all at once.
+func (p *Pool) wave(ctx context.Context, id uint64) ([]report, error) {
+	p.stats.waves.Add(1)
+	args := binary.LittleEndian.AppendUint64(nil, id)
+	replies := make([]*am.Reply, p.Size())
+	for r := range p.Size() {
+		if r == p.Rank() {
+			continue
+		}
+		rep, err := p.e.CallAsync(ctx, r, p.ids.probe, args)
+		if err != nil {
+			return nil, &lostRank{rank: r, err: fmt.Errorf("task: wave to rank %d: %w", r, err)}
+		}
+		replies[r] = rep
+	}
+	w := make([]report, p.Size())
+	w[p.Rank()] = p.probe(id)
+	for r, rep := range replies {
+		if rep == nil {
+			continue
+		}
+		b, err := rep.Wait(ctx)
+		if err == nil {
+			w[r], err = decodeReport(b)
+		}
+		if err != nil {
+			return nil, &lostRank{rank: r, err: fmt.Errorf("task: wave to rank %d: %w", r, err)}
+		}
+	}
+	return w, nil
+}
+
+// decide records the master's outcome for the other ranks and returns
+// it as this rank's Wait error.
+func (p *Pool) decide(id uint64, o outcome) error {
+	if p.Size() > 1 {
+		p.mu.Lock()
+		p.results[id] = &result{o: o}
+		p.mu.Unlock()
+	}
+	return o.err(id)
+}
+
+// lostOutcome turns a failed wave into the group's outcome.
+func lostOutcome(err error) outcome {
+	rank := -1
+	var lost *lostRank
+	if errors.As(err, &lost) {
+		rank = lost.rank
+	}
+	return outcome{state: stateLost, rank: rank, text: err.Error()}
+}
+
+// lostRank names the rank a wave or poll could not reach.
+type lostRank struct {
+	rank int
+	err  error
+}
+
+func (l *lostRank) Error() string { return l.err.Error() }
+func (l *lostRank) Unwrap() error { return l.err }
+
+// err is the error a Wait returns for o.
+func (o outcome) err(id uint64) error {
+	switch o.state {
+	case stateDone:
+		return nil
+	case stateFailed:
+		return fmt.Errorf("%w: group %d: %s", ErrTask, id, o.text)
+	case stateLost:
+		return fmt.Errorf("task: group %d cannot finish: %s: %w", id, o.text, comm.ErrPeerLost)
+	}
+	return fmt.Errorf("%w: group %d in state %d", ErrMalformed, id, o.state)
+}
+
+// stopped is the error of a wait cut short by ctx or by Close.
+func (p *Pool) stopped(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return ErrClosed
+}
+
+// poll asks the master about g until it has decided.
+func (p *Pool) poll(ctx context.Context, g *group) error {
+	args := binary.LittleEndian.AppendUint64(nil, g.id)
+	for fails := 0; ; fails++ {
+		if err := p.pause(ctx, g, fails); err != nil {
+			return err
+		}
+		b, err := p.e.Call(ctx, master, p.ids.status, args)
+		if err != nil {
+			if ctx.Err() != nil || p.ctx.Err() != nil {
+				return p.stopped(ctx)
+			}
+			return fmt.Errorf("task: group %d: asking rank %d: %w", g.id, master, err)
+		}
+		o, err := decodeOutcome(b)
+		if err != nil {
+			return err
+		}
+		if o.state != stateRunning {
+			return o.err(g.id)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package task
+
+// Termination detection is Mattern's four-counter method, run by a
+// group's master (rank 0). Every rank counts, per group, the tasks it
+// holds (queued or running), the tasks it sent to other ranks and the
+// tasks it received. A wave asks every rank for a report; two
+// consecutive waves that find every rank idle with the same counters,
+// and as many tasks received as sent, prove that the group has
+// finished. docs/design/task.md gives the argument.
+
+// report is one rank's answer to a wave.
+type report struct {
+	idle       bool   // the rank waits on the group and holds none of its tasks
+	sent, recv uint64 // tasks of the group it sent to and received from other ranks
+	err        string // the first error of a task of the group there, or ""
+}
+
+// terminated reports whether the waves prev and cur, where cur began
+// after every answer of prev came back, prove that the group finished:
+// every rank idle in both, no rank's counters changed between them, and
+// the sums of sent and received are equal.
+func terminated(prev, cur []report) bool {
+	if len(prev) == 0 || len(prev) != len(cur) {
+		return false
+	}
+	var sent, recv uint64
+	for i, c := range cur {
+		p := prev[i]
+		if !p.idle || !c.idle || p.sent != c.sent || p.recv != c.recv {
+			return false
+		}
+		sent += c.sent
+		recv += c.recv
+	}
+	return sent == recv
+}
+
+// allIdle reports whether every rank in a wave was idle: the next wave
+// may then confirm termination, so it goes at once.
+func allIdle(w []report) bool {
+	for _, r := range w {
+		if !r.idle {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+// firstError returns the first rank's task error in a wave, and the
+// rank, or -1.
+func firstError(w []report) (string, int) {
+	for r, rep := range w {
+		if rep.err != "" {
+			return rep.err, r
+		}
+	}
+	return "", -1
+}
