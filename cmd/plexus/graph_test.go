@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestGraphBFSJob runs plexus graph bfs as the 2 and 3 ranks of a job
+// under plexus run, at a small scale: every search validates and the
+// JSON has the fields the issue names.
+func TestGraphBFSJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs jobs")
+	}
+	bin := benchBinary(t)
+	for _, n := range []string{"2", "3"} {
+		out := mustRun(t, "run", "-n", n, "--", bin, "graph", "bfs", "--scale", "10", "--nbfs", "8", "--json", "--quiet")
+		out = strings.TrimPrefix(strings.ReplaceAll(out, "\n[0] ", "\n"), "[0] ")
+		var rep bfsReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if !rep.Validated || rep.Ranks != len(rep.PeakRSS) || rep.Ranks < 2 || rep.NBFS != 8 || rep.Scale != 10 ||
+			rep.HarmonicTEPS <= 0 || rep.MedianTEPS <= 0 || rep.ConstructionS <= 0 || len(rep.PerSearch) != 8 {
+			t.Errorf("ranks %s: %+v", n, rep)
+		}
+	}
+}
+
+func TestGraphBFSBadInput(t *testing.T) {
+	for _, args := range [][]string{{"--scale", "0"}, {"--scale", "40"}, {"--mode", "sideways"}, {"--nbfs", "0"}} {
+		if _, errOut, code := plexus(t, append([]string{"graph", "bfs"}, args...)...); code != exitUsage {
+			t.Errorf("graph bfs %v: exit %d, want %d\n%s", args, code, exitUsage, errOut)
+		}
+	}
+	if _, errOut, code := plexus(t, "graph", "bfs", "--scale", "31"); code != exitFailure || !strings.Contains(errOut, "MiB") {
+		t.Errorf("graph bfs --scale 31: exit %d, want a memory estimate\n%s", code, errOut)
+	}
+}
+
+func TestGraphBFSAlone(t *testing.T) {
+	out := mustRun(t, "graph", "bfs", "--scale", "8", "--nbfs", "4", "--quiet")
+	for _, want := range []string{"SCALE:", "bfs  median_TEPS:", "bfs  harmonic_mean_TEPS:", "bfs  harmonic_stddev_TEPS:",
+		"median_nedge:", "bfs  firstquartile_time:", "validated:                      true"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

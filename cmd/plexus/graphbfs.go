@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/signal"
+	"runtime"
+
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/comm/collective"
+	"github.com/plexus-hpc/plexus/graph"
+	"github.com/plexus-hpc/plexus/launch"
+)
+
+var graphBFSCmd = &command{
+	name:    "graph bfs",
+	summary: "Graph500 breadth-first search on a Kronecker graph across the job's ranks",
+	usage: `graph bfs [--scale N] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json]
+
+Graph500 kernel 2 on Plexus: every rank generates its share of a Kronecker
+graph of 2^scale vertices and edgefactor × 2^scale edges (initiator 0.57,
+0.19, 0.19, labels permuted and edges shuffled from --seed), sends each
+edge to its endpoints' home ranks, then searches from up to --nbfs keys
+sampled among the vertices with an edge. Updates of a vertex run at its
+home rank as aggregated active messages (package am). Every search is
+validated by the specification's five rules; a failure exits 1 naming
+the rule. Run it as the ranks of a job:
+  plexus run -n 2 -- plexus graph bfs --scale 20
+  mpirun -n 2 plexus graph bfs --scale 20
+Alone it is one rank. Rank 0 prints the reference implementation's
+statistics (time, nedge and TEPS; TEPS counts the input edges in the
+root's component, a self-loop once) and progress on stderr.`,
+	flags: func() *flag.FlagSet { return new(bfsOpts).flagSet() },
+	run:   runGraphBFS,
+}
+
+func init() { addCommand(graphBFSCmd) }
+
+type bfsOpts struct {
+	cfg   graph.BenchConfig
+	mode  string
+	seed  int64
+	quiet bool
+	json  bool
+}
+
+func (o *bfsOpts) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("graph bfs", flag.ContinueOnError)
+	fs.IntVar(&o.cfg.Scale, "scale", 16, "`SCALE`: the graph has 2^SCALE vertices")
+	fs.IntVar(&o.cfg.EdgeFactor, "edgefactor", graph.DefaultEdgeFactor, "`N` edges per vertex")
+	fs.IntVar(&o.cfg.NBFS, "nbfs", 64, "`N` searches, each from its own key")
+	fs.Int64Var(&o.seed, "seed", 1, "`N` seeds the graph and the keys")
+	fs.Int64Var(&o.cfg.Root, "root", -1, "search only from vertex `V` (it must have an edge), nbfs times")
+	fs.StringVar(&o.mode, "mode", "hybrid", "`hybrid|topdown`: direction-optimising or top-down levels only")
+	fs.IntVar(&o.cfg.Dist.Threads, "threads", 0, "goroutines per rank for generation and bottom-up levels `N` (default CPUs / ranks on the host)")
+	fs.IntVar(&o.cfg.Dist.Batch, "batch", 0, "`N` vertex updates per active message, 1 to 2048 (default 1024); 1 leaves all aggregation to am")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the reference's lines")
+	return fs
+}
+
+func (o *bfsOpts) check() error {
+	switch o.mode {
+	case "hybrid":
+		o.cfg.Mode = graph.Hybrid
+	case "topdown":
+		o.cfg.Mode = graph.TopDown
+	default:
+		return usagef("--mode %q: want hybrid or topdown", o.mode)
+	}
+	if o.cfg.Scale < 1 || o.cfg.Scale > graph.MaxScale || o.cfg.EdgeFactor < 1 || o.cfg.NBFS < 1 {
+		return usagef("--scale %d (1 to %d), --edgefactor %d and --nbfs %d must be positive",
+			o.cfg.Scale, graph.MaxScale, o.cfg.EdgeFactor, o.cfg.NBFS)
+	}
+	o.cfg.Seed = uint64(o.seed)
+	return nil
+}
+
+func runGraphBFS(c *cli, args []string) error {
+	o := new(bfsOpts)
+	if err := c.parse(o.flagSet(), args); err != nil {
+		return err
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	info, err := launch.Detect(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if err := fitsMemory(o.cfg.Scale, o.cfg.EdgeFactor, info.Size); err != nil {
+		return err
+	}
+	if o.cfg.Dist.Threads == 0 {
+		o.cfg.Dist.Threads = max(1, runtime.NumCPU()/max(1, info.LocalSize))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return onJob(ctx, func(ctx context.Context, w *comm.World, cc *collective.Comm) error {
+		return bfsRank(ctx, c, o, w, cc)
+	})
+}
+
+// onJob joins the job this process is a rank of and runs f in it.
+func onJob(ctx context.Context, f func(ctx context.Context, w *comm.World, cc *collective.Comm) error) error {
+	w, err := comm.Join(ctx)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	cc, err := collective.New(ctx, w, collective.Config{})
+	if err != nil {
+		return err
+	}
+	defer cc.Close()
+	return f(ctx, w, cc)
+}
+
+func bfsRank(ctx context.Context, c *cli, o *bfsOpts, w *comm.World, cc *collective.Comm) error {
+	d, err := graph.NewDist(ctx, w, cc, int64(1)<<o.cfg.Scale, o.cfg.Dist)
+	if err != nil {
+		return err
+	}
+	if w.Rank() == 0 && !o.quiet {
+		o.cfg.Progress = c.stderr
+	}
+	res, err := graph.Run(ctx, d, o.cfg)
+	if err != nil {
+		d.Close(ctx)
+		return err
+	}
+	rss, err := gatherRSS(ctx, cc)
+	if err != nil {
+		return err
+	}
+	if err := d.Close(ctx); err != nil {
+		return err
+	}
+	if w.Rank() != 0 {
+		return nil
+	}
+	rep := newBFSReport(res, o.mode, rss)
+	if o.json {
+		return writeJSON(c.stdout, rep)
+	}
+	return rep.write(c.stdout)
+}
+
+// errTooBig is a graph that would not fit in this host's memory.
+var errTooBig = errors.New("graph too large for memory")
