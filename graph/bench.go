@@ -74,8 +74,8 @@ func Run(ctx context.Context, d *Dist, cfg BenchConfig) (*Result, error) {
 		if err := d.search(ctx, cfg, res, root); err != nil {
 			return nil, err
 		}
-		progress(cfg, "graph: bfs %d/%d from %d: %.4f s, %d edges, %.3g TEPS, validated",
-			i+1, len(res.Roots), root, res.Times[i], int64(res.NEdges[i]), res.TEPS[i])
+		progress(cfg, "graph: bfs %d/%d from %d: %.4f s, %d edges, %.3g TEPS, validated; levels %.4f",
+			i+1, len(res.Roots), root, res.Times[i], int64(res.NEdges[i]), res.TEPS[i], res.Levels[i].Seconds)
 	}
 	res.Validated = true
 	return res, nil

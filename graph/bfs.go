@@ -34,6 +34,9 @@ const (
 // Levels counts what a search did.
 type Levels struct {
 	TopDown, BottomUp int
+	// Seconds is each level's time on this rank, from the level's
+	// sums to its next frontier, by DistConfig.Now.
+	Seconds []float64
 }
 
 // BFS searches from root, leaving each local vertex's parent and level
@@ -52,6 +55,7 @@ func (d *Dist) BFS(ctx context.Context, root int64, mode Mode) (Levels, error) {
 	bottomUp := false
 	var lv Levels
 	for depth := int32(0); ; depth++ {
+		t0 := d.cfg.Now()
 		mf := d.degrees(frontier)
 		sums := []int64{int64(len(frontier)), mf, mu}
 		if err := collectiveSum(ctx, d, sums); err != nil {
@@ -75,6 +79,7 @@ func (d *Dist) BFS(ctx context.Context, root int64, mode Mode) (Levels, error) {
 			return lv, err
 		}
 		mu -= d.degrees(frontier)
+		lv.Seconds = append(lv.Seconds, d.cfg.Now().Sub(t0).Seconds())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/plexus-hpc/plexus/am"
 	"github.com/plexus-hpc/plexus/comm"
@@ -25,6 +26,8 @@ type DistConfig struct {
 	// am aggregates the Posts. 1 posts every update alone and leaves all
 	// aggregation to am, as Grappa's delegates do.
 	Batch int
+	// Now is the clock of the per-level times; nil means time.Now.
+	Now func() time.Time
 	// AM configures the engine the Dist makes; its Tag must differ from
 	// the program's other engines'.
 	AM am.Config
@@ -36,6 +39,9 @@ func (c DistConfig) withDefaults(ranks int) DistConfig {
 	}
 	if c.Batch == 0 {
 		c.Batch = DefaultBatch
+	}
+	if c.Now == nil {
+		c.Now = time.Now
 	}
 	return c
 }
