@@ -1,0 +1,138 @@
+package agree
+
+import "fmt"
+
+// lead is the leader's state in its epoch: the next free slot, and the
+// values it proposed and has not yet seen decided, by slot and by value
+// (so that a request forwarded twice takes one slot).
+type lead struct {
+	next     uint64
+	proposed map[uint64]proposal
+	inflight map[string]uint64
+}
+
+type proposal struct {
+	value []byte
+	sent  int64
+}
+
+// accept is the acceptor's state in its epoch: what it accepted, by slot.
+type accept struct {
+	accepted map[uint64][]byte
+	max      uint64
+}
+
+// Propose submits a value to be decided. The replica forwards it to the
+// leader and sends it again every RetryTicks until it sees it decided,
+// so a value may be decided more than once (in different slots) when a
+// failure hides the first decision: an application that must apply each
+// request once makes its values unique and skips repeats. The value must
+// not be modified afterwards.
+func (n *Node) Propose(v []byte) error {
+	if len(v) == 0 {
+		return fmt.Errorf("%w: at replica %d", ErrEmpty, n.cfg.ID)
+	}
+	n.own[string(v)] = n.now
+	n.send(Message{Type: Forward, To: n.view.Leader, Value: v})
+	n.flushLocal()
+	return nil
+}
+
+func (n *Node) onForward(m Message) {
+	if !n.isLeader() || len(m.Value) == 0 {
+		return
+	}
+	if _, ok := n.lead.inflight[string(m.Value)]; ok {
+		return
+	}
+	s := n.lead.next
+	n.lead.next++
+	n.lead.proposed[s] = proposal{value: m.Value, sent: n.now}
+	n.lead.inflight[string(m.Value)] = s
+	n.send(Message{Type: Propose, To: n.view.Acceptor, Slot: s, Value: m.Value})
+}
+
+// onPropose is the acceptor's rule: accept only the leader's proposals
+// of its own epoch, above the epoch's Base, one value per slot; a
+// repeated proposal is answered by repeating the accept.
+func (n *Node) onPropose(m Message) {
+	if !n.isAcceptor() || m.Epoch != n.view.Epoch || m.From != n.view.Leader || m.Slot <= n.view.Base {
+		return
+	}
+	v, ok := n.acc.accepted[m.Slot]
+	if !ok {
+		v = m.Value
+		n.acc.accepted[m.Slot] = v
+		n.acc.max = max(n.acc.max, m.Slot)
+	}
+	n.send(Message{Type: Accept, To: All, Slot: m.Slot, Value: v})
+}
+
+// onAccept learns a decided value: the acceptor of an epoch accepts at
+// most one value per slot, and every later view carries it (see
+// docs/design/agree.md), so an accept of any epoch decides its slot.
+func (n *Node) onAccept(m Message) {
+	if m.Epoch > n.view.Epoch {
+		n.send(Message{Type: ViewReq, To: m.From})
+	}
+	n.learn(m.Slot, m.Value)
+	n.applyLearned()
+}
+
+func (n *Node) learnAll(es []Entry) {
+	for _, e := range es {
+		n.learn(e.Slot, e.Value)
+	}
+	n.applyLearned()
+}
+
+func (n *Node) learn(slot uint64, v []byte) {
+	if slot == 0 {
+		return
+	}
+	n.hint = max(n.hint, slot)
+	if _, ok := n.learned[slot]; ok {
+		return
+	}
+	n.learned[slot] = v
+	delete(n.own, string(v))
+	if n.isLeader() {
+		delete(n.lead.inflight, string(v))
+		delete(n.lead.proposed, slot)
+	}
+}
+
+func (n *Node) applyLearned() {
+	for {
+		v, ok := n.learned[n.applied+1]
+		if !ok {
+			return
+		}
+		n.applied++
+		n.decided = append(n.decided, Entry{Slot: n.applied, Value: v})
+	}
+}
+
+func (n *Node) onHeartbeat(m Message) {
+	if m.Epoch > n.view.Epoch {
+		n.send(Message{Type: ViewReq, To: m.From})
+		return
+	}
+	n.hint = max(n.hint, m.Slot)
+}
+
+// onFetch answers with decided entries from m.Slot on, at most
+// CatchupBatch of them, stopping at the first slot not known here.
+func (n *Node) onFetch(m Message) {
+	var es []Entry
+	for s := max(m.Slot, 1); len(es) < n.cfg.CatchupBatch; s++ {
+		v, ok := n.learned[s]
+		if !ok {
+			break
+		}
+		es = append(es, Entry{Slot: s, Value: v})
+	}
+	if len(es) > 0 {
+		n.send(Message{Type: Entries, To: m.From, Entries: es})
+	}
+}

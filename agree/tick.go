@@ -1,0 +1,127 @@
+package agree
+
+import (
+	"maps"
+	"slices"
+)
+
+// detector is the failure detector: when the replica last heard from
+// the leader and the acceptor of its epoch, and how long it waits.
+type detector struct {
+	leader, acceptor int64
+	timeout          int64 // drawn per epoch and per attempt, in [Election, 2*Election)
+	beat             int64 // when this replica last sent a heartbeat
+	fetch            int64 // when it last asked for missing entries
+}
+
+func (d *detector) heard(n *Node, from int) {
+	if from == n.view.Leader {
+		d.leader = n.now
+	}
+	if from == n.view.Acceptor {
+		d.acceptor = n.now
+	}
+}
+
+func (d *detector) reset(n *Node) {
+	d.leader, d.acceptor = n.now, n.now
+	d.timeout = int64(n.cfg.ElectionTicks) + n.rand.Int64N(int64(n.cfg.ElectionTicks))
+}
+
+// Report tells the replica that peer is unreachable (the driver saw its
+// connection fail): if it is the leader or the acceptor, the replica
+// proposes a new configuration at its next tick rather than after a
+// timeout. A wrong report costs a reconfiguration, never safety.
+func (n *Node) Report(peer int) {
+	if peer == n.view.Leader && peer != n.cfg.ID {
+		n.fd.leader = n.now - n.fd.timeout - 1
+	}
+	if peer == n.view.Acceptor && peer != n.cfg.ID {
+		n.fd.acceptor = n.now - n.fd.timeout - 1
+	}
+}
+
+// Tick advances the replica's clock by one tick: heartbeats, resends
+// and timeouts happen here.
+func (n *Node) Tick() {
+	n.now++
+	n.heartbeat()
+	n.resend()
+	n.catchUp()
+	n.suspect()
+	n.flushLocal()
+}
+
+func (n *Node) heartbeat() {
+	if !n.isLeader() && !n.isAcceptor() {
+		return
+	}
+	if n.now-n.fd.beat < int64(n.cfg.HeartbeatTicks) {
+		return
+	}
+	n.fd.beat = n.now
+	top := n.acc.max
+	if n.isLeader() {
+		top = max(top, n.lead.next-1)
+	}
+	n.send(Message{Type: Heartbeat, To: All, Slot: top})
+}
+
+// resend sends again what has waited RetryTicks for an answer: the
+// leader's undecided proposals and this replica's own undecided values.
+func (n *Node) resend() {
+	retry := int64(n.cfg.RetryTicks)
+	if n.isLeader() {
+		for _, s := range slices.Sorted(maps.Keys(n.lead.proposed)) {
+			if p := n.lead.proposed[s]; n.now-p.sent >= retry {
+				n.lead.proposed[s] = proposal{value: p.value, sent: n.now}
+				n.send(Message{Type: Propose, To: n.view.Acceptor, Slot: s, Value: p.value})
+			}
+		}
+	}
+	for _, v := range slices.Sorted(maps.Keys(n.own)) {
+		if n.now-n.own[v] >= retry {
+			n.own[v] = n.now
+			n.send(Message{Type: Forward, To: n.view.Leader, Value: []byte(v)})
+		}
+	}
+}
+
+// catchUp asks for missing entries when slots beyond the applied prefix
+// are known to exist, from the acceptor (or, at the acceptor, the leader).
+func (n *Node) catchUp() {
+	if n.hint <= n.applied || n.now-n.fd.fetch < int64(n.cfg.RetryTicks) {
+		return
+	}
+	n.fd.fetch = n.now
+	to := n.view.Acceptor
+	if to == n.cfg.ID {
+		to = n.view.Leader
+	}
+	if to == n.cfg.ID {
+		return
+	}
+	n.send(Message{Type: Fetch, To: to, Slot: n.applied + 1})
+}
+
+// suspect starts a reconfiguration when the leader or the acceptor has
+// been silent too long, or restarts one that has not finished in time.
+func (n *Node) suspect() {
+	if n.px.running {
+		if n.now-n.px.started >= n.fd.timeout {
+			n.startReconfig()
+		}
+		return
+	}
+	if n.leaderSuspected() || n.acceptorSuspected() {
+		n.startReconfig()
+	}
+}
+
+func (n *Node) leaderSuspected() bool {
+	return n.view.Leader != n.cfg.ID && n.now-n.fd.leader > n.fd.timeout
+}
+
+func (n *Node) acceptorSuspected() bool {
+	return n.view.Acceptor != n.cfg.ID && n.now-n.fd.acceptor > n.fd.timeout
+}
