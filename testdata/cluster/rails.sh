@@ -1,0 +1,59 @@
+#!/bin/sh
+# rails.sh up HOST HOST RATE [RATE...] | down HOST HOST
+#
+# Extra links ("rails") between two hosts of cluster.sh, for multirail
+# tests: rail K (K = 1, 2, ...) is a veth pair named railK in both hosts'
+# network namespaces, with 10.252.K.I/24 on host hI's end (its own subnet,
+# so each rail is a route of its own), shaped at both ends by a tc tbf of
+# the K-th RATE (such as 1gbit, 500mbit, 250mbit). Nothing else is
+# reachable through them. up removes the two hosts' earlier rails first;
+# down removes them (cluster.sh down does too, with the hosts).
+set -eu
+
+host() {
+	case $1 in h[0-9]*) echo "${1#h}" ;; *) echo "rails.sh: no host $1" >&2; exit 2 ;; esac
+}
+
+down() {
+	for h in "$1" "$2"; do
+		ns=plexus-$h
+		for l in $(ip -n "$ns" -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep '^rail[0-9]*$' || true); do
+			ip -n "$ns" link delete "$l" 2>/dev/null || true
+		done
+	done
+}
+
+# burst is the tbf bucket for a rate: 256 KiB at 1 Gbit/s, in proportion,
+# at least 32 KiB, so that a rate's first packets are not dropped.
+burst() {
+	bits=$(echo "$1" | awk '{ r=$1; m=1; if (r ~ /gbit$/) m=1e9; else if (r ~ /mbit$/) m=1e6; else if (r ~ /kbit$/) m=1e3; sub(/[a-z]+$/, "", r); b=int(r*m/1e9*262144); if (b < 32768) b=32768; print b }')
+	echo "$bits"
+}
+
+up() {
+	a=$1 b=$2; shift 2
+	ia=$(host "$a") ib=$(host "$b")
+	[ "$ia" != "$ib" ] || { echo "rails.sh: two different hosts, please" >&2; exit 2; }
+	[ $# -ge 1 ] || { echo "rails.sh: at least one RATE" >&2; exit 2; }
+	ip netns list | grep -q "^plexus-$a\b" || { echo "rails.sh: host $a is not up (cluster.sh up)" >&2; exit 1; }
+	ip netns list | grep -q "^plexus-$b\b" || { echo "rails.sh: host $b is not up (cluster.sh up)" >&2; exit 1; }
+	down "$a" "$b"
+	k=0
+	for rate in "$@"; do
+		k=$((k + 1))
+		ip -n "plexus-$a" link add "rail$k" type veth peer name "rail$k" netns "plexus-$b"
+		for end in "$a:$ia" "$b:$ib"; do
+			h=${end%%:*} i=${end#*:}
+			ip -n "plexus-$h" addr add "10.252.$k.$i/24" dev "rail$k"
+			ip -n "plexus-$h" link set "rail$k" up
+			ip netns exec "plexus-$h" tc qdisc add dev "rail$k" root tbf rate "$rate" burst "$(burst "$rate")" latency 50ms
+		done
+	done
+	echo "rails.sh: $k rails between $a and $b (10.252.K.$ia and 10.252.K.$ib)"
+}
+
+case ${1:-} in
+up) shift; [ $# -ge 3 ] || { echo "usage: rails.sh up HOST HOST RATE [RATE...]" >&2; exit 2; }; up "$@" ;;
+down) shift; [ $# -eq 2 ] || { echo "usage: rails.sh down HOST HOST" >&2; exit 2; }; down "$1" "$2" ;;
+*) echo "usage: rails.sh up HOST HOST RATE [RATE...] | down HOST HOST" >&2; exit 2 ;;
+esac

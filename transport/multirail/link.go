@@ -1,0 +1,188 @@
+package multirail
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/plexus-hpc/plexus/rail"
+)
+
+// Link is one end of a multirail link: messages sent on it are split
+// among its rails and put back together, in order, at the other end.
+//
+// Concurrency contract: Send, Recv, Stats and Close may be called from
+// any goroutines at once. Messages from one goroutine's Sends arrive in
+// the order sent; Sends from several goroutines are ordered as they take
+// the Link's lock. Every field below mu is guarded by it.
+type Link struct {
+	cfg   Config
+	rails []*railConn
+	wg    sync.WaitGroup
+	stop  chan struct{}
+
+	mu       sync.Mutex
+	sendCond *sync.Cond // window space, a message's end, failure
+	recvCond *sync.Cond // a message in the inbox, inbox space, failure
+	nextMsg  uint64
+	pending  map[chunkKey]*pendChunk
+	inflight int // bytes sent and not acknowledged
+	asm      *assembly
+	inbox    [][]byte
+	inBytes  int
+	err      error // set when every rail is down or the Link closed
+	stats    Stats
+}
+
+type chunkKey struct{ msg, off uint64 }
+
+// pendChunk is a chunk sent and not yet acknowledged.
+type pendChunk struct {
+	h        header
+	data     []byte
+	rail     int
+	deadline time.Time
+	msg      *sendMsg
+}
+
+// sendMsg is a Send waiting for its chunks' acknowledgements.
+type sendMsg struct {
+	left int
+	err  error
+	done bool
+}
+
+// Stats counts a Link's traffic.
+type Stats struct {
+	Chunks, Bytes []int64 // sent on each rail, resent ones included
+	Resent        int64   // chunks sent again after their rail failed
+	Duplicates    int64   // chunks received twice (and dropped)
+	RailsDown     []int   // the failed rails, in the order they failed
+}
+
+// New makes a Link over conns, one per rail, each already connected (and
+// authenticated: Handshake) to the same peer, whose Link lists the rails
+// in the same order; profiles[i] predicts rail i (Sample). The Link owns
+// the conns from now on.
+func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(conns) == 0 || len(conns) != len(profiles) {
+		return nil, fmt.Errorf("multirail: %d rails and %d profiles: want as many, at least one", len(conns), len(profiles))
+	}
+	l := &Link{cfg: cfg, stop: make(chan struct{}), pending: map[chunkKey]*pendChunk{}, asm: newAssembly(cfg.Window)}
+	l.sendCond, l.recvCond = sync.NewCond(&l.mu), sync.NewCond(&l.mu)
+	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
+	for i, c := range conns {
+		l.rails = append(l.rails, &railConn{i: i, conn: c, profile: profiles[i], wake: make(chan struct{}, 1)})
+	}
+	for _, rc := range l.rails {
+		l.wg.Add(2)
+		go l.writeLoop(rc)
+		go l.readLoop(rc)
+	}
+	l.wg.Add(1)
+	go l.watch()
+	return l, nil
+}
+
+// Stats returns a copy of the Link's counters.
+func (l *Link) Stats() Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.stats
+	s.Chunks, s.Bytes = append([]int64(nil), s.Chunks...), append([]int64(nil), s.Bytes...)
+	s.RailsDown = append([]int(nil), s.RailsDown...)
+	return s
+}
+
+// Close closes every rail; Sends and Recvs waiting fail with ErrClosed.
+func (l *Link) Close() error {
+	l.mu.Lock()
+	if l.err == nil {
+		l.err = ErrClosed
+	}
+	select {
+	case <-l.stop:
+	default:
+		close(l.stop)
+	}
+	l.failWaiters(ErrClosed)
+	l.mu.Unlock()
+	for _, rc := range l.rails {
+		rc.conn.Close()
+	}
+	l.wg.Wait()
+	return nil
+}
+
+// failWaiters ends every Send waiting with err and wakes everyone.
+// The caller holds mu.
+func (l *Link) failWaiters(err error) {
+	for k, p := range l.pending {
+		if !p.msg.done {
+			p.msg.done, p.msg.err = true, err
+		}
+		delete(l.pending, k)
+	}
+	l.inflight = 0
+	l.sendCond.Broadcast()
+	l.recvCond.Broadcast()
+}
+
+// watch fails the rails whose chunks go unacknowledged past their
+// deadline: a link that is down may not say so for a long time.
+func (l *Link) watch() {
+	defer l.wg.Done()
+	t := time.NewTicker(max(l.cfg.AckTimeout/4, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		now, late := l.cfg.Now(), map[int]bool{}
+		for _, p := range l.pending {
+			if now.After(p.deadline) && !l.rails[p.rail].down {
+				late[p.rail] = true
+			}
+		}
+		l.mu.Unlock()
+		for i := range late {
+			l.railFailed(i, fmt.Errorf("multirail: rail %d: a chunk went unacknowledged past its deadline", i))
+		}
+	}
+}
+
+// Recv returns the next message, waiting until one is complete, ctx
+// ends, or the Link fails (every rail down: ErrRailsDown) or closes.
+func (l *Link) Recv(ctx context.Context) ([]byte, error) {
+	stop := context.AfterFunc(ctx, func() {
+		l.mu.Lock()
+		l.recvCond.Broadcast()
+		l.mu.Unlock()
+	})
+	defer stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.inbox) == 0 {
+		if l.err != nil {
+			return nil, l.err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l.recvCond.Wait()
+	}
+	m := l.inbox[0]
+	l.inbox[0] = nil
+	l.inbox = l.inbox[1:]
+	l.inBytes -= len(m)
+	l.recvCond.Broadcast() // a reader may wait for inbox space
+	return m, nil
+}
