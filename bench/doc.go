@@ -13,13 +13,18 @@
 // team-<topology>).
 //
 // P2P, behind `plexus bench p2p`, measures between ranks (processes) of
-// this host over TCP loopback or shared memory: it builds the peer program
-// bench/p2pprog (over comm) and, with P2PConfig.Peers, the Open MPI
-// programs of bench/peers, runs both as jobs, alternating, and reports
-// medians (P2PResult) with the transport's targets (P2PTargets):
+// this host over TCP loopback or shared memory: it runs the rank program
+// (package p2prank; P2PConfig.Rank, which plexus sets to itself, or
+// bench/p2pprog built from source) and, with P2PConfig.Peers, the Open MPI
+// programs of bench/peers, compiled with mpicc from sources this package
+// carries, as jobs, alternating, and reports medians (P2PResult) with the
+// transport's targets (P2PTargets):
 //
 //	res, err := bench.P2P(ctx, bench.P2PConfig{Transport: "shm", Ranks: []int{2}, Peers: true})
 //	bench.WriteP2PTable(os.Stdout, res)
+//
+// Gas, behind `plexus bench gas`, does the same for packages am and pgas
+// (package gasrank) against bench/peers' am.c and gups.c.
 //
 // Its benches are latency, bandwidth, msgrate, barrier, bcast and
 // allreduce and, with P2PConfig.Goroutines, the multi-goroutine cases

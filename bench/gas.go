@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -25,7 +27,15 @@ type GasConfig struct {
 	// Runs repeats every case; the median is reported. Default 3, 1 with
 	// Quick.
 	Runs int
-	// Src is the plexus module's directory (default: found with go list).
+	// Rank is the command line that runs one Plexus rank (package
+	// gasrank): a program and its leading arguments, to which each case's
+	// options are added; plexus bench gas passes its own binary and
+	// "bench gas rank". Empty: bench/gasprog is built from Src with the
+	// Go toolchain.
+	Rank []string
+	// Src is the plexus module's directory, where bench/gasprog is built
+	// from when there is no Rank (default: found with go list). The Open
+	// MPI programs are compiled from sources carried in the binary.
 	Src string
 	// Log receives progress and notes such as a missing Open MPI.
 	Log io.Writer
@@ -63,7 +73,8 @@ func (c GasConfig) withDefaults() GasConfig {
 	return c
 }
 
-// gasCase is one job of Gas: impl names the row, prog "gasprog" or a peer.
+// gasCase is one job of Gas: impl names the row, prog the Open MPI peer
+// (empty: the rank program).
 type gasCase struct {
 	impl, prog string
 	ranks      int
@@ -78,16 +89,16 @@ func gasPlan(c GasConfig, peers bool) []gasCase {
 	}
 	direct := am / 4 // a direct Post costs a comm message
 	plan := []gasCase{
-		{"aggregated", "gasprog", 2, []string{"-bench", "am", "-n", strconv.Itoa(am)}},
-		{"direct", "gasprog", 2, []string{"-bench", "am", "-mode", "direct", "-n", strconv.Itoa(direct)}},
+		{"aggregated", "", 2, []string{"-bench", "am", "-n", strconv.Itoa(am)}},
+		{"direct", "", 2, []string{"-bench", "am", "-mode", "direct", "-n", strconv.Itoa(direct)}},
 	}
 	if peers {
 		plan = append(plan, gasCase{"openmpi", "am", 2, []string{"-n", strconv.Itoa(am / 64)}})
 	}
-	plan = append(plan, gasCase{"plexus", "gasprog", 2, []string{"-bench", "delegate_latency", "-n", strconv.Itoa(lat)}})
+	plan = append(plan, gasCase{"plexus", "", 2, []string{"-bench", "delegate_latency", "-n", strconv.Itoa(lat)}})
 	for _, ranks := range []int{1, 2} {
 		n := strconv.Itoa(gups / ranks)
-		plan = append(plan, gasCase{"plexus", "gasprog", ranks, []string{"-bench", "gups", "-n", n, "-log", strconv.Itoa(log)}})
+		plan = append(plan, gasCase{"plexus", "", ranks, []string{"-bench", "gups", "-n", n, "-log", strconv.Itoa(log)}})
 		if peers {
 			plan = append(plan, gasCase{"openmpi", "gups", ranks, []string{"-n", n, "-s", strconv.Itoa(log)}})
 		}
@@ -95,11 +106,13 @@ func gasPlan(c GasConfig, peers bool) []gasCase {
 	return plan
 }
 
-// Gas builds bench/gasprog (and, when Open MPI is here, the bench/peers
-// programs) and runs the am, delegate_latency and gups cases of
-// "plexus bench gas" cfg.Runs times, reporting medians. Open MPI's am and
-// gups programs run on shared memory (the vader BTL) whatever
-// cfg.Transport.
+// Gas runs the am, delegate_latency and gups cases of "plexus bench gas"
+// cfg.Runs times, reporting medians: Plexus's with the rank program
+// (cfg.Rank, or bench/gasprog built from source) and, when mpicc and
+// mpirun are here, Open MPI's with bench/peers' am.c and gups.c compiled
+// from the sources carried in the binary; else every result's Note says
+// why Open MPI did not run. Open MPI's programs run on shared memory (the
+// vader BTL) whatever cfg.Transport.
 func Gas(ctx context.Context, cfg GasConfig) ([]GasResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -110,66 +123,67 @@ func Gas(ctx context.Context, cfg GasConfig) ([]GasResult, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	peers, err := buildGas(ctx, &cfg, dir)
+	jobs, err := startGas(ctx, &cfg, dir)
 	if err != nil {
 		return nil, err
 	}
 	var all []P2PResult
 	for run := 1; run <= cfg.Runs; run++ {
-		for _, gc := range gasPlan(cfg, peers) {
+		for _, gc := range gasPlan(cfg, jobs.note == "") {
 			fmt.Fprintf(cfg.Log, "bench gas: run %d/%d: %s %s, %d ranks\n", run, cfg.Runs, gc.impl, gc.args, gc.ranks)
-			res, err := runGasCase(ctx, cfg, dir, gc)
+			res, err := runGasCase(ctx, cfg, jobs, gc)
 			if err != nil {
 				return nil, err
 			}
 			all = append(all, res...)
 		}
 	}
-	return gasResults(medians(all)), nil
+	return gasResults(medians(all), jobs.note), nil
 }
 
-// buildGas builds gasprog and the peers into dir and says whether the
-// peers are there.
-func buildGas(ctx context.Context, cfg *GasConfig, dir string) (bool, error) {
-	var err error
-	if cfg.Src == "" {
-		if cfg.Src, err = moduleDir(ctx); err != nil {
-			return false, err
-		}
+// gasJobs is what Gas's cases run: the rank program, and the peers
+// compiled into dir unless note says why not.
+type gasJobs struct {
+	rank []string
+	dir  string
+	note string
+}
+
+// startGas readies the rank program and the peers in dir.
+func startGas(ctx context.Context, cfg *GasConfig, dir string) (gasJobs, error) {
+	rank, err := rankCommand(ctx, cfg.Rank, &cfg.Src, "./bench/gasprog", dir, false)
+	if err != nil {
+		return gasJobs{}, err
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "gasprog"), "./bench/gasprog")
-	cmd.Dir = cfg.Src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return false, fmt.Errorf("bench: building gasprog: %w\n%s", err, out)
-	}
-	err = buildPeers(ctx, cfg.Src, dir, cfg.Log)
+	jobs := gasJobs{rank: rank, dir: dir}
+	err = buildPeers(ctx, dir, []string{"am", "gups"})
 	if errors.Is(err, errSkipped) {
 		fmt.Fprintf(cfg.Log, "bench gas: Open MPI %v; Plexus only\n", err)
-		return false, nil
+		jobs.note, err = skipNote(err), nil
 	}
-	return err == nil, err
+	return jobs, err
 }
 
 // runGasCase runs one job and names its results.
-func runGasCase(ctx context.Context, cfg GasConfig, dir string, gc gasCase) ([]P2PResult, error) {
+func runGasCase(ctx context.Context, cfg GasConfig, jobs gasJobs, gc gasCase) ([]P2PResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	var out bytes.Buffer
 	var err error
 	transport := cfg.Transport
-	if gc.prog == "gasprog" {
-		args := append([]string{"-transport", cfg.Transport}, gc.args...)
-		job := launch.Job{N: gc.ranks, Prog: filepath.Join(dir, gc.prog), Args: args, Timeout: cfg.Timeout, Stdout: &out, Stderr: cfg.Log}
+	if gc.prog == "" {
+		args := append(append(slices.Clip(jobs.rank[1:]), "-transport", cfg.Transport), gc.args...)
+		job := launch.Job{N: gc.ranks, Prog: jobs.rank[0], Args: args, Timeout: cfg.Timeout, Stdout: &out, Stderr: cfg.Log}
 		err = job.Run(ctx)
 	} else {
 		transport = "shm"
 		args := append([]string{"--allow-run-as-root", "--oversubscribe", "-n", strconv.Itoa(gc.ranks)}, transports[transport].mpirun...)
-		cmd := exec.CommandContext(ctx, "mpirun", append(append(args, filepath.Join(dir, gc.prog)), gc.args...)...)
+		cmd := exec.CommandContext(ctx, "mpirun", append(append(args, filepath.Join(jobs.dir, gc.prog)), gc.args...)...)
 		cmd.Stdout, cmd.Stderr = &out, cfg.Log
 		err = cmd.Run()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s %s, %d ranks: %w", gc.impl, gc.prog, gc.ranks, err)
+		return nil, fmt.Errorf("%s %s, %d ranks: %w", gc.impl, cmp.Or(gc.prog, "rank"), gc.ranks, err)
 	}
 	lines, err := ParsePeerOutput(&out)
 	if err != nil {

@@ -17,12 +17,15 @@ type GasResult struct {
 	Unit      string  `json:"unit"` // msgs/s, µs or ops/s
 	Iters     int     `json:"iters"`
 	Runs      int     `json:"runs"`
+	// Note says why Open MPI did not run (no mpicc or mpirun); empty
+	// when it did.
+	Note string `json:"note,omitempty"`
 }
 
-func gasResults(rs []P2PResult) []GasResult {
+func gasResults(rs []P2PResult, note string) []GasResult {
 	out := make([]GasResult, len(rs))
 	for i, r := range rs {
-		out[i] = GasResult{r.Bench, r.Impl, r.Transport, r.Ranks, r.Size, r.Value, r.Unit, r.Iters, r.Runs}
+		out[i] = GasResult{r.Bench, r.Impl, r.Transport, r.Ranks, r.Size, r.Value, r.Unit, r.Iters, r.Runs, note}
 	}
 	return out
 }
@@ -41,6 +44,9 @@ func WriteGasTable(w io.Writer, results []GasResult) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(results) > 0 && results[0].Note != "" {
+		fmt.Fprintf(w, "note: %s\n", results[0].Note)
 	}
 	writeGasRatios(w, results)
 	return nil

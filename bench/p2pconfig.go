@@ -42,15 +42,26 @@ type P2PConfig struct {
 	// the promise Open MPI's programs make too (MPI_Init: one thread).
 	// The _mt cases always run on default worlds.
 	Multiple bool
-	// NoPGO builds bench/p2pprog without profile-guided optimisation:
-	// by default go build uses its default.pgo (see pgo.sh there), as a
-	// program built with its own profile would.
+	// Rank is the command line that runs one Plexus rank (package
+	// p2prank): a program and its leading arguments, to which each case's
+	// options are added; plexus bench p2p passes its own binary and
+	// "bench p2p rank". Empty: bench/p2pprog is built from Src with the
+	// Go toolchain.
+	Rank []string
+	// NoPGO builds bench/p2pprog from Src without profile-guided
+	// optimisation, where by default it is built with the plexus
+	// binary's profile (cmd/plexus/default.pgo, made by
+	// bench/p2pprog/pgo.sh); it cannot go with a Rank, which is built
+	// already. Results say whether the rank program had a profile
+	// (P2PResult.PGO, read from the program's build information).
 	NoPGO bool
 	// Runs is how many times every case runs; results are medians.
 	// Default 3 (1 with Quick).
 	Runs int
-	// Src is the plexus module's directory, where the peer programs are
-	// built from. Default: found with "go list" from the working directory.
+	// Src is the plexus module's directory, where bench/p2pprog is built
+	// from when there is no Rank. Default: found with "go list" from the
+	// working directory. The Open MPI programs are compiled from sources
+	// carried in the binary, wherever it runs.
 	Src string
 	// Log receives progress and notes (a skipped Open MPI); nil discards.
 	Log io.Writer
@@ -59,8 +70,8 @@ type P2PConfig struct {
 }
 
 // transport says how each implementation is told to use one transport:
-// its mpirun options select Open MPI's matching BTL, and p2pprog's
-// -transport flag (the same name) selects it in comm.
+// its mpirun options select Open MPI's matching BTL, and the rank
+// program's -transport flag (the same name) selects it in comm.
 type transport struct {
 	mpirun []string // options after mpirun -n N
 }
@@ -128,6 +139,9 @@ func (c P2PConfig) Validate() error {
 	}
 	if err := c.validateCases(); err != nil {
 		return err
+	}
+	if c.NoPGO && len(c.Rank) > 0 {
+		return fmt.Errorf("%w: NoPGO builds the rank program, and Rank %q is given", ErrP2PConfig, c.Rank)
 	}
 	if c.Runs < 1 || c.Timeout < 0 {
 		return fmt.Errorf("%w: %d runs, timeout %v", ErrP2PConfig, c.Runs, c.Timeout)

@@ -66,6 +66,7 @@ func TestMediansAndTargets(t *testing.T) {
 func TestP2PConfigValidate(t *testing.T) {
 	for _, c := range []P2PConfig{
 		{Transport: "carrier-pigeon"}, {Ranks: []int{1}}, {Sizes: []int{-1}}, {Runs: -1},
+		{NoPGO: true, Rank: []string{"plexus", "bench", "p2p", "rank"}},
 	} {
 		if err := c.Validate(); !errors.Is(err, ErrP2PConfig) {
 			t.Errorf("%+v: %v", c, err)

@@ -7,7 +7,7 @@ import (
 )
 
 // peerRun is one job of a peer program: the same program name and
-// arguments for Plexus (p2pprog -bench prog) and Open MPI (bench/peers).
+// arguments for Plexus (the rank program's -bench prog) and Open MPI (bench/peers).
 type peerRun struct {
 	prog       string // a peerProgs name
 	ranks      int
@@ -57,6 +57,17 @@ func peerPlan(c P2PConfig) []peerRun {
 		}
 	}
 	return runs
+}
+
+// mpiProgs lists the Open MPI programs c's plan runs.
+func mpiProgs(c P2PConfig) []string {
+	var progs []string
+	for _, r := range peerPlan(c) {
+		if !r.plexusOnly && !slices.Contains(progs, r.prog) {
+			progs = append(progs, r.prog)
+		}
+	}
+	return progs
 }
 
 // plans reports whether c runs p.

@@ -88,7 +88,10 @@ func writeP2P(w io.Writer, results []P2PResult, full bool) error {
 		fmt.Fprintln(w, "plexus: serialized worlds (comm.Config.Serialized) where one goroutine per rank runs")
 	}
 	if slices.ContainsFunc(results, func(r P2PResult) bool { return r.PGO }) {
-		fmt.Fprintln(w, "plexus: built with profile-guided optimisation (bench/p2pprog/default.pgo; --no-pgo without)")
+		fmt.Fprintln(w, "plexus: built with profile-guided optimisation (cmd/plexus/default.pgo; --no-pgo without)")
+	}
+	if len(results) > 0 && results[0].Note != "" {
+		fmt.Fprintf(w, "note: %s\n", results[0].Note)
 	}
 	if !full {
 		return nil

@@ -23,9 +23,12 @@ type P2PResult struct {
 	// Serialized says that Plexus ran the case on serialized worlds
 	// (comm.Config.Serialized; P2PConfig.Multiple).
 	Serialized bool `json:"serialized"`
-	// PGO says that the Plexus program was built with its profile
+	// PGO says that the Plexus program was built with a profile
 	// (P2PConfig.NoPGO).
 	PGO bool `json:"pgo"`
+	// Note says why Open MPI did not run when it was asked for
+	// (P2PConfig.Peers without mpicc or mpirun); empty otherwise.
+	Note string `json:"note,omitempty"`
 	// Paired is the median over the runs of each run's ratio
 	// plexus/openmpi for the case, on both implementations' results; 0
 	// when one side did not measure it. A run measures the two one after
@@ -35,10 +38,11 @@ type P2PResult struct {
 	Paired float64 `json:"paired_ratio,omitempty"`
 }
 
-// P2P builds the peer programs and runs every case of cfg with Plexus
-// and, with cfg.Peers, Open MPI, alternating between them so both see
-// the same machine. A missing Open MPI is reported on cfg.Log and leaves
-// Plexus's results.
+// P2P runs every case of cfg with Plexus (the rank program, cfg.Rank or
+// one built from source) and, with cfg.Peers, Open MPI (the programs of
+// bench/peers, compiled with mpicc), alternating between them so both see
+// the same machine. A missing Open MPI is reported on cfg.Log and in every
+// result's Note, and leaves Plexus's results.
 func P2P(ctx context.Context, cfg P2PConfig) ([]P2PResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -49,35 +53,34 @@ func P2P(ctx context.Context, cfg P2PConfig) ([]P2PResult, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	impls, err := startImpls(ctx, &cfg, dir)
+	impls, note, err := startImpls(ctx, &cfg, dir)
 	if err != nil {
 		return nil, err
 	}
-	return runAll(ctx, cfg, impls)
+	res, err := runAll(ctx, cfg, impls)
+	for i := range res {
+		res[i].Note = note
+	}
+	return res, err
 }
 
-// startImpls builds what cfg needs into dir.
-func startImpls(ctx context.Context, cfg *P2PConfig, dir string) ([]impl, error) {
-	var err error
-	if cfg.Src == "" {
-		if cfg.Src, err = moduleDir(ctx); err != nil {
-			return nil, err
-		}
-	}
-	bin, err := buildPlexus(ctx, cfg.Src, dir, cfg.NoPGO)
+// startImpls readies what cfg needs in dir, and returns the note on a
+// missing Open MPI.
+func startImpls(ctx context.Context, cfg *P2PConfig, dir string) ([]impl, string, error) {
+	rank, err := rankCommand(ctx, cfg.Rank, &cfg.Src, "./bench/p2pprog", dir, cfg.NoPGO)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	impls := []impl{&plexusImpl{bin: bin, transport: cfg.Transport, cfg: *cfg}}
+	impls := []impl{&plexusImpl{cmd: rank, pgo: builtWithPGO(rank[0]), transport: cfg.Transport, cfg: *cfg}}
 	if !cfg.Peers {
-		return impls, nil
+		return impls, "", nil
 	}
-	err = buildPeers(ctx, cfg.Src, dir, cfg.Log)
+	err = buildPeers(ctx, dir, mpiProgs(*cfg))
 	if errors.Is(err, errSkipped) {
 		fmt.Fprintf(cfg.Log, "bench p2p: Open MPI %v; Plexus only\n", err)
-		return impls, nil
+		return impls, skipNote(err), nil
 	}
-	return append(impls, &mpiImpl{dir: dir, tr: transports[cfg.Transport], cfg: *cfg}), err
+	return append(impls, &mpiImpl{dir: dir, tr: transports[cfg.Transport], cfg: *cfg}), "", err
 }
 
 // runAll runs the plan cfg.Runs times and reduces to medians.
@@ -95,8 +98,10 @@ func runAll(ctx context.Context, cfg P2PConfig, impls []impl) ([]P2PResult, erro
 					return nil, err
 				}
 				res := toResults(lines, im.name(), cfg.Transport)
-				for i := range res {
-					res[i].PGO = im.name() == "plexus" && !cfg.NoPGO
+				if p, ok := im.(*plexusImpl); ok {
+					for i := range res {
+						res[i].PGO = p.pgo
+					}
 				}
 				all = append(all, res...)
 			}

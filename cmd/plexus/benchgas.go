@@ -7,6 +7,7 @@ import (
 	"os/signal"
 
 	"github.com/plexus-hpc/plexus/bench"
+	"github.com/plexus-hpc/plexus/bench/gasrank"
 )
 
 var benchGasCmd = &command{
@@ -14,10 +15,13 @@ var benchGasCmd = &command{
 	summary: "measure active messages and global-address-space delegates, side by side with Open MPI",
 	usage: `bench gas [--transport tcp|shm] [--quick] [--runs N] [--json]
 
-Builds bench/gasprog (packages am and pgas over comm) and starts it as jobs
-of ranks on this host, as plexus run does; when mpicc and mpirun are here it
-also builds bench/peers/am.c and gups.c and runs them under mpirun on shared
-memory (the vader BTL). Cases:
+Starts jobs of ranks on this host, as plexus run does, each rank this
+binary running the Plexus program (packages am and pgas over comm) as the
+hidden verb "plexus bench gas rank"; when mpicc and mpirun are here it also
+compiles bench/peers/am.c and gups.c, whose sources this binary carries,
+into a temporary directory and runs them under mpirun on shared memory
+(the vader BTL). Nothing else is needed: no Go toolchain, no source tree.
+Cases:
   am                32-byte Posts per second from rank 0 to rank 1, 2 ranks:
                     impl aggregated (am's default Config), direct (FlushBytes
                     1: one comm message per Post), and openmpi (windows of
@@ -30,10 +34,11 @@ memory (the vader BTL). Cases:
                     (bench/peers/gups.c): MPI_Accumulate in a passive
                     epoch, flushed every 1024 updates
 Every case runs --runs times and the median is reported. Without Open MPI
-the openmpi rows are left out with a note. The table ends with the ratios
-against the targets: aggregated ≥ 12× direct over tcp, ≥ 3× over shm, and
-≥ 1× Open MPI's; GUPS at 2 ranks ≥ 1× Open MPI's. Must run inside the plexus module. --json prints one JSON
-array (bench, impl, transport, ranks, size, value, unit, iters, runs).`,
+the openmpi rows are left out, and the table and every JSON row carry a
+note saying why. The table ends with the ratios against the targets:
+aggregated ≥ 12× direct over tcp, ≥ 3× over shm, and ≥ 1× Open MPI's;
+GUPS at 2 ranks ≥ 1× Open MPI's. --json prints one JSON array (bench,
+impl, transport, ranks, size, value, unit, iters, runs, note).`,
 	flags: func() *flag.FlagSet { return new(gasOpts).flagSet() },
 	run:   runBenchGas,
 }
@@ -53,12 +58,19 @@ func (o *gasOpts) flagSet() *flag.FlagSet {
 }
 
 func runBenchGas(c *cli, args []string) error {
+	if rest, ok := rankArgs(args); ok {
+		return runRank(c, gasrank.Run, rest)
+	}
 	o := new(gasOpts)
 	if err := c.parse(o.flagSet(), args); err != nil {
 		return err
 	}
 	if err := o.cfg.Validate(); err != nil {
 		return usagef("%v", err)
+	}
+	var err error
+	if o.cfg.Rank, err = selfRank("gas"); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

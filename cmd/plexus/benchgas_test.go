@@ -15,6 +15,7 @@ func TestBenchGasJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs jobs")
 	}
+	useBuiltRank(t)
 	var out, errb bytes.Buffer
 	code := run([]string{"bench", "gas", "--quick", "--json"}, &out, &errb)
 	if code != exitOK {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plexus-hpc/plexus/bench"
+	"github.com/plexus-hpc/plexus/bench/p2prank"
 )
 
 var benchP2PCmd = &command{
@@ -18,11 +19,14 @@ var benchP2PCmd = &command{
 	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks LIST] [--sizes LIST] [--goroutines LIST]
                  [--cases LIST] [--quick] [--runs N] [--multiple] [--no-pgo] [--json]
 
-Builds bench/p2pprog (the Plexus peer program, over comm) and starts it as
-jobs of ranks on this host, as plexus run does; with --peers it also builds
-the Open MPI programs of bench/peers with mpicc and runs them under mpirun
-(ob1 with the TCP BTL on loopback, or with --transport shm the vader
-shared-memory BTL), alternating with Plexus. Both bind their ranks the
+Starts jobs of ranks on this host, as plexus run does, each rank this
+binary running the Plexus peer program (over comm) as the hidden verb
+"plexus bench p2p rank"; with --peers it also compiles the Open MPI
+programs of bench/peers, whose sources this binary carries, with mpicc
+into a temporary directory and runs them under mpirun (ob1 with the TCP
+BTL on loopback, or with --transport shm the vader shared-memory BTL),
+alternating with Plexus. Nothing else is needed: no Go toolchain and no
+source tree, so a copy of the binary runs it on any Linux host. Both bind their ranks the
 same way (a core each for two ranks here), and each program warms its
 first case up for at least 100 ms, then every case for a tenth of its
 iterations. Cases:
@@ -46,15 +50,16 @@ Plexus runs the cases of one goroutine per rank on serialized worlds
 (comm.Config.Serialized: used by one goroutine at a time, like the MPI_Init
 of Open MPI's programs; over shared memory they take no locks), unless
 --multiple asks for default worlds, which any goroutines may use at once;
-the _mt cases always run on default worlds. The Plexus program is built with
-profile-guided optimisation from its bench/p2pprog/default.pgo (made by
+the _mt cases always run on default worlds. go build builds plexus with
+profile-guided optimisation from cmd/plexus/default.pgo (made by
 bench/p2pprog/pgo.sh), as Open MPI's library is built optimised; --no-pgo
-builds it without.
+builds the Plexus program from source without it instead, which needs the
+Go toolchain and the plexus module as the working directory.
 Every case runs --runs times, Plexus and Open MPI in turn, and the median is
-reported. Without mpicc or mpirun, --peers says so and Plexus runs alone.
-Must run inside the plexus module (the programs are built from source).
+reported. Without mpicc or mpirun, --peers says so, Plexus runs alone, and
+the table and every JSON row carry a note saying why.
 --json prints one JSON array (bench, impl, transport, ranks, size, value,
-unit, iters, runs, goroutines, serialized, pgo, paired_ratio);
+unit, iters, runs, goroutines, serialized, pgo, paired_ratio, note);
 the table shows plexus/openmpi per case, the ratio of the medians, and
 "paired", the median of each run's own ratio (a run measures both one after
 the other, so on a machine whose speed changes from second to second its
@@ -82,16 +87,25 @@ func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.cases, "cases", "", "run only these programs, a comma-separated `LIST` of latency, bw, msgrate, coll, latency_mt, msgrate_mt")
 	fs.BoolVar(&o.cfg.Quick, "quick", false, "few iterations, one run: a smoke test")
 	fs.BoolVar(&o.cfg.Multiple, "multiple", false, "run the single-goroutine cases on default worlds, not serialized ones")
-	fs.BoolVar(&o.cfg.NoPGO, "no-pgo", false, "build the Plexus program without its profile (bench/p2pprog/default.pgo)")
+	fs.BoolVar(&o.cfg.NoPGO, "no-pgo", false, "build the Plexus program from source without the profile (cmd/plexus/default.pgo); needs the Go toolchain")
 	fs.IntVar(&o.cfg.Runs, "runs", 0, "`N` runs per case, reported as the median (default 3, 1 with --quick)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	return fs
 }
 
 func runBenchP2P(c *cli, args []string) error {
+	if rest, ok := rankArgs(args); ok {
+		return runRank(c, p2prank.Run, rest)
+	}
 	o := new(p2pOpts)
 	if err := o.parse(c, args); err != nil {
 		return err
+	}
+	if !o.cfg.NoPGO {
+		var err error
+		if o.cfg.Rank, err = selfRank("p2p"); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

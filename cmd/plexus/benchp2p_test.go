@@ -11,6 +11,7 @@ func TestBenchP2PJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a job")
 	}
+	useBuiltRank(t)
 	for _, transport := range []string{"tcp", "shm"} {
 		t.Run("transport="+transport, func(t *testing.T) { testBenchP2PJSON(t, transport) })
 	}
@@ -51,6 +52,7 @@ func TestBenchP2PGoroutines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a job")
 	}
+	useBuiltRank(t)
 	var out, errb bytes.Buffer
 	code := run([]string{"bench", "p2p", "--quick", "--ranks", "2", "--goroutines", "1,10", "--cases", "latency_mt,msgrate_mt"}, &out, &errb)
 	if code != exitOK {

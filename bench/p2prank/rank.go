@@ -1,10 +1,10 @@
-package main
+package p2prank
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/plexus-hpc/plexus/bench"
 	"github.com/plexus-hpc/plexus/comm"
@@ -27,13 +27,14 @@ type rank struct {
 	w      *comm.World
 	ctx    context.Context
 	o      options
-	heated bool // the first case's warm-up has run for bench.HeatFor (heat.go)
+	heated bool      // the first case's warm-up has run for bench.HeatFor (heat.go)
+	out    io.Writer // where rank 0 prints its results
 }
 
 func (r *rank) bench() error {
 	pointToPoint := r.o.bench != "coll"
 	if pointToPoint && r.w.Size() < 2 {
-		return fmt.Errorf("%s needs 2 ranks, have %d", r.o.bench, r.w.Size())
+		return fmt.Errorf("%w: %s needs 2 ranks, have %d", ErrUsage, r.o.bench, r.w.Size())
 	}
 	switch r.o.bench {
 	case "latency":
@@ -49,7 +50,7 @@ func (r *rank) bench() error {
 	case "msgrate_mt":
 		return r.msgrateMT()
 	}
-	return fmt.Errorf("-bench %q: want latency, bw, msgrate, coll, latency_mt or msgrate_mt", r.o.bench)
+	return fmt.Errorf("%w: -bench %q", ErrUsage, r.o.bench) // parseFlags lets none through
 }
 
 // emit prints one result line from rank 0.
@@ -71,7 +72,7 @@ func (r *rank) emitMT(name string, g, iters int, value float64) error {
 func (r *rank) print(l bench.PeerLine) error {
 	b, err := json.Marshal(l)
 	if err == nil {
-		_, err = fmt.Fprintf(os.Stdout, "%s\n", b)
+		_, err = fmt.Fprintf(r.out, "%s\n", b)
 	}
 	return err
 }

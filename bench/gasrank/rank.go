@@ -1,11 +1,11 @@
-package main
+package gasrank
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/am"
@@ -24,18 +24,16 @@ type rank struct {
 	sink am.ID        // the am bench's handler: counts its messages
 	got  atomic.Int64 // messages sink has run
 	o    options
+	out  io.Writer // where rank 0 prints its results
 }
 
-func run(ctx context.Context, o options) error {
-	if o.transport != comm.TransportTCP && o.transport != comm.TransportSHM {
-		return fmt.Errorf("-transport %q: want tcp or shm", o.transport)
-	}
+func run(ctx context.Context, o options, stdout io.Writer) error {
 	w, err := comm.JoinWith(ctx, comm.Config{Transport: o.transport})
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	r := &rank{w: w, o: o}
+	r := &rank{w: w, o: o, out: stdout}
 	if err := r.start(ctx); err != nil {
 		return err
 	}
@@ -81,7 +79,7 @@ func (r *rank) start(ctx context.Context) error {
 
 func (r *rank) bench(ctx context.Context) error {
 	if r.o.bench != "gups" && r.w.Size() < 2 {
-		return fmt.Errorf("%s needs 2 ranks, have %d", r.o.bench, r.w.Size())
+		return fmt.Errorf("%w: %s needs 2 ranks, have %d", ErrUsage, r.o.bench, r.w.Size())
 	}
 	switch r.o.bench {
 	case "am":
@@ -91,7 +89,7 @@ func (r *rank) bench(ctx context.Context) error {
 	case "gups":
 		return r.gups(ctx)
 	}
-	return fmt.Errorf("-bench %q: want am, delegate_latency or gups", r.o.bench)
+	return fmt.Errorf("%w: -bench %q", ErrUsage, r.o.bench) // parseFlags lets none through
 }
 
 // emit prints one result line from rank 0.
@@ -101,9 +99,9 @@ func (r *rank) emit(name string, size, iters int, value float64) error {
 	}
 	b, err := json.Marshal(bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value})
 	if err == nil {
-		_, err = fmt.Fprintf(os.Stdout, "%s\n", b)
+		_, err = fmt.Fprintf(r.out, "%s\n", b)
 	}
 	return err
 }
 
-var errHome = errors.New("gasprog: element 8 is not homed at rank 1")
+var errHome = errors.New("gasrank: element 8 is not homed at rank 1")
