@@ -61,54 +61,76 @@ func TestBenchRankVerb(t *testing.T) {
 // would: from a directory outside the source tree, with a PATH without the
 // Go toolchain; with Open MPI on the PATH it compiles the peers from the
 // sources in the binary, and with nothing on the PATH it runs Plexus alone
-// and says so.
+// and says so, for bench p2p and bench gas; bench coll needs nothing.
 func TestBenchSelfContained(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds plexus and runs jobs")
 	}
 	bin := benchBinary(t)
+	p2p := []string{"bench", "p2p", "--quick", "--ranks", "2", "--cases", "latency", "--sizes", "8", "--peers", "--json"}
 	t.Run("openmpi", func(t *testing.T) {
 		path := pathWithout(t, "go")
 		if err := lookIn(path, "mpicc", "mpirun"); err != nil {
 			t.Skipf("Open MPI, without the Go toolchain: %v", err)
 		}
-		res := selfContained(t, bin, path)
-		if len(res) != 2 || res[0].Impl != "plexus" || res[1].Impl != "openmpi" || res[1].Value <= 0 || res[0].Note != "" {
+		var res []bench.P2PResult
+		runAlone(t, bin, path, &res, p2p...)
+		checkPlexusRow(t, res)
+		if len(res) != 2 || res[1].Impl != "openmpi" || res[1].Value <= 0 || res[0].Note != "" {
 			t.Errorf("want a plexus and an openmpi row: %+v", res)
 		}
 	})
 	t.Run("plexus-alone", func(t *testing.T) {
-		res := selfContained(t, bin, t.TempDir())
-		if len(res) != 1 || res[0].Impl != "plexus" || !strings.Contains(res[0].Note, "openmpi not run: mpirun not found") {
+		empty := t.TempDir()
+		var res []bench.P2PResult
+		runAlone(t, bin, empty, &res, p2p...)
+		checkPlexusRow(t, res)
+		if len(res) != 1 || !strings.Contains(res[0].Note, "openmpi not run: mpirun not found") {
 			t.Errorf("want one plexus row with a note: %+v", res)
+		}
+		var gas []bench.GasResult
+		runAlone(t, bin, empty, &gas, "bench", "gas", "--quick", "--json")
+		if len(gas) != 5 || gas[0].Bench != "am" || gas[0].Value <= 0 || gas[4].Note != res[0].Note {
+			t.Errorf("want Plexus's five gas rows with the note: %+v", gas)
+		}
+		var coll []bench.Result
+		runAlone(t, bin, empty, &coll, "bench", "coll", "--quick", "--members", "2", "--json")
+		if _, ok := bench.Find(coll, "barrier", "team-best", 2); !ok {
+			t.Errorf("no team barrier in %+v", coll)
 		}
 	})
 }
 
-// selfContained runs bin's smallest p2p benchmark with Open MPI asked for,
-// in an empty directory with path as PATH, and returns its rows after
-// checking the Plexus row.
-func selfContained(t *testing.T, bin, path string) []bench.P2PResult {
+// runAlone runs bin with args in an empty directory with path as PATH and
+// decodes its JSON output into rows.
+func runAlone(t *testing.T, bin, path string, rows any, args ...string) {
 	t.Helper()
 	if lookIn(path, "go") == nil {
 		t.Fatalf("PATH %s has a go command", path)
 	}
-	cmd := exec.Command(bin, "bench", "p2p", "--quick", "--ranks", "2", "--cases", "latency", "--sizes", "8", "--peers", "--json")
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "PATH="+path, "GOROOT=/nonexistent")
+	cmd.Env = append(os.Environ(), "PATH="+path)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
+		t.Fatalf("%v: %v\n%s", args, err, stderr.String())
 	}
-	var res []bench.P2PResult
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || len(res) == 0 {
-		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
+	if err := json.Unmarshal(stdout.Bytes(), rows); err != nil {
+		t.Fatalf("%v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
+	}
+}
+
+// checkPlexusRow checks the first row: the latency of the plexus binary's
+// own rank program, built with the profile.
+func checkPlexusRow(t *testing.T, res []bench.P2PResult) {
+	t.Helper()
+	if len(res) == 0 {
+		t.Fatal("no rows")
 	}
 	if p := res[0]; p.Impl != "plexus" || p.Bench != "latency" || p.Size != 8 || p.Value <= 0 || !p.PGO {
 		t.Errorf("plexus row %+v", p)
 	}
-	return res
 }
 
 // pathWithout is this process's PATH less every directory that holds
