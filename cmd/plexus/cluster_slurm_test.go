@@ -25,13 +25,15 @@ const slurmConf = "/run/plexus-slurm/slurm.conf"
 
 // TestSlurm runs 4 ranks on the namespace hosts h1 and h2 under Slurm,
 // which it starts once for its subtests: srun, an sbatch script that
-// calls srun, plexus run under salloc, and a rank killed under srun.
+// calls srun, plexus run under salloc, and under srun a rank killed and
+// a host cut off.
 func TestSlurm(t *testing.T) {
 	s := slurmUp(t)
 	t.Run("srun", s.testSrun)
 	t.Run("sbatch", s.testSbatch)
 	t.Run("plexus run under salloc", s.testRunInAllocation)
 	t.Run("srun loses rank", s.testSrunLosesRank)
+	t.Run("srun loses host", s.testSrunLosesHost)
 }
 
 // slurm is a Slurm cluster of slurm.sh: its hosts' agent, and a
@@ -207,10 +209,38 @@ func buildPlexus(t *testing.T, dir string) string {
 // every other rank fails with ErrPeerLost within lossLimit, and srun
 // exits non-zero.
 func (s slurm) testSrunLosesRank(t *testing.T) {
+	s.srunFault(t, "kill", func(pids []int) error {
+		return syscall.Kill(pids[3], syscall.SIGKILL)
+	}, map[int]int{0: 3, 1: 3, 2: 3})
+}
+
+// testSrunLosesHost sets h2's link down for 3 s in the middle of a step,
+// as TestRunLosesHost does under plexus run: ranks 0 and 1 wait for rank
+// 3, ranks 2 and 3 for rank 0, and each must fail with ErrPeerLost within
+// lossLimit. Slurm itself cannot hear from h2 meanwhile, so the link
+// comes back for srun to collect h2's exits and output; srun, with
+// --kill-on-bad-exit, must then end the step non-zero. (A host gone for
+// good ends the step only once slurmctld declares it failed, after
+// SlurmdTimeout.)
+func (s slurm) testSrunLosesHost(t *testing.T) {
+	s.srunFault(t, "link", func([]int) error {
+		if err := exec.Command("ip", "link", "set", "plexus-v2", "down").Run(); err != nil {
+			return err
+		}
+		time.AfterFunc(3*time.Second, func() { exec.Command("ip", "link", "set", "plexus-v2", "up").Run() })
+		return nil
+	}, map[int]int{0: 3, 1: 3, 2: 0, 3: 0})
+}
+
+// srunFault runs 4 ranks in fault mode under srun on h1 and h2, calls
+// fault with their process ids once all are waiting, and checks that
+// rank r reports the loss of rank lost[r] within lossLimit and that srun
+// exits non-zero.
+func (s slurm) srunFault(t *testing.T, mode string, fault func(pids []int) error, lost map[int]int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	cmd := s.command(ctx, []string{rankEnv + "=fault-kill", "PLEXUS_SECRET=" + newSecret(t)},
-		"srun", "-N", "2", "-n", "4", "--label", os.Args[0], "-test.run=^$")
+	cmd := s.command(ctx, []string{rankEnv + "=fault-" + mode, "PLEXUS_SECRET=" + newSecret(t)},
+		"srun", "-N", "2", "-n", "4", "--kill-on-bad-exit=1", "--label", os.Args[0], "-test.run=^$")
 	out := &readyWriter{want: 4, ready: make(chan struct{})}
 	lw := &unlabelWriter{w: out}
 	cmd.Stdout, cmd.Stderr = lw, lw
@@ -223,8 +253,8 @@ func (s slurm) testSrunLosesRank(t *testing.T) {
 	select {
 	case <-out.ready:
 		at = time.Now()
-		if pid := out.pids()[3]; pid <= 0 || syscall.Kill(pid, syscall.SIGKILL) != nil {
-			t.Errorf("cannot kill rank 3, pid %d", pid)
+		if err := fault(out.pids()); err != nil {
+			t.Errorf("fault: %v", err)
 		}
 	case err := <-done:
 		t.Fatalf("srun ended (%v) before the fault:\n%s", err, out.String())
@@ -239,7 +269,7 @@ func (s slurm) testSrunLosesRank(t *testing.T) {
 	case <-time.After(25 * time.Second):
 		t.Fatalf("srun still running 25s after the fault:\n%s", out.String())
 	}
-	checkLoss(t, out.String(), at, map[int]int{0: 3, 1: 3, 2: 3})
+	checkLoss(t, out.String(), at, lost)
 }
 
 // unlabelWriter passes whole lines on to w with srun --label's prefixes
