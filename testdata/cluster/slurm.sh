@@ -1,5 +1,5 @@
 #!/bin/sh
-# slurm.sh up N | down
+# slurm.sh up N | down | env
 #
 # Slurm on the namespace hosts of cluster.sh, for multi-host tests (needs
 # root). up N brings up hosts h1..hN (cluster.sh up N), installs Debian's
@@ -14,8 +14,8 @@
 # SLURM_CONF=/run/plexus-slurm/slurm.conf, which "env" prints. Plugins
 # are ones that work in namespaces without systemd or cgroups
 # (proctrack/linuxproc, task/none), and every node claims 2 CPUs
-# whatever the machine has, so that "srun -N 2 -n 4" puts 2 ranks on each of 2 hosts anywhere.
-# Jobs run as root, the only user the hosts have. "srun", "sbatch" and
+# whatever the machine has, so that "srun -N 2 -n 4" puts 2 ranks on
+# each of 2 hosts anywhere. Jobs run as root, the only user the hosts have. "srun", "sbatch" and
 # "salloc" are run on a host with the agent, with SLURM_CONF set:
 #   SLURM_CONF=/run/plexus-slurm/slurm.conf agent h1 srun -N 2 -n 4 prog
 # up removes the leftovers of an earlier run first; down stops what up
