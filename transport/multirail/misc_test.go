@@ -36,7 +36,7 @@ func TestSample(t *testing.T) {
 	x, y := net.Pipe()
 	defer x.Close()
 	go Echo(y)
-	s, err := Sample(context.Background(), x, []int{4, 4096, 4 << 20}, 3)
+	s, err := Sample(context.Background(), x, SampleConfig{Sizes: []int{4, 4096, 4 << 20}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,51 +11,106 @@ import (
 	"github.com/plexus-hpc/plexus/rail"
 )
 
-// SampleSizes is the sizes Sample times by default: powers of two from
-// 4 B to 8 MiB (§III-C of the paper).
-func SampleSizes() []int {
-	var s []int
-	for n := 4; n <= 8<<20; n *= 2 {
-		s = append(s, n)
-	}
-	return s
+// SampleConfig says what Sample times. The zero value is the defaults.
+type SampleConfig struct {
+	// Sizes are the transfer sizes timed; nil means powers of two from
+	// 4 B to 8 MiB (§III-C of the paper).
+	Sizes []int
+	// Reps is the number of round trips per size, the fastest kept;
+	// zero means 3.
+	Reps int
+	// StreamBytes is the least a stream sample sends per size; zero
+	// means 4 MiB, several times the bursts that shaped links let
+	// through at once.
+	StreamBytes int
 }
 
-// Sample times a ping-pong of each size over conn, whose other end runs
-// Echo, and returns the one-way times: half the fastest of reps round
-// trips (at least 1), the least disturbed by other traffic. ctx ends it
-// by closing conn's deadline.
-func Sample(ctx context.Context, conn net.Conn, sizes []int, reps int) ([]rail.Sample, error) {
+func (c *SampleConfig) defaults() {
+	if c.Sizes == nil {
+		for n := 4; n <= 8<<20; n *= 2 {
+			c.Sizes = append(c.Sizes, n)
+		}
+	}
+	if c.Reps <= 0 {
+		c.Reps = 3
+	}
+	if c.StreamBytes <= 0 {
+		c.StreamBytes = 4 << 20
+	}
+}
+
+// Sample times transfers of each size over conn, whose other end runs
+// Echo, and returns the one-way time of each: the longer of half the
+// fastest round trip and the time per message of a stream of them. The
+// round trip is the rail's latency; the stream is its sustained rate,
+// which a rail that passes a burst quickly and then slows (a token
+// bucket, a link with credits) does not show to a lone ping-pong. ctx
+// ends it by expiring conn's deadline.
+func Sample(ctx context.Context, conn net.Conn, cfg SampleConfig) ([]rail.Sample, error) {
+	cfg.defaults()
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-	reps = max(reps, 1)
-	buf := make([]byte, 0)
 	var out []rail.Sample
-	for _, n := range sizes {
+	for _, n := range cfg.Sizes {
 		if n <= 0 || n > maxEcho {
 			return nil, fmt.Errorf("multirail: sample size %d: want 1 to %d", n, maxEcho)
 		}
-		if cap(buf) < 4+n {
-			buf = make([]byte, 4+n)
+		rtt, err := pingPong(conn, n, cfg.Reps)
+		if err != nil {
+			return nil, sampleErr(ctx, err)
 		}
-		b := buf[:4+n]
-		binary.LittleEndian.PutUint32(b, uint32(n))
-		best := time.Duration(1<<63 - 1)
-		for range reps {
-			t0 := time.Now()
-			if _, err := conn.Write(b); err != nil {
-				return nil, sampleErr(ctx, err)
-			}
-			if _, err := io.ReadFull(conn, b[4:]); err != nil {
-				return nil, sampleErr(ctx, err)
-			}
-			best = min(best, time.Since(t0))
+		per, err := stream(conn, n, max(2, min(cfg.StreamBytes/n, maxStream)))
+		if err != nil {
+			return nil, sampleErr(ctx, err)
 		}
-		out = append(out, rail.Sample{Size: n, Time: max(best/2, 1)})
+		out = append(out, rail.Sample{Size: n, Time: max(rtt/2, per, 1)})
 	}
-	binary.LittleEndian.PutUint32(buf[:4], 0)
-	_, err := conn.Write(buf[:4])
+	_, err := conn.Write(make([]byte, 8))
 	return out, sampleErr(ctx, err)
+}
+
+// maxStream bounds a stream sample's messages: below a few kilobytes a
+// message's time is its latency, which the ping-pong measures.
+const maxStream = 1024
+
+// pingPong returns the fastest of reps round trips of n bytes each way.
+func pingPong(conn net.Conn, n, reps int) (time.Duration, error) {
+	b := make([]byte, 8+n)
+	binary.LittleEndian.PutUint32(b, uint32(n))
+	binary.LittleEndian.PutUint32(b[4:], 1)
+	best := time.Duration(1<<63 - 1)
+	for range reps {
+		t0 := time.Now()
+		if _, err := conn.Write(b); err != nil {
+			return 0, err
+		}
+		if _, err := io.ReadFull(conn, b[8:]); err != nil {
+			return 0, err
+		}
+		best = min(best, time.Since(t0))
+	}
+	return best, nil
+}
+
+// stream sends count messages of n bytes back to back and returns the
+// time per message, until Echo's word that it has them all.
+func stream(conn net.Conn, n, count int) (time.Duration, error) {
+	b := make([]byte, 8+n)
+	binary.LittleEndian.PutUint32(b, uint32(n))
+	binary.LittleEndian.PutUint32(b[4:], uint32(count))
+	t0 := time.Now()
+	if _, err := conn.Write(b[:8]); err != nil {
+		return 0, err
+	}
+	for range count {
+		if _, err := conn.Write(b[8:]); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := io.ReadFull(conn, b[:4]); err != nil {
+		return 0, err
+	}
+	return time.Since(t0) / time.Duration(count), nil
 }
 
 func sampleErr(ctx context.Context, err error) error {
@@ -71,29 +126,44 @@ func sampleErr(ctx context.Context, err error) error {
 // maxEcho is the largest sample Echo answers.
 const maxEcho = 64 << 20
 
-// Echo answers Sample on conn until it says it is done (a size of 0).
+// Echo answers Sample on conn until it says it is done (a size of 0):
+// a ping-pong's bytes go back; a stream's are read, then acknowledged.
 func Echo(conn net.Conn) error {
-	var hb [4]byte
+	var hb [8]byte
 	var buf []byte
 	for {
 		if _, err := io.ReadFull(conn, hb[:]); err != nil {
 			return fmt.Errorf("multirail: echo: %w", err)
 		}
-		n := int(binary.LittleEndian.Uint32(hb[:]))
+		n, count := int(binary.LittleEndian.Uint32(hb[:])), int(binary.LittleEndian.Uint32(hb[4:]))
 		if n == 0 {
 			return nil
 		}
-		if n > maxEcho {
-			return fmt.Errorf("%w: echo of %d bytes, the limit is %d", ErrMalformed, n, maxEcho)
+		if n > maxEcho || count < 1 || int64(n)*int64(count) > 1<<34 {
+			return fmt.Errorf("%w: echo of %d messages of %d bytes, over the limits", ErrMalformed, count, n)
 		}
 		if cap(buf) < n {
 			buf = make([]byte, n)
 		}
-		if _, err := io.ReadFull(conn, buf[:n]); err != nil {
-			return fmt.Errorf("multirail: echo: %w", err)
-		}
-		if _, err := conn.Write(buf[:n]); err != nil {
+		if err := echoOne(conn, buf[:n], count); err != nil {
 			return fmt.Errorf("multirail: echo: %w", err)
 		}
 	}
+}
+
+func echoOne(conn net.Conn, buf []byte, count int) error {
+	for range count {
+		if _, err := io.ReadFull(conn, buf); err != nil {
+			return err
+		}
+	}
+	if count == 1 {
+		_, err := conn.Write(buf)
+		return err
+	}
+	_, err := conn.Write(buf[:0:0])
+	if err == nil {
+		_, err = conn.Write([]byte{1, 2, 3, 4})
+	}
+	return err
 }
