@@ -1,0 +1,50 @@
+// Package graph is the Graph500 benchmark on Plexus: the Kronecker
+// generator, a breadth-first search over ranks written the way Grappa's
+// is, and the specification's validation.
+//
+// The generator computes any edge of the final (relabelled, shuffled)
+// list on its own, so each rank makes its share without communication:
+//
+//	k, err := graph.Graph500(scale, seed) // 2^scale vertices, 16 × 2^scale edges
+//	lo, hi := k.Share(rank, ranks)
+//	for i := lo; i < hi; i++ {
+//		u, v := k.Edge(i)
+//		...
+//	}
+//
+// A Dist is one rank's part of the distributed graph: vertex v lives on
+// rank v / Chunk with its adjacency list, parent and level, and every
+// update of it runs there. Every rank of a job calls the collective
+// methods in the same order:
+//
+//	d, err := graph.NewDist(ctx, w, c, k.Vertices(), graph.DistConfig{}) // c: comm/collective
+//	err = d.Build(ctx, k) // each edge sent to its endpoints' homes by active messages
+//	res, err := graph.Run(ctx, d, graph.BenchConfig{Scale: scale, EdgeFactor: 16, NBFS: 64, Root: -1, Mode: graph.Hybrid})
+//	err = d.Close(ctx)
+//
+// # Search
+//
+// The search is level-synchronous. A top-down level sends, for every
+// edge out of the frontier, a visit (vertex, parent) to the vertex's
+// home as a batch of active messages (package am, which aggregates
+// them further); the home takes the first visit of each vertex, as a
+// Grappa delegate would, from a queue that its own goroutine drains, so
+// vertex data needs no atomics. Mode Hybrid is Beamer's
+// direction-optimising search: while the frontier is large, a bottom-up
+// level shares the frontier as a bitmap (an allgather) and each
+// unvisited vertex looks for a parent among its own neighbours, with no
+// other message.
+//
+// # Validation
+//
+// Each of the specification's five rules is a pure function of the
+// parent and level arrays and an adjacency list (CheckTree,
+// CheckLevels, CheckEdges for rules 3 and 4, CheckTreeEdges); a failure
+// is a *Violation naming its rule and wrapping ErrInvalid. Run gathers
+// the arrays on every rank, checks each rank's own vertices and agrees
+// on the first failing rule. TEPS divides the input edges in the root's
+// component (a self-loop once) by the search's time, as the reference
+// implementation counts them.
+//
+// The plexus command runs all of this as "plexus graph bfs".
+package graph
