@@ -77,7 +77,7 @@ func builtWithPGO(prog string) bool {
 func moduleDir(ctx context.Context) (string, error) {
 	out, err := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}", "github.com/plexus-hpc/plexus/bench").Output()
 	if err != nil {
-		return "", fmt.Errorf("%w given (Rank; plexus bench passes its own binary), so it is built from source, which needs the Go toolchain and the plexus module as the working directory (go list: %v)", ErrNoRank, err)
+		return "", fmt.Errorf("%w: building it from source needs the Go toolchain and the plexus module as the working directory (go list: %v)", ErrNoRank, err)
 	}
 	return filepath.Dir(strings.TrimSpace(string(out))), nil
 }

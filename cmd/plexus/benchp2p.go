@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -111,6 +112,9 @@ func runBenchP2P(c *cli, args []string) error {
 	defer stop()
 	o.cfg.Log = c.stderr
 	res, err := bench.P2P(ctx, o.cfg)
+	if errors.Is(err, bench.ErrNoRank) {
+		return fmt.Errorf("--no-pgo: %w", err)
+	}
 	if err != nil {
 		return err
 	}

@@ -98,6 +98,13 @@ func TestBenchSelfContained(t *testing.T) {
 		if _, ok := bench.Find(coll, "barrier", "team-best", 2); !ok {
 			t.Errorf("no team barrier in %+v", coll)
 		}
+		// --no-pgo builds from source, which needs what this host lacks.
+		cmd := exec.Command(bin, "bench", "p2p", "--no-pgo", "--quick", "--ranks", "2")
+		cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PATH="+empty)
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "--no-pgo: bench: no rank program") {
+			t.Errorf("--no-pgo without Go: %v\n%s", err, out)
+		}
 	})
 }
 
