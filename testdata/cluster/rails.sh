@@ -5,7 +5,9 @@
 # tests: rail K (K = 1, 2, ...) is a veth pair named railK in both hosts'
 # network namespaces, with 10.252.K.I/24 on host hI's end (its own subnet,
 # so each rail is a route of its own), shaped at both ends by a tc tbf of
-# the K-th RATE (such as 1gbit, 500mbit, 250mbit). Nothing else is
+# the K-th RATE (such as 1gbit, 500mbit, 250mbit), a 256 KiB burst and
+# up to 100 ms of queue (less made the slower rails drop packets and run
+# at half their rate under a stream of megabytes). Nothing else is
 # reachable through them. up removes the two hosts' earlier rails first;
 # down removes them (cluster.sh down does too, with the hosts).
 set -eu
@@ -21,13 +23,6 @@ down() {
 			ip -n "$ns" link delete "$l" 2>/dev/null || true
 		done
 	done
-}
-
-# burst is the tbf bucket for a rate: 256 KiB at 1 Gbit/s, in proportion,
-# at least 32 KiB, so that a rate's first packets are not dropped.
-burst() {
-	bits=$(echo "$1" | awk '{ r=$1; m=1; if (r ~ /gbit$/) m=1e9; else if (r ~ /mbit$/) m=1e6; else if (r ~ /kbit$/) m=1e3; sub(/[a-z]+$/, "", r); b=int(r*m/1e9*262144); if (b < 32768) b=32768; print b }')
-	echo "$bits"
 }
 
 up() {
@@ -46,7 +41,7 @@ up() {
 			h=${end%%:*} i=${end#*:}
 			ip -n "plexus-$h" addr add "10.252.$k.$i/24" dev "rail$k"
 			ip -n "plexus-$h" link set "rail$k" up
-			ip netns exec "plexus-$h" tc qdisc add dev "rail$k" root tbf rate "$rate" burst "$(burst "$rate")" latency 50ms
+			ip netns exec "plexus-$h" tc qdisc add dev "rail$k" root tbf rate "$rate" burst 256kb latency 100ms
 		done
 	done
 	echo "rails.sh: $k rails between $a and $b (10.252.K.$ia and 10.252.K.$ib)"
