@@ -20,9 +20,14 @@ type sender struct {
 }
 
 func (d *Dist) newSender(id am.ID, self *inbox) *sender {
+	return d.newSenderOf(id, self, d.cfg.Batch)
+}
+
+// newSenderOf makes a sender of batches of the given pairs.
+func (d *Dist) newSenderOf(id am.ID, self *inbox, pairs int) *sender {
 	s := &sender{d: d, id: id, self: self, buf: make([][]byte, d.ranks)}
 	for r := range s.buf {
-		s.buf[r] = make([]byte, 0, 8*d.cfg.Batch)
+		s.buf[r] = make([]byte, 0, 8*pairs)
 	}
 	return s
 }

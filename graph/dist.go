@@ -71,8 +71,8 @@ type Dist struct {
 	lo, hi      int64
 	g           CSR
 
-	edges, visits            inbox
-	idEdge, idVisit, idFence am.ID
+	edges, visits, values             inbox
+	idEdge, idVisit, idValue, idFence am.ID
 
 	parent []int64
 	level  []int32
@@ -83,6 +83,7 @@ type Dist struct {
 // needs no atomics.
 type inbox struct {
 	lo, hi, n int64 // a pair's first vertex is homed here, its second any vertex
+	values    bool  // or its second is any 32 bits (half of a value)
 
 	mu      sync.Mutex
 	batches [][]uint32
@@ -97,7 +98,7 @@ func (b *inbox) handler(_ context.Context, _ int, args []byte) ([]byte, error) {
 		pairs[i] = binary.LittleEndian.Uint32(args[4*i:])
 	}
 	for i := 0; i < len(pairs); i += 2 {
-		if v, w := int64(pairs[i]), int64(pairs[i+1]); v < b.lo || v >= b.hi || w >= b.n {
+		if v, w := int64(pairs[i]), int64(pairs[i+1]); v < b.lo || v >= b.hi || (w >= b.n && !b.values) {
 			return nil, fmt.Errorf("%w: pair (%d, %d) sent to the home of [%d, %d) in a graph of %d vertices",
 				ErrBadGraph, v, w, b.lo, b.hi, b.n)
 		}
@@ -130,9 +131,10 @@ func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cf
 	d := &Dist{cfg: cfg.withDefaults(w.Size()), c: c, rank: w.Rank(), ranks: w.Size(), n: n}
 	d.chunk = ((n+int64(d.ranks)-1)/int64(d.ranks) + 63) / 64 * 64
 	d.lo, d.hi = min(n, int64(d.rank)*d.chunk), min(n, int64(d.rank+1)*d.chunk)
-	for _, b := range []*inbox{&d.edges, &d.visits} {
+	for _, b := range []*inbox{&d.edges, &d.visits, &d.values} {
 		b.lo, b.hi, b.n = d.lo, d.hi, n
 	}
+	d.values.values = true
 	var reg am.Registry
 	var err error
 	for _, h := range []struct {
@@ -140,6 +142,7 @@ func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cf
 		name string
 		f    am.Handler
 	}{{&d.idEdge, "graph.edges", d.edges.handler}, {&d.idVisit, "graph.visit", d.visits.handler},
+		{&d.idValue, "graph.value", d.values.handler},
 		{&d.idFence, "graph.fence", func(context.Context, int, []byte) ([]byte, error) { return nil, nil }}} {
 		if *h.id, err = reg.Register(h.name, h.f); err != nil {
 			return nil, err
