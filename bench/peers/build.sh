@@ -1,7 +1,9 @@
 #!/bin/sh
 # Builds the Open MPI peer programs with mpicc -O2 into OUT (default
-# bench/peers/bin, ignored by git). Exit status 3 with "skipped: mpicc not
-# found" when there is no mpicc, so callers can run Plexus alone.
+# bench/peers/bin, ignored by git), to run them by hand under mpirun.
+# plexus bench needs no script: it carries these sources and compiles them
+# itself (bench/peersrc.go). Exit status 3 with "skipped: mpicc not found"
+# when there is no mpicc.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/bin}
