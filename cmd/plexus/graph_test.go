@@ -48,3 +48,30 @@ func TestGraphBFSAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphBCJob runs plexus graph bc on 2 ranks under plexus run and
+// checks its report: the sources asked for and ten top vertices in
+// order.
+func TestGraphBCJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs jobs")
+	}
+	bin := benchBinary(t)
+	out := mustRun(t, "run", "-n", "2", "--", bin, "graph", "bc", "--scale", "9", "--rmat", "--k", "8", "--json")
+	out = strings.TrimPrefix(strings.ReplaceAll(out, "\n[0] ", "\n"), "[0] ")
+	var rep bcReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Ranks != 2 || rep.Sources != 8 || rep.EdgeFactor != 8 || rep.Graph != "rmat" || len(rep.Top) != 10 || rep.TEPS <= 0 {
+		t.Fatalf("%+v", rep)
+	}
+	for i := 1; i < len(rep.Top); i++ {
+		if rep.Top[i].BC > rep.Top[i-1].BC {
+			t.Errorf("top not in order: %+v", rep.Top)
+		}
+	}
+	if _, _, code := plexus(t, "graph", "bc", "--k", "-1"); code != exitUsage {
+		t.Errorf("--k -1: exit %d", code)
+	}
+}
