@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,23 @@ func TestGraphBCJob(t *testing.T) {
 	}
 	if _, _, code := plexus(t, "graph", "bc", "--k", "-1"); code != exitUsage {
 		t.Errorf("--k -1: exit %d", code)
+	}
+}
+
+// TestGraphSVGs: --svg writes the two BFS plots and the UTS plot, one
+// line per rank count, with the run's scale in the title.
+func TestGraphSVGs(t *testing.T) {
+	dir := t.TempDir()
+	mustRun(t, "graph", "bfs", "--scale", "8", "--nbfs", "4", "--quiet", "--svg", dir+"/bfs.svg")
+	mustRun(t, "uts", "--tree", "T1", "-d", "5", "--svg", dir+"/uts.svg")
+	for name, want := range map[string]string{"bfs-teps.svg": "SCALE 8", "bfs-levels.svg": "median time", "uts.svg": "nodes per rank"} {
+		b, err := os.ReadFile(dir + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		if !strings.Contains(s, "<svg") || !strings.Contains(s, want) || (name != "uts.svg" && !strings.Contains(s, "1 ranks")) {
+			t.Errorf("%s lacks %q:\n%.300s", name, want, b)
+		}
 	}
 }

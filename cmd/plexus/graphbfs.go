@@ -17,7 +17,7 @@ import (
 var graphBFSCmd = &command{
 	name:    "graph bfs",
 	summary: "Graph500 breadth-first search on a Kronecker graph across the job's ranks",
-	usage: `graph bfs [--scale N] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json]
+	usage: `graph bfs [--scale N] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json] [--svg FILE]
 
 Graph500 kernel 2 on Plexus: every rank generates its share of a Kronecker
 graph of 2^scale vertices and edgefactor × 2^scale edges (initiator 0.57,
@@ -44,6 +44,7 @@ type bfsOpts struct {
 	seed  int64
 	quiet bool
 	json  bool
+	svg   string
 }
 
 func (o *bfsOpts) flagSet() *flag.FlagSet {
@@ -58,6 +59,7 @@ func (o *bfsOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.cfg.Dist.Batch, "batch", 0, "`N` vertex updates per active message, 1 to 2048 (default 1024); 1 leaves all aggregation to am")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the reference's lines")
+	fs.StringVar(&o.svg, "svg", "", "also plot TEPS per search and time per level to `FILE`-teps.svg and FILE-levels.svg")
 	return fs
 }
 
@@ -142,6 +144,11 @@ func bfsRank(ctx context.Context, c *cli, o *bfsOpts, w *comm.World, cc *collect
 		return nil
 	}
 	rep := newBFSReport(res, o.mode, rss)
+	if o.svg != "" {
+		if err := writeBFSSVGs(c.stderr, o.svg, rep); err != nil {
+			return err
+		}
+	}
 	if o.json {
 		return writeJSON(c.stdout, rep)
 	}

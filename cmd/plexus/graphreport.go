@@ -52,6 +52,8 @@ type bfsOne struct {
 	TEPS     float64 `json:"TEPS"`
 	TopDown  int     `json:"topdown_levels"`
 	BottomUp int     `json:"bottomup_levels"`
+	// LevelSeconds is each level's time on rank 0.
+	LevelSeconds []float64 `json:"level_seconds"`
 }
 
 func toStat(s graph.Stats) bfsStat {
@@ -67,7 +69,7 @@ func newBFSReport(res *graph.Result, mode string, rss []int64) bfsReport {
 		PeakRSS: rss}
 	for i, root := range res.Roots {
 		r.PerSearch = append(r.PerSearch, bfsOne{root, res.Times[i], int64(res.NEdges[i]), res.TEPS[i],
-			res.Levels[i].TopDown, res.Levels[i].BottomUp})
+			res.Levels[i].TopDown, res.Levels[i].BottomUp, res.Levels[i].Seconds})
 	}
 	return r
 }

@@ -14,7 +14,7 @@ import (
 var utsCmd = &command{
 	name:    "uts",
 	summary: "UTS-Mem: build an Unbalanced Tree Search tree in memory across ranks, then traverse it",
-	usage: `uts [--tree T1|T3] [-t TYPE] [-a SHAPE] [-d DEPTH] [-b B0] [-q Q] [-m M] [-r SEED] [-f SHIFT] [--json]
+	usage: `uts [--tree T1|T3] [-t TYPE] [-a SHAPE] [-d DEPTH] [-b B0] [-q Q] [-m M] [-r SEED] [-f SHIFT] [--json] [--svg FILE]
 
 The Unbalanced Tree Search benchmark's trees, generated as UTS does (SHA-1
 splittable random stream per node), first built in memory across the
@@ -41,6 +41,7 @@ type utsOpts struct {
 	cfg   uts.MemConfig
 	runs  int
 	json  bool
+	svg   string
 	typ   int
 	shape int
 }
@@ -60,6 +61,7 @@ func (o *utsOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.cfg.Budget, "budget", 0, "`N` nodes per task before it spills its stack as tasks (default 64)")
 	fs.IntVar(&o.runs, "runs", 1, "`N` traversals of the built tree; the times are the median")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object")
+	fs.StringVar(&o.svg, "svg", "", "also plot the nodes each rank stored and visited to `FILE`")
 	return fs
 }
 

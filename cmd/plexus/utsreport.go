@@ -46,6 +46,11 @@ func utsRank(ctx context.Context, c *cli, o *utsOpts, w *comm.World, cc *collect
 		return nil
 	}
 	rep.Tree, rep.Ranks = o.p.String(), w.Size()
+	if o.svg != "" {
+		if err := writeUTSSVG(c.stderr, o.svg, rep); err != nil {
+			return err
+		}
+	}
 	if o.json {
 		return writeJSON(c.stdout, rep)
 	}
