@@ -21,7 +21,7 @@ func init() { addCommand(railSampleCmd) }
 var railSampleCmd = &command{
 	name:    "rail sample",
 	summary: "sample the rails (network links) between two hosts and write their profile",
-	usage: `rail sample (--host H1,H2 | --hostfile F) [--rsh CMD] [--rails CIDRS] [--max BYTES] [--out FILE]
+	usage: `rail sample (--host HOSTS | --hostfile FILE) [--rsh CMD] [--rails CIDRS] [--max BYTES] [--out FILE]
 
 Runs a job of two ranks, one on each of two hosts, as plexus run does
 (--host, --hostfile and --rsh as there), each this binary as the verb
