@@ -21,9 +21,10 @@ func init() { addCommand(railSampleCmd) }
 var railSampleCmd = &command{
 	name:    "rail sample",
 	summary: "sample the rails (network links) between two hosts and write their profile",
-	usage: `rail sample (--host HOSTS | --hostfile FILE) [--rsh CMD] [--rails CIDRS] [--max BYTES] [--out FILE]
+	usage: `rail sample [--host HOSTS] [--hostfile FILE] [--rsh CMD] [--rails CIDRS] [--max BYTES] [--out FILE]
 
-Runs a job of two ranks, one on each of two hosts, as plexus run does
+Runs a job of two ranks, one on each of two hosts named by --host or
+--hostfile, as plexus run does
 (--host, --hostfile and --rsh as there), each this binary as the verb
 "plexus rail sample rank" (which mpirun or srun may start directly).
 The ranks find every rail between the hosts (each address of the second
