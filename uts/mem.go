@@ -19,7 +19,7 @@ var ErrFull = errors.New("uts: node store full")
 
 // DefaultBudget is the nodes a task handles before it spawns the rest
 // of its stack as tasks that idle workers and other ranks may take.
-const DefaultBudget = 64
+const DefaultBudget = 1024
 
 // MemConfig tunes a Mem. Every rank uses the same one.
 type MemConfig struct {

@@ -84,12 +84,29 @@ func (m *Mem) visitTask(ctx context.Context, t *task.T, args []byte) error {
 		}
 		r := m.store.rec(p.index())
 		c.visit(Node{Height: r.height}, int(r.n))
-		for i := range int64(r.n) {
-			stack = append(stack, *m.store.kid(r.first + i))
+		var err error
+		if stack, err = m.push(t, stack, r); err != nil {
+			return err
 		}
 		done++
 	}
 	return nil
+}
+
+// push puts r's local children on the stack and sends each remote one
+// to its home at once: the subtrees that other ranks built during the
+// build's steals hang near the root, and sent only when popped they
+// would wait until this rank's stack is nearly empty.
+func (m *Mem) push(t *task.T, stack []Ptr, r *record) ([]Ptr, error) {
+	for i := range int64(r.n) {
+		k := *m.store.kid(r.first + i)
+		if k.Rank() == m.rank {
+			stack = append(stack, k)
+		} else if err := t.SpawnOn(k.Rank(), m.visit, ptrArgs(k)); err != nil {
+			return nil, err
+		}
+	}
+	return stack, nil
 }
 
 func (m *Mem) add(c *Counts) {
