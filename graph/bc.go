@@ -135,7 +135,7 @@ func (d *Dist) exchange(ctx context.Context, produce func(send func(v int64, x f
 	if err := s.close(ctx); err != nil {
 		return err
 	}
-	if err := d.quiet(ctx); err != nil {
+	if err := d.deliver(ctx, &d.values); err != nil {
 		return err
 	}
 	for _, b := range d.values.take() {

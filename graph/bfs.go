@@ -143,7 +143,7 @@ func (d *Dist) topDown(ctx context.Context, frontier []uint32, depth int32) ([]u
 	if err := s.close(ctx); err != nil {
 		return nil, err
 	}
-	if err := d.quiet(ctx); err != nil {
+	if err := d.deliver(ctx, &d.visits); err != nil {
 		return nil, err
 	}
 	for _, b := range d.visits.take() {

@@ -52,6 +52,7 @@ func (s *sender) flush(ctx context.Context, home int) {
 		s.self.put(pairs)
 	} else {
 		s.err = s.d.e.Post(ctx, home, s.id, b)
+		s.self.posted(home, int64(len(b)/8))
 	}
 	s.buf[home] = b[:0]
 }
@@ -91,7 +92,7 @@ func (d *Dist) Build(ctx context.Context, k *Kronecker) error {
 			return err
 		}
 	}
-	if err := d.quiet(ctx); err != nil {
+	if err := d.deliver(ctx, &d.edges); err != nil {
 		return err
 	}
 	d.g = d.csr(d.edges.take())

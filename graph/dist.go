@@ -71,8 +71,8 @@ type Dist struct {
 	lo, hi      int64
 	g           CSR
 
-	edges, visits, values             inbox
-	idEdge, idVisit, idValue, idFence am.ID
+	edges, visits, values    inbox
+	idEdge, idVisit, idValue am.ID
 
 	parent []int64
 	level  []int32
@@ -80,13 +80,18 @@ type Dist struct {
 
 // inbox holds the batches that handlers received, for the rank's own
 // goroutine to apply: handlers never touch vertex data, so the search
-// needs no atomics.
+// needs no atomics. It counts the pairs it received from other ranks
+// and this rank's senders count the pairs they sent, so that deliver
+// knows when a phase's last pair has arrived.
 type inbox struct {
 	lo, hi, n int64 // a pair's first vertex is homed here, its second any vertex
 	values    bool  // or its second is any 32 bits (half of a value)
 
 	mu      sync.Mutex
 	batches [][]uint32
+	got     int64         // pairs received from other ranks, ever
+	sent    []int64       // pairs sent to each rank through this inbox's handler, ever
+	arrived chan struct{} // a token after each received batch
 }
 
 func (b *inbox) handler(_ context.Context, _ int, args []byte) ([]byte, error) {
@@ -103,13 +108,27 @@ func (b *inbox) handler(_ context.Context, _ int, args []byte) ([]byte, error) {
 				ErrBadGraph, v, w, b.lo, b.hi, b.n)
 		}
 	}
-	b.put(pairs)
+	b.mu.Lock()
+	b.batches = append(b.batches, pairs)
+	b.got += int64(len(pairs) / 2)
+	b.mu.Unlock()
+	select {
+	case b.arrived <- struct{}{}:
+	default:
+	}
 	return nil, nil
 }
 
 func (b *inbox) put(pairs []uint32) {
 	b.mu.Lock()
 	b.batches = append(b.batches, pairs)
+	b.mu.Unlock()
+}
+
+// posted records pairs sent to rank.
+func (b *inbox) posted(rank int, pairs int64) {
+	b.mu.Lock()
+	b.sent[rank] += pairs
 	b.mu.Unlock()
 }
 
@@ -120,6 +139,23 @@ func (b *inbox) take() [][]uint32 {
 	t := b.batches
 	b.batches = nil
 	return t
+}
+
+// await returns once want pairs in all have come from other ranks.
+func (b *inbox) await(ctx context.Context, want int64) error {
+	for {
+		b.mu.Lock()
+		got := b.got
+		b.mu.Unlock()
+		if got >= want {
+			return nil
+		}
+		select {
+		case <-b.arrived:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // NewDist makes this rank's part of a graph of n vertices over w, with
@@ -133,6 +169,7 @@ func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cf
 	d.lo, d.hi = min(n, int64(d.rank)*d.chunk), min(n, int64(d.rank+1)*d.chunk)
 	for _, b := range []*inbox{&d.edges, &d.visits, &d.values} {
 		b.lo, b.hi, b.n = d.lo, d.hi, n
+		b.sent, b.arrived = make([]int64, d.ranks), make(chan struct{}, 1)
 	}
 	d.values.values = true
 	var reg am.Registry
@@ -142,8 +179,7 @@ func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cf
 		name string
 		f    am.Handler
 	}{{&d.idEdge, "graph.edges", d.edges.handler}, {&d.idVisit, "graph.visit", d.visits.handler},
-		{&d.idValue, "graph.value", d.values.handler},
-		{&d.idFence, "graph.fence", func(context.Context, int, []byte) ([]byte, error) { return nil, nil }}} {
+		{&d.idValue, "graph.value", d.values.handler}} {
 		if *h.id, err = reg.Register(h.name, h.f); err != nil {
 			return nil, err
 		}
@@ -172,25 +208,24 @@ func (d *Dist) Local() (lo, hi int64) { return d.lo, d.hi }
 // Graph returns this rank's adjacency lists.
 func (d *Dist) Graph() *CSR { return &d.g }
 
-// quiet returns once every rank's Posts before it have been handled
-// everywhere: a Call to each rank runs after this rank's earlier Posts
-// there, and the barrier waits for every rank's Calls.
-func (d *Dist) quiet(ctx context.Context) error {
-	errs := make(chan error, d.ranks)
-	for r := range d.ranks {
-		go func() {
-			_, err := d.e.Call(ctx, r, d.idFence, nil)
-			errs <- err
-		}()
+// deliver returns once every pair that any rank sent through b's
+// handler has arrived here: the ranks sum their counts of pairs sent to
+// each rank, and this rank waits for its total. A phase's pairs must
+// not mix with the next phase's; callers ensure that no rank sends the
+// next phase's pairs before every rank has delivered this one (a
+// collective in between).
+func (d *Dist) deliver(ctx context.Context, b *inbox) error {
+	if err := d.e.Flush(ctx); err != nil {
+		return fmt.Errorf("graph: flush: %w", err)
 	}
-	var first error
-	for range d.ranks {
-		if err := <-errs; err != nil && first == nil {
-			first = err
-		}
+	b.mu.Lock()
+	sums := append([]int64(nil), b.sent...)
+	b.mu.Unlock()
+	if err := collectiveSum(ctx, d, sums); err != nil {
+		return err
 	}
-	if first != nil {
-		return fmt.Errorf("graph: quiet: %w", first)
+	if err := b.await(ctx, sums[d.rank]); err != nil {
+		return fmt.Errorf("graph: awaiting %d pairs: %w", sums[d.rank], err)
 	}
-	return d.c.Barrier(ctx)
+	return nil
 }
