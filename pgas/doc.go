@@ -44,16 +44,47 @@
 // atomics across ranks. A delegate homed on the calling rank takes the
 // same lock without a message.
 //
-// The blocking forms wait for the home's reply. FetchAndAddAsync returns
-// a Future to Wait on; many in flight share packets. Add posts an
-// increment with no reply; Heap.Quiet returns once every Add made before
-// it has been applied. A rank's delegates to one home run there in the
-// order this rank issued them (am's per-source order).
+// The blocking forms wait for the home's reply. The async forms,
+// ReadAsync, WriteAsync, CompareAndSwapAsync and FetchAndAddAsync, send
+// the delegate and return a Future to Wait on; many in flight share
+// packets. Add posts an increment with no reply; Heap.Quiet returns once
+// every Add made before it has been applied. A rank's delegates to one
+// home run there in the order this rank issued them (am's per-source
+// order), async or not.
+//
+// # Cache
+//
+// Array.Acquire copies a range of an array, which may span blocks on
+// every rank, into local memory, and Cache.Release ends it:
+//
+//	c, err := counts.Acquire(ctx, 0, counts.Len(), pgas.ReadWrite)
+//	for i := range c.Data() {
+//		c.Data()[i] *= 2 // plain memory: no message
+//	}
+//	err = c.Release(ctx) // writes the whole range back
+//
+// ReadOnly fetches the range and writes nothing back; ReadWrite fetches
+// it and writes all of it back at Release; WriteOnly fetches nothing
+// (the copy starts zeroed) and writes all of it. Transfers go as one
+// get or put per home rank and Config.CacheChunk bytes (8 KiB by
+// default), all in flight at once, rather than a delegate per element.
+//
+// Each get or put runs at its home under the lock of the delegates
+// there, so it is atomic with respect to every delegate on its chunk,
+// and no element is ever torn; different chunks are not atomic with one
+// another. The cache is not coherent: delegates after Acquire do not
+// change the copy, and Release overwrites whatever they stored in the
+// range since. Ranks that cache overlapping ranges for writing, or
+// update a range that another rank caches, order themselves with a
+// barrier, as Grappa's programs do. Once Release returns, this rank's
+// later delegates see its values.
 //
 // # Errors
 //
-// An address outside the heap (PtrAt) or a malformed delegate fails with
-// ErrBadAddress or ErrBadSize at the caller; At with an index out of
-// range panics, as slice indexing does. When the home rank is lost, its
-// delegates fail with an error wrapping comm.ErrPeerLost.
+// An address outside the heap (PtrAt), a range outside the array
+// (Acquire) or a malformed delegate fails with ErrBadAddress or
+// ErrBadSize at the caller; At with an index out of range panics, as
+// slice indexing does. When the home rank is lost, its delegates, and
+// Acquires and Releases of ranges on it, fail with an error wrapping
+// comm.ErrPeerLost.
 package pgas
