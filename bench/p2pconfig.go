@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/plexus-hpc/plexus/launch"
 )
 
 // P2PConfig describes a run of P2P. The zero value runs every case over
@@ -63,6 +65,25 @@ type P2PConfig struct {
 	// working directory. The Open MPI programs are compiled from sources
 	// carried in the binary, wherever it runs.
 	Src string
+	// Hosts lists the hosts the ranks run on, one entry per slot as
+	// launch.ReadHostfile reads a hostfile (slots do not matter here: each
+	// job's ranks go over the distinct hosts in equal contiguous blocks, so
+	// the 2-rank cases run between the first two hosts and 4 ranks on two
+	// hosts run 2 on each). Plexus starts them as plexus run does, through
+	// SSH; Open MPI's mpirun runs on the first host through SSH and starts
+	// its daemons on the others through it too (plm_rsh_agent), with ob1
+	// and the TCP BTL and no binding. The rank program and the Open MPI
+	// programs, compiled into a temporary directory ($TMPDIR), must be at
+	// the same paths on every host. Empty (the default): this host. Only
+	// with transport tcp.
+	Hosts []string
+	// SSH is the command that runs a command on one of Hosts, as
+	// launch.Job.SSH (plexus run --rsh); nil means ssh -o BatchMode=yes.
+	SSH []string
+	// MPIInterface, with Hosts, is the network Open MPI's TCP traffic takes
+	// (btl_tcp_if_include and oob_tcp_if_include: an interface name or a
+	// CIDR subnet); empty leaves Open MPI's choice.
+	MPIInterface string
 	// Log receives progress and notes (a skipped Open MPI); nil discards.
 	Log io.Writer
 	// Timeout bounds each job. Default 5 minutes.
@@ -143,6 +164,9 @@ func (c P2PConfig) Validate() error {
 	if c.NoPGO && len(c.Rank) > 0 {
 		return fmt.Errorf("%w: NoPGO builds the rank program, and Rank %q is given", ErrP2PConfig, c.Rank)
 	}
+	if err := c.validateHosts(); err != nil {
+		return err
+	}
 	if c.Runs < 1 || c.Timeout < 0 {
 		return fmt.Errorf("%w: %d runs, timeout %v", ErrP2PConfig, c.Runs, c.Timeout)
 	}
@@ -158,6 +182,20 @@ func (c P2PConfig) validateCases() error {
 		if peerProgs[p].mt && len(c.Goroutines) == 0 {
 			return fmt.Errorf("%w: case %s needs goroutine counts", ErrP2PConfig, name)
 		}
+	}
+	return nil
+}
+
+// validateHosts checks Hosts and SSH as launch.Job checks them (a host
+// name that ssh would read as an option is refused), and that Hosts go
+// with transport tcp.
+func (c P2PConfig) validateHosts() error {
+	if len(c.Hosts) > 0 && c.Transport != "tcp" {
+		return fmt.Errorf("%w: transport %s between %d hosts; only tcp reaches other hosts", ErrP2PConfig, c.Transport, len(distinctHosts(c.Hosts)))
+	}
+	job := launch.Job{N: 1, Prog: "rank", Hosts: c.Hosts, SSH: c.SSH}
+	if err := job.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrP2PConfig, err)
 	}
 	return nil
 }

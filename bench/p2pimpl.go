@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/plexus-hpc/plexus/launch"
 )
@@ -36,7 +37,8 @@ func (p *plexusImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 	if !p.cfg.Multiple && !strings.HasSuffix(r.prog, "_mt") {
 		args = append(args, "-serialized")
 	}
-	job := launch.Job{N: r.ranks, Prog: p.cmd[0], Args: args, Timeout: p.cfg.Timeout, Stdout: &out, Stderr: p.cfg.Log}
+	job := launch.Job{N: r.ranks, Prog: p.cmd[0], Args: args, Timeout: p.cfg.Timeout, Stdout: &out, Stderr: p.cfg.Log,
+		Hosts: spread(r.ranks, p.cfg.Hosts), SSH: p.cfg.SSH}
 	if err := job.Run(ctx); err != nil {
 		return nil, fmt.Errorf("plexus %s, %d ranks: %w", r.prog, r.ranks, err)
 	}
@@ -45,9 +47,10 @@ func (p *plexusImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 
 // mpiImpl runs the bench/peers programs under mpirun.
 type mpiImpl struct {
-	dir string // the built programs
-	tr  transport
-	cfg P2PConfig
+	dir     string // the built programs
+	tr      transport
+	cfg     P2PConfig
+	kernels map[string]kernel // of cfg.Hosts (p2pkernel.go)
 }
 
 func (m *mpiImpl) name() string { return "openmpi" }
@@ -55,13 +58,41 @@ func (m *mpiImpl) name() string { return "openmpi" }
 func (m *mpiImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
 	defer cancel()
-	args := []string{"--allow-run-as-root", "--oversubscribe", "-n", strconv.Itoa(r.ranks)}
-	args = append(append(args, m.tr.mpirun...), filepath.Join(m.dir, r.prog))
+	words := m.command(r)
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, "mpirun", append(args, r.args...)...)
+	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
 	cmd.Stdout, cmd.Stderr = &out, m.cfg.Log
+	inGroup(cmd)
+	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("openmpi %s, %d ranks: %w", r.prog, r.ranks, err)
 	}
 	return ParsePeerOutput(&out)
+}
+
+// command is the command line of run r: mpirun here, or between hosts
+// mpirun on the first host through the remote shell.
+func (m *mpiImpl) command(r peerRun) []string {
+	args := []string{"mpirun", "--allow-run-as-root", "--oversubscribe", "-n", strconv.Itoa(r.ranks)}
+	hosts := spread(r.ranks, m.cfg.Hosts)
+	if hosts == nil {
+		args = append(args, m.tr.mpirun...)
+	} else {
+		args = append(args, mpiBetween(hosts, m.ssh(), m.cfg.MPIInterface)...)
+		if crowdedOn(hosts, m.kernels) {
+			args = append(args, "--mca", "mpi_yield_when_idle", "1")
+		}
+	}
+	args = append(append(args, filepath.Join(m.dir, r.prog)), r.args...)
+	if hosts == nil {
+		return args
+	}
+	return onHost(m.ssh(), hosts[0], args)
+}
+
+func (m *mpiImpl) ssh() []string {
+	if m.cfg.SSH == nil {
+		return defaultSSH
+	}
+	return m.cfg.SSH
 }

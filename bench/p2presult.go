@@ -14,6 +14,7 @@ func WriteP2PJSON(w io.Writer, results []P2PResult) error { return writeArray(w,
 type p2pRow struct {
 	bench, unit             string
 	ranks, size, goroutines int
+	hosts                   int // distinct hosts of the ranks (P2PResult.Hosts); 0: this one
 	plexus, openmpi         float64
 	paired                  float64 // P2PResult.Paired
 }
@@ -32,7 +33,7 @@ func pairUp(results []P2PResult) []p2pRow {
 		i, ok := index[k]
 		if !ok {
 			i, index[k] = len(rows), len(rows)
-			rows = append(rows, p2pRow{bench: r.Bench, unit: r.Unit, ranks: r.Ranks, size: r.Size, goroutines: max(r.Goroutines, 1)})
+			rows = append(rows, p2pRow{bench: r.Bench, unit: r.Unit, ranks: r.Ranks, size: r.Size, goroutines: max(r.Goroutines, 1), hosts: len(r.Hosts)})
 		}
 		if r.Paired > 0 {
 			rows[i].paired = r.Paired
@@ -75,9 +76,10 @@ func writeP2P(w io.Writer, results []P2PResult, full bool) error {
 	mt := MTBenches()
 	gs := slices.ContainsFunc(results, func(r P2PResult) bool { return slices.Contains(mt, r.Bench) })
 	paired := full && slices.ContainsFunc(results, func(r P2PResult) bool { return r.Paired > 0 })
-	fmt.Fprintln(tw, "bench\tranks\t"+cond(gs, "goroutines\t")+"size\tunit\tplexus\topenmpi\tplexus/openmpi\t"+cond(paired, "paired\t"))
+	hosts := slices.ContainsFunc(results, func(r P2PResult) bool { return len(r.Hosts) > 0 })
+	fmt.Fprintln(tw, "bench\tranks\t"+cond(hosts, "hosts\t")+cond(gs, "goroutines\t")+"size\tunit\tplexus\topenmpi\tplexus/openmpi\t"+cond(paired, "paired\t"))
 	for _, r := range pairUp(results) {
-		g := cond(gs, fmt.Sprintf("%d\t", r.goroutines))
+		g := cond(hosts, fmt.Sprintf("%d\t", r.hosts)) + cond(gs, fmt.Sprintf("%d\t", r.goroutines))
 		fmt.Fprintf(tw, "%s\t%d\t%s%d\t%s\t%s\t%s\t%s\t%s\n", r.bench, r.ranks, g, r.size, r.unit,
 			num(r.plexus), num(r.openmpi), num(r.ratio()), cond(paired, num(r.paired)+"\t"))
 	}
@@ -90,13 +92,16 @@ func writeP2P(w io.Writer, results []P2PResult, full bool) error {
 	if slices.ContainsFunc(results, func(r P2PResult) bool { return r.PGO }) {
 		fmt.Fprintln(w, "plexus: built with profile-guided optimisation (cmd/plexus/default.pgo; --no-pgo without)")
 	}
+	if note := hostsNote(results); note != "" {
+		fmt.Fprintln(w, note)
+	}
 	if len(results) > 0 && results[0].Note != "" {
 		fmt.Fprintf(w, "note: %s\n", results[0].Note)
 	}
 	if !full {
 		return nil
 	}
-	for _, t := range P2PTargets(transportOf(results), results) {
+	for _, t := range P2PTargets(targetSet(results), results) {
 		fmt.Fprintf(w, "target: %s\n", t)
 	}
 	return nil
@@ -110,10 +115,15 @@ func cond(ok bool, s string) string {
 	return ""
 }
 
-// transportOf is the transport of results: P2P runs all over one.
-func transportOf(results []P2PResult) string {
+// targetSet names the targets results are judged by: those of their
+// transport (P2P runs all over one), or TargetsHosts when any case ran
+// on several hosts.
+func targetSet(results []P2PResult) string {
 	if len(results) == 0 {
 		return ""
+	}
+	if slices.ContainsFunc(results, func(r P2PResult) bool { return len(r.Hosts) > 1 }) {
+		return TargetsHosts
 	}
 	return results[0].Transport
 }

@@ -26,6 +26,9 @@ type P2PResult struct {
 	// PGO says that the Plexus program was built with a profile
 	// (P2PConfig.NoPGO).
 	PGO bool `json:"pgo"`
+	// Hosts are the hosts the case's ranks ran on (P2PConfig.Hosts);
+	// empty: this host.
+	Hosts []string `json:"hosts,omitempty"`
 	// Note says why Open MPI did not run when it was asked for
 	// (P2PConfig.Peers without mpicc or mpirun); empty otherwise.
 	Note string `json:"note,omitempty"`
@@ -80,7 +83,17 @@ func startImpls(ctx context.Context, cfg *P2PConfig, dir string) ([]impl, string
 		fmt.Fprintf(cfg.Log, "bench p2p: Open MPI %v; Plexus only\n", err)
 		return impls, skipNote(err), nil
 	}
-	return append(impls, &mpiImpl{dir: dir, tr: transports[cfg.Transport], cfg: *cfg}), "", err
+	if err != nil {
+		return nil, "", err
+	}
+	m := &mpiImpl{dir: dir, tr: transports[cfg.Transport], cfg: *cfg}
+	if len(cfg.Hosts) > 0 {
+		m.kernels, err = probeKernels(ctx, m.ssh(), cfg.Hosts)
+		if crowdedOn(spread(slices.Max(cfg.Ranks), cfg.Hosts), m.kernels) {
+			fmt.Fprintln(cfg.Log, "bench p2p: hosts share a kernel with fewer CPUs than ranks: Open MPI yields when idle (mpi_yield_when_idle) there")
+		}
+	}
+	return append(impls, m), "", err
 }
 
 // runAll runs the plan cfg.Runs times and reduces to medians.
@@ -92,16 +105,16 @@ func runAll(ctx context.Context, cfg P2PConfig, impls []impl) ([]P2PResult, erro
 				if r.plexusOnly && im.name() != "plexus" {
 					continue
 				}
-				fmt.Fprintf(cfg.Log, "bench p2p: run %d/%d: %s %s, %d ranks\n", run, cfg.Runs, im.name(), r.prog, r.ranks)
+				fmt.Fprintf(cfg.Log, "bench p2p: run %d/%d: %s %s, %d ranks%s\n", run, cfg.Runs, im.name(), r.prog, r.ranks, onHosts(r.ranks, cfg.Hosts))
 				lines, err := im.run(ctx, r)
 				if err != nil {
 					return nil, err
 				}
 				res := toResults(lines, im.name(), cfg.Transport)
-				if p, ok := im.(*plexusImpl); ok {
-					for i := range res {
-						res[i].PGO = p.pgo
-					}
+				p, ok := im.(*plexusImpl)
+				for i := range res {
+					res[i].PGO = ok && p.pgo
+					res[i].Hosts = distinctHosts(spread(r.ranks, cfg.Hosts))
 				}
 				all = append(all, res...)
 			}

@@ -62,14 +62,26 @@ type targetSpec struct {
 	limit float64
 }
 
-// p2pTargetSets are the targets per transport: TCP's from the ranks issue
-// (issue 4), shared memory's from issue 5.
+// tcpTargets are the TCP targets of the ranks issue (issue 4).
+var tcpTargets = []targetSpec{
+	{name: "latency", bench: "latency", size: -1, max: true, limit: 1.2},
+	{name: "message rate, 8 B", bench: "msgrate", size: 8, limit: 10},
+	{name: "bandwidth at 1 MiB", bench: "bandwidth", size: 1 << 20, limit: 0.9},
+}
+
+// TargetsHosts is the name P2PTargets takes for the targets of ranks on
+// several hosts (P2PConfig.Hosts), whatever their transport.
+const TargetsHosts = "hosts"
+
+// p2pTargetSets are the targets per transport, and between hosts: TCP's
+// from the ranks issue (issue 4), shared memory's from issue 5, between
+// hosts TCP's again and the 4-rank collectives of the cluster issue
+// (issue 18).
 var p2pTargetSets = map[string][]targetSpec{
-	"tcp": {
-		{name: "latency", bench: "latency", size: -1, max: true, limit: 1.2},
-		{name: "message rate, 8 B", bench: "msgrate", size: 8, limit: 10},
-		{name: "bandwidth at 1 MiB", bench: "bandwidth", size: 1 << 20, limit: 0.9},
-	},
+	"tcp": tcpTargets,
+	TargetsHosts: append(slices.Clip(tcpTargets),
+		targetSpec{name: "barrier, 4 ranks", bench: "barrier", size: 0, ranks: 4, max: true, limit: 1},
+		targetSpec{name: "allreduce 8 B, 4 ranks", bench: "allreduce", size: 8, ranks: 4, max: true, limit: 1}),
 	"shm": {
 		{name: "latency", bench: "latency", size: -1, max: true, limit: 1.2},
 		{name: "bandwidth at 1 MiB", bench: "bandwidth", size: 1 << 20, limit: 0.8},
@@ -78,12 +90,14 @@ var p2pTargetSets = map[string][]targetSpec{
 	},
 }
 
-// P2PTargets checks the targets of transport (tcp or shm; none for any
-// other) that results allow, that is where both implementations measured
-// the case. Over TCP: small-message latency at the smallest size ≤ 1.2×
-// Open MPI's, 8-byte message rate ≥ 10×, bandwidth at 1 MiB ≥ 0.9×. Over
-// shared memory: latency ≤ 1.2×, bandwidth at 1 MiB ≥ 0.8×, 2-rank barrier
-// ≤ 1.2×, message rate ≥ 1×. Point-to-point targets read the fewest ranks.
+// P2PTargets checks the targets of transport (tcp or shm, or TargetsHosts;
+// none for any other) that results allow, that is where both
+// implementations measured the case. Over TCP: small-message latency at
+// the smallest size ≤ 1.2× Open MPI's, 8-byte message rate ≥ 10×,
+// bandwidth at 1 MiB ≥ 0.9×. Over shared memory: latency ≤ 1.2×,
+// bandwidth at 1 MiB ≥ 0.8×, 2-rank barrier ≤ 1.2×, message rate ≥ 1×.
+// Between hosts: TCP's, and the 4-rank barrier and 8-byte allreduce ≤ 1×.
+// Point-to-point targets read the fewest ranks.
 func P2PTargets(transport string, results []P2PResult) []P2PTarget {
 	rows := pairUp(results)
 	small := smallestLatency(rows)

@@ -19,6 +19,7 @@ var benchP2PCmd = &command{
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
 	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks LIST] [--sizes LIST] [--goroutines LIST]
                  [--cases LIST] [--quick] [--runs N] [--multiple] [--no-pgo] [--json]
+                 [--host HOSTS | --hostfile FILE] [--rsh CMD] [--mpi-if NET]
 
 Starts jobs of ranks on this host, as plexus run does, each rank this
 binary running the Plexus peer program (over comm) as the hidden verb
@@ -56,6 +57,19 @@ profile-guided optimisation from cmd/plexus/default.pgo (made by
 bench/p2pprog/pgo.sh), as Open MPI's library is built optimised; --no-pgo
 builds the Plexus program from source without it instead, which needs the
 Go toolchain and the plexus module as the working directory.
+With --host or --hostfile (read as plexus run reads them) the ranks run on
+those hosts, started as plexus run starts them, through --rsh CMD (default
+ssh -o BatchMode=yes; testdata/cluster/agent for namespace hosts): each
+job's ranks go over the distinct hosts in equal contiguous blocks, slots
+aside, so the point-to-point cases run between the first two hosts and
+4 ranks on two hosts run 2 on each. Open MPI's mpirun runs on the first
+host through CMD, which it also uses to start its daemons (plm_rsh_agent),
+with ob1 and the TCP BTL (also between ranks of one host, as Plexus's
+transport tcp), --mpi-if NET as btl_tcp_if_include and oob_tcp_if_include,
+and --bind-to none, as Plexus does not bind ranks on other hosts. This
+binary and $TMPDIR, where the Open MPI programs are compiled, must be at
+the same paths on every host (a shared file system). Between hosts the
+targets are TCP's and the 4-rank barrier and allreduce ≤ 1× Open MPI's.
 Every case runs --runs times, Plexus and Open MPI in turn, and the median is
 reported. Without mpicc or mpirun, --peers says so, Plexus runs alone, and
 the table and every JSON row carry a note saying why.
@@ -76,6 +90,7 @@ type p2pOpts struct {
 	cfg                             bench.P2PConfig
 	ranks, sizes, goroutines, cases string
 	json                            bool
+	hosts                           p2pHosts
 }
 
 func (o *p2pOpts) flagSet() *flag.FlagSet {
@@ -91,6 +106,7 @@ func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.cfg.NoPGO, "no-pgo", false, "build the Plexus program from source without the profile (cmd/plexus/default.pgo); needs the Go toolchain")
 	fs.IntVar(&o.cfg.Runs, "runs", 0, "`N` runs per case, reported as the median (default 3, 1 with --quick)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
+	o.hosts.addFlags(fs, &o.cfg.MPIInterface)
 	return fs
 }
 
@@ -137,6 +153,9 @@ func (o *p2pOpts) parse(c *cli, args []string) error {
 	}
 	if o.cfg.Goroutines, err = intList(o.goroutines); err != nil {
 		return usagef("--goroutines: %v", err)
+	}
+	if err := o.hosts.apply(o); err != nil {
+		return err
 	}
 	for f := range strings.SplitSeq(o.cases, ",") {
 		if f = strings.TrimSpace(f); f != "" {

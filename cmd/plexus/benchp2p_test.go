@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,10 +85,41 @@ func TestBenchP2PBadFlags(t *testing.T) {
 		{"bench", "p2p", "--goroutines", "1,many"},
 		{"bench", "p2p", "--cases", "pingpong"},
 		{"bench", "p2p", "--cases", "latency_mt"},
+		{"bench", "p2p", "--rsh", "agent"},
+		{"bench", "p2p", "--mpi-if", "eth0"},
+		{"bench", "p2p", "--host", "h1,h2", "--transport", "shm"},
+		{"bench", "p2p", "--host", "h1", "--hostfile", "f"},
+		{"bench", "p2p", "--hostfile", "/nonexistent/hosts"},
+		{"bench", "p2p", "--host", "h1,-oProxyCommand=x"},
+		{"bench", "p2p", "--host", "h1", "--rsh", " "},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != exitUsage {
 			t.Errorf("%v: exit %d: %s", args, code, errb.String())
+		}
+	}
+}
+
+// TestBenchP2PHostFlags: --host, --hostfile and --rsh read as plexus run
+// reads them.
+func TestBenchP2PHostFlags(t *testing.T) {
+	hostfile := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(hostfile, []byte("h1 slots=2\nh2 slots=2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &cli{stdout: io.Discard, stderr: io.Discard, cmd: benchP2PCmd}
+	for _, tc := range []struct {
+		args       []string
+		hosts, ssh []string
+	}{
+		{[]string{"--hostfile", hostfile, "--rsh", "/x/agent"}, []string{"h1", "h1", "h2", "h2"}, []string{"/x/agent"}},
+		{[]string{"--host", "h1, h2", "--rsh", "ssh -p 2222"}, []string{"h1", "h2"}, []string{"ssh", "-p", "2222", "--"}},
+		{[]string{"--host", "h1,h2"}, []string{"h1", "h2"}, nil},
+		{nil, nil, nil},
+	} {
+		o := new(p2pOpts)
+		if err := o.parse(c, tc.args); err != nil || !slices.Equal(o.cfg.Hosts, tc.hosts) || !slices.Equal(o.cfg.SSH, tc.ssh) {
+			t.Errorf("%q: hosts %q, ssh %q, %v; want %q, %q", tc.args, o.cfg.Hosts, o.cfg.SSH, err, tc.hosts, tc.ssh)
 		}
 	}
 }
