@@ -1,0 +1,32 @@
+// Package group runs a 1Paxos group (package agree) on real links: a
+// Replica owns one agree.Node and a goroutine that steps it, ticks it,
+// sends what it returns and applies its decisions; a Net carries its
+// frames. Two Nets are here:
+//
+//   - Team: replicas in one process, as members of a coll team pinned to
+//     CPUs (Smelt §5.6): the acceptor's accepts go down the team's
+//     machine-aware broadcast tree (Mode Tree) or from the root to each
+//     member in turn (Mode Sequential, the paper's baseline).
+//   - Ranks: replicas as the ranks 0..R-1 of a comm.World: the tree
+//     broadcast is relayed by the ranks along a tree.Adaptive tree of the
+//     ranks' model rooted at the acceptor, skipping ranks that are gone;
+//     Sequential sends from the acceptor to each rank in turn.
+//
+// Usage over ranks, at every replica rank:
+//
+//	net, err := group.NewRanks(w, group.RanksConfig{Replicas: 3, Mode: group.Tree})
+//	if err != nil { ... }
+//	r, err := group.New(group.Config{Agree: agree.Config{ID: w.Rank(), Replicas: 3},
+//		Apply: func(e agree.Entry) { ... }}, net)
+//	if err != nil { ... }
+//	go net.Serve(ctx, r.Deliver)
+//	go r.Run(ctx)
+//	err = r.Propose(ctx, []byte("value")) // decided at every replica, through Apply
+//
+// Messages to several replicas are batched: one frame per destination
+// per step, and the accepts of a burst go in one broadcast. A send that
+// fails reports the peer to the protocol, which replaces a lost leader or
+// acceptor at once instead of after its timeout. Everything the protocol
+// guarantees (agree's doc) holds here: lost or duplicated frames only
+// cost time.
+package group

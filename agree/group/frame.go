@@ -1,0 +1,74 @@
+package group
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/agree"
+)
+
+// A frame is what a Net carries: a header byte (frameDirect or
+// frameTree), the origin replica (for a tree frame, the root of the tree
+// it travels down), a message count, and the messages, each length-
+// prefixed in agree's wire form. One frame holds every message of one
+// Ready for one destination, so a burst of accepts costs one broadcast.
+const (
+	frameDirect = 1
+	frameTree   = 2
+)
+
+// encodeFrame appends the frame of ms, sent by origin, to b.
+func encodeFrame(b []byte, kind byte, origin int, ms []agree.Message) ([]byte, error) {
+	b = append(b, kind)
+	b = binary.AppendUvarint(b, uint64(origin))
+	b = binary.AppendUvarint(b, uint64(len(ms)))
+	var tmp []byte
+	for _, m := range ms {
+		var err error
+		if tmp, err = m.AppendBinary(tmp[:0]); err != nil {
+			return nil, err
+		}
+		b = binary.AppendUvarint(b, uint64(len(tmp)))
+		b = append(b, tmp...)
+	}
+	return b, nil
+}
+
+// frameHeader returns a frame's kind and origin and the rest of it.
+func frameHeader(f []byte) (kind byte, origin int, rest []byte, err error) {
+	if len(f) < 2 || (f[0] != frameDirect && f[0] != frameTree) {
+		return 0, 0, nil, fmt.Errorf("%w: frame of %d bytes with a bad header", agree.ErrMessage, len(f))
+	}
+	o, n := binary.Uvarint(f[1:])
+	if n <= 0 || o > 1<<20 {
+		return 0, 0, nil, fmt.Errorf("%w: frame origin unreadable", agree.ErrMessage)
+	}
+	return f[0], int(o), f[1+n:], nil
+}
+
+// decodeFrame returns the messages of a frame; they do not alias f.
+func decodeFrame(f []byte) ([]agree.Message, error) {
+	_, _, rest, err := frameHeader(f)
+	if err != nil {
+		return nil, err
+	}
+	count, n := binary.Uvarint(rest)
+	if n <= 0 || count > uint64(len(rest)) {
+		return nil, fmt.Errorf("%w: frame count unreadable in %d bytes", agree.ErrMessage, len(rest))
+	}
+	rest = rest[n:]
+	ms := make([]agree.Message, 0, count)
+	for range count {
+		l, n := binary.Uvarint(rest)
+		if n <= 0 || l > uint64(len(rest)-n) {
+			return nil, fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
+		}
+		var m agree.Message
+		if err := m.UnmarshalBinary(rest[n : n+int(l)]); err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+		rest = rest[n+int(l):]
+	}
+	return ms, nil
+}

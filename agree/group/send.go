@@ -1,0 +1,73 @@
+package group
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/plexus-hpc/plexus/agree"
+)
+
+// flush sends the node's messages, one frame per destination: the
+// acceptor's accepts by one Broadcast, everything else direct (a message
+// to All goes to each replica in turn). Then it applies the decisions.
+func (r *Replica) flush(ctx context.Context) {
+	if !r.node.HasReady() {
+		return
+	}
+	rd := r.node.Ready()
+	var bcast []agree.Message
+	for _, m := range rd.Messages {
+		switch {
+		case m.Type == agree.Accept:
+			bcast = append(bcast, m)
+		case m.To == agree.All:
+			for to := range r.cfg.Agree.Replicas {
+				if to != r.ID() {
+					r.out[to] = append(r.out[to], m)
+				}
+			}
+		default:
+			r.out[m.To] = append(r.out[m.To], m)
+		}
+	}
+	if len(bcast) > 0 {
+		r.broadcast(ctx, bcast)
+	}
+	for _, to := range slices.Sorted(maps.Keys(r.out)) {
+		r.sendTo(ctx, to, r.out[to])
+		delete(r.out, to)
+	}
+	for _, e := range rd.Decided {
+		r.cfg.Apply(e)
+	}
+}
+
+// broadcastBatch is the most messages in one broadcast frame: about 6
+// KiB of accepts of small values, within a team link's message.
+const broadcastBatch = 64
+
+func (r *Replica) broadcast(ctx context.Context, ms []agree.Message) {
+	for len(ms) > 0 {
+		k := min(len(ms), broadcastBatch)
+		f, err := encodeFrame(nil, frameTree, r.ID(), ms[:k])
+		if err == nil {
+			err = r.net.Broadcast(ctx, f)
+		}
+		if err != nil && ctx.Err() == nil {
+			r.cfg.Log.Debug("group: broadcast failed", "replica", r.ID(), "err", err)
+		}
+		ms = ms[k:]
+	}
+}
+
+func (r *Replica) sendTo(ctx context.Context, to int, ms []agree.Message) {
+	f, err := encodeFrame(nil, frameDirect, r.ID(), ms)
+	if err == nil {
+		err = r.net.Send(ctx, to, f)
+	}
+	if err != nil && ctx.Err() == nil {
+		r.cfg.Log.Debug("group: send failed", "replica", r.ID(), "to", to, "err", err)
+		r.node.Report(to)
+	}
+}
