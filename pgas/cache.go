@@ -117,9 +117,12 @@ func (c *Cache[T]) Mode() Mode { return c.mode }
 // barrier), as in Grappa. This rank's delegates issued after Release
 // returns see its values.
 //
-// A second Release fails with ErrBadAddress. When a home rank is lost,
-// Release fails with an error wrapping comm.ErrPeerLost, and the other
-// homes may or may not have stored their part.
+// Release ends the cache even when it fails, and a second Release fails
+// with ErrBadAddress. When a home rank is lost, Release fails with an
+// error wrapping comm.ErrPeerLost; it still waits for every home, so the
+// live ones have stored their parts when it returns. When ctx ends
+// first, Release returns ctx.Err() and the puts already sent may still
+// be stored.
 func (c *Cache[T]) Release(ctx context.Context) error {
 	if c.released {
 		return fmt.Errorf("%w: Release of a cache of elements [%d, %d) released before", ErrBadAddress, c.start, c.start+int64(len(c.data)))

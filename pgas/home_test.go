@@ -14,6 +14,8 @@ func FuzzHome(f *testing.F) {
 	f.Add(uint8(opCAS), []byte{3, 8, 0xf8, 3, 0, 0, 0, 0, 0, 0})
 	f.Add(uint8(opRead), []byte{2, 4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
 	f.Add(uint8(opWrite), []byte{})
+	f.Add(uint8(opGet), appendGet(nil, 1000, 100))                             // past the heap's end
+	f.Add(uint8(opPut), append(appendGet(nil, 1020, 0)[:putHead], 1, 2, 3, 4)) // the last 4 bytes
 	var reg am.Registry
 	h, err := New(&reg, Config{HeapBytes: 1024})
 	if err != nil {
