@@ -148,8 +148,8 @@ func decodeReport(b []byte) (report, error) {
 	}, nil
 }
 
-// outcome is what the master decided about a group, as its status
-// replies carry it: state u8 | rank u32 | text.
+// outcome is what the master decided about a group, as it sends it to
+// the other ranks: state u8 | rank u32 | text.
 type outcome struct {
 	state state
 	rank  int    // the lost rank, or the rank of the failed task
@@ -160,7 +160,7 @@ type outcome struct {
 type state uint8
 
 const (
-	stateRunning state = 1 + iota // not finished, as far as the master knows
+	stateRunning state = 1 + iota // not decided yet
 	stateDone                     // every task finished without error
 	stateFailed                   // every task finished, some with an error
 	stateLost                     // a rank was lost: the group cannot finish
@@ -174,7 +174,7 @@ func appendOutcome(b []byte, o outcome) []byte {
 
 func decodeOutcome(b []byte) (outcome, error) {
 	if len(b) < 5 || state(b[0]) < stateRunning || state(b[0]) > stateLost {
-		return outcome{}, fmt.Errorf("%w: group status of %d bytes", ErrMalformed, len(b))
+		return outcome{}, fmt.Errorf("%w: group outcome of %d bytes", ErrMalformed, len(b))
 	}
 	return outcome{state: state(b[0]), rank: int(int32(binary.LittleEndian.Uint32(b[1:]))), text: string(b[5:])}, nil
 }

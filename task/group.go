@@ -22,13 +22,7 @@ type group struct {
 	err     string        // the first task error here
 	failed  bool          // the group cannot finish: its tasks are dropped
 	idle    chan struct{} // a token when active drops to 0
-}
-
-// result is the master's decision about a group, kept until every other
-// rank has asked for it.
-type result struct {
-	o     outcome
-	asked int
+	decided chan outcome  // the master's decision, at the other ranks
 }
 
 // Group is a global completion event (Grappa's GlobalCompletionEvent):
@@ -72,7 +66,7 @@ func (p *Pool) groupLocked(id uint64) *group {
 	if id < p.next {
 		return nil
 	}
-	g := &group{id: id, idle: make(chan struct{}, 1)}
+	g := &group{id: id, idle: make(chan struct{}, 1), decided: make(chan outcome, 1)}
 	p.groups[id] = g
 	return g
 }

@@ -87,21 +87,28 @@ func (p *Pool) probe(id uint64) report {
 	return report{}
 }
 
-// handleStatus tells another rank's Wait what the master decided about
-// a group, and forgets the decision once every rank has heard it.
-func (p *Pool) handleStatus(_ context.Context, _ int, args []byte) ([]byte, error) {
-	if len(args) != 8 {
-		return nil, fmt.Errorf("%w: status of %d bytes, want 8", ErrMalformed, len(args))
+// handleDecided takes the master's decision about a group to this
+// rank's Wait. A rank that has not made the group yet keeps the decision
+// for its Wait (a lost rank can decide a group before every rank made
+// it); one that already finished it drops it.
+func (p *Pool) handleDecided(_ context.Context, from int, args []byte) ([]byte, error) {
+	if len(args) < 8 {
+		return nil, fmt.Errorf("%w: decision of %d bytes from rank %d", ErrMalformed, len(args), from)
 	}
-	id := binary.LittleEndian.Uint64(args)
+	o, err := decodeOutcome(args[8:])
+	if err != nil {
+		return nil, err
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r, ok := p.results[id]
-	if !ok {
-		return appendOutcome(nil, outcome{state: stateRunning, rank: -1}), nil
+	if g := p.groupLocked(binary.LittleEndian.Uint64(args)); g != nil {
+		select {
+		case g.decided <- o:
+		default: // a second decision cannot happen; keep the first
+		}
 	}
-	if r.asked++; r.asked >= p.Size()-1 {
-		delete(p.results, id)
-	}
-	return appendOutcome(nil, r.o), nil
+	return nil, nil
 }
+
+// handlePing answers a waiting rank that checks the master is alive.
+func handlePing(context.Context, int, []byte) ([]byte, error) { return nil, nil }

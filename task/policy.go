@@ -86,3 +86,11 @@ func block(start, n int64, rank, size int) (lo, count int64) {
 	}
 	return lo, count
 }
+
+// pingInterval is the pause before a waiting rank's pings-th check that
+// the master is alive: the master's decision is pushed, so the pings
+// only bound how long a lost master goes unnoticed, from a millisecond
+// doubling to 16.
+func pingInterval(pings int) time.Duration {
+	return time.Millisecond << min(max(pings, 0), 4)
+}

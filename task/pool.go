@@ -45,7 +45,6 @@ type Pool struct {
 	live    int    // groups made here whose Wait has not returned
 	idle    int    // workers waiting for a task
 	dead    []bool // ranks lost, never stolen from again
-	results map[uint64]*result
 	bound   bool
 	closed  bool
 	rnd     *rand.Rand
@@ -61,7 +60,7 @@ type loopEntry struct {
 	f    func(ctx context.Context, t *T, i int64) error
 }
 
-type handlerIDs struct{ spawn, steal, probe, status am.ID }
+type handlerIDs struct{ spawn, steal, probe, decided, ping am.ID }
 
 // New makes a rank's pool and registers its handlers in reg, which must
 // then go to am.New; Bind gives the pool that engine and starts it.
@@ -73,7 +72,7 @@ func New(reg *am.Registry, cfg Config) (*Pool, error) {
 	}
 	p := &Pool{
 		cfg: cfg.withDefaults(), reg: reg, kick: make(chan struct{}, 1),
-		groups: make(map[uint64]*group), results: make(map[uint64]*result),
+		groups: make(map[uint64]*group),
 		rnd: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	p.work = sync.NewCond(&p.mu)
@@ -88,7 +87,8 @@ func New(reg *am.Registry, cfg Config) (*Pool, error) {
 		{"task.spawn", &p.ids.spawn, p.handleSpawn},
 		{"task.steal", &p.ids.steal, p.handleSteal},
 		{"task.probe", &p.ids.probe, p.handleProbe},
-		{"task.status", &p.ids.status, p.handleStatus},
+		{"task.decided", &p.ids.decided, p.handleDecided},
+		{"task.ping", &p.ids.ping, handlePing},
 	} {
 		id, err := reg.Register(h.name, h.f)
 		if err != nil {

@@ -92,13 +92,23 @@ func (p *Pool) wave(ctx context.Context, id uint64) ([]report, error) {
 	return w, nil
 }
 
-// decide records the master's outcome for the other ranks and returns
-// it as this rank's Wait error.
+// decide sends the master's outcome to every other rank and returns it
+// as this rank's Wait error once each has it (or is lost), so that when
+// the master's Wait returns, every live rank's Wait is returning too and
+// no rank closes while another still asks it about the group.
 func (p *Pool) decide(id uint64, o outcome) error {
-	if p.Size() > 1 {
-		p.mu.Lock()
-		p.results[id] = &result{o: o}
-		p.mu.Unlock()
+	args := appendOutcome(binary.LittleEndian.AppendUint64(nil, id), o)
+	var replies []*am.Reply
+	for r := range p.Size() {
+		if r == p.Rank() {
+			continue
+		}
+		if rep, err := p.e.CallAsync(p.ctx, r, p.ids.decided, args); err == nil {
+			replies = append(replies, rep)
+		}
+	}
+	for _, rep := range replies {
+		rep.Wait(p.ctx) //nolint:errcheck // a rank lost now does not change the outcome
 	}
 	return o.err(id)
 }
@@ -143,26 +153,29 @@ func (p *Pool) stopped(ctx context.Context) error {
 	return ErrClosed
 }
 
-// poll asks the master about g until it has decided.
+// poll waits for the master's decision about g, checking with a ping
+// from time to time that the master is alive: a lost master fails the
+// wait with comm.ErrPeerLost.
 func (p *Pool) poll(ctx context.Context, g *group) error {
-	args := binary.LittleEndian.AppendUint64(nil, g.id)
-	for fails := 0; ; fails++ {
-		if err := p.pause(ctx, g, fails); err != nil {
-			return err
+	for pings := 0; ; pings++ {
+		t := time.NewTimer(pingInterval(pings))
+		select {
+		case o := <-g.decided:
+			t.Stop()
+			return o.err(g.id)
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-p.ctx.Done():
+			t.Stop()
+			return ErrClosed
 		}
-		b, err := p.e.Call(ctx, master, p.ids.status, args)
-		if err != nil {
+		if _, err := p.e.Call(ctx, master, p.ids.ping, nil); err != nil {
 			if ctx.Err() != nil || p.ctx.Err() != nil {
 				return p.stopped(ctx)
 			}
-			return fmt.Errorf("task: group %d: asking rank %d: %w", g.id, master, err)
-		}
-		o, err := decodeOutcome(b)
-		if err != nil {
-			return err
-		}
-		if o.state != stateRunning {
-			return o.err(g.id)
+			return fmt.Errorf("task: group %d: waiting for rank %d: %w", g.id, master, err)
 		}
 	}
 }
