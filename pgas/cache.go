@@ -134,15 +134,19 @@ func (c *Cache[T]) Release(ctx context.Context) error {
 	return c.transfer(ctx, opPut)
 }
 
-// transfer starts a get or put of every piece at once, then waits for
-// all of them, so that a lost rank fails its own pieces without leaving
-// the others behind; it returns the first error in piece order.
+// transfer starts a get or put of every remote piece at once, copies
+// the local ones in place, then waits for all the remote ones, so that
+// a lost rank fails its own pieces without leaving the others behind; it
+// returns the first error in piece order.
 func (c *Cache[T]) transfer(ctx context.Context, op int) error {
 	h := c.a.h
 	size := int64(c.a.size)
 	ins := make([]inflight, len(c.pieces))
 	name := c.verb(op)
 	for k, p := range c.pieces {
+		if p.rank == h.e.Rank() {
+			continue
+		}
 		var args []byte
 		if op == opGet {
 			args = appendGet(make([]byte, 0, getArgs), p.off, int(p.bytes))
@@ -151,8 +155,12 @@ func (c *Cache[T]) transfer(ctx context.Context, op int) error {
 		}
 		ins[k] = h.send(ctx, name, h.ops[op], h.hs[op], Addr{Rank: p.rank, Offset: p.off}, args)
 	}
+	c.local(op)
 	var first error
 	for k, p := range c.pieces {
+		if p.rank == h.e.Rank() {
+			continue
+		}
 		b, err := ins[k].wait(ctx)
 		switch {
 		case err == nil && op == opGet && int64(len(b)) != p.bytes:
@@ -165,6 +173,28 @@ func (c *Cache[T]) transfer(ctx context.Context, op int) error {
 		}
 	}
 	return first
+}
+
+// local copies the pieces homed on this rank between the heap and the
+// copy directly, each under the delegates' lock as a get or put would.
+func (c *Cache[T]) local(op int) {
+	h := c.a.h
+	size := int64(c.a.size)
+	for _, p := range c.pieces {
+		if p.rank != h.e.Rank() {
+			continue
+		}
+		h.mu.Lock()
+		for _, s := range p.spans {
+			mem := h.mem[s.off : s.off+s.n*size]
+			if op == opGet {
+				fromBytes(c.data[s.idx:s.idx+s.n], mem)
+			} else {
+				toBytes(mem, c.data[s.idx:s.idx+s.n])
+			}
+		}
+		h.mu.Unlock()
+	}
 }
 
 // verb names a transfer in errors.
