@@ -73,7 +73,7 @@ func New(reg *am.Registry, cfg Config) (*Pool, error) {
 	p := &Pool{
 		cfg: cfg.withDefaults(), reg: reg, kick: make(chan struct{}, 1),
 		groups: make(map[uint64]*group),
-		rnd: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		rnd:    rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 	}
 	p.work = sync.NewCond(&p.mu)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
