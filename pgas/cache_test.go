@@ -174,3 +174,53 @@ func TestCacheLostRank(t *testing.T) {
 		t.Errorf("Acquire on live ranks: %v", err)
 	}
 }
+
+// TestCacheNoTornElements: while every rank adds a byte pattern to
+// elements on every rank with FetchAndAdd, repeated read-only Acquires
+// (a piece per block) see only whole multiples of the pattern, and once
+// the adds are done a cache sees every one of them.
+func TestCacheNoTornElements(t *testing.T) {
+	const ranks, n, pattern = 3, 8 * 3 * 4, 0x0101010101010101
+	j := newJob(t, ranks, Config{CacheChunk: 64}, nil)
+	ctx := testCtx(t)
+	as := alloc[uint64](t, j, n)
+	adds := 200
+	if testing.Short() {
+		adds = 50
+	}
+	var wg sync.WaitGroup
+	for r := range ranks {
+		wg.Go(func() {
+			for k := range adds {
+				if _, err := as[r].At((k*5 + r) % n).FetchAndAdd(ctx, pattern); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for range 20 {
+		c, err := as[0].Acquire(ctx, 0, n, ReadOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range c.Data() {
+			if v%pattern != 0 {
+				t.Fatalf("element %d = %#x: torn by a concurrent FetchAndAdd", i, v)
+			}
+		}
+		c.Release(ctx)
+	}
+	wg.Wait()
+	c, err := as[1].Acquire(ctx, 0, n, ReadOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum uint64
+	for _, v := range c.Data() {
+		sum += v / pattern
+	}
+	if sum != uint64(ranks*adds) {
+		t.Errorf("adds seen through the cache: %d; want %d", sum, ranks*adds)
+	}
+}
