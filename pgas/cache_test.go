@@ -192,7 +192,7 @@ func TestCacheNoTornElements(t *testing.T) {
 	for r := range ranks {
 		wg.Go(func() {
 			for k := range adds {
-				if _, err := as[r].At((k*5 + r) % n).FetchAndAdd(ctx, pattern); err != nil {
+				if _, err := as[r].At((k*5+r)%n).FetchAndAdd(ctx, pattern); err != nil {
 					t.Error(err)
 					return
 				}
