@@ -62,6 +62,17 @@ func buildPeers(ctx context.Context, dir string, progs []string) error {
 	return nil
 }
 
+// BuildPeer compiles the peer program name (bench/peers/NAME.c) with
+// mpicc into dir and returns the executable's path: for the commands that
+// run a peer under mpirun themselves (plexus bench rail). Check
+// PeersMissing first; a missing Open MPI is an error here.
+func BuildPeer(ctx context.Context, dir, name string) (string, error) {
+	if err := buildPeers(ctx, dir, []string{name}); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name), nil
+}
+
 // writePeerSources writes every embedded peer source file into dir.
 func writePeerSources(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {

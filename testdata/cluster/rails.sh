@@ -8,8 +8,12 @@
 # the K-th RATE (such as 1gbit, 500mbit, 250mbit), a 256 KiB burst and
 # up to 100 ms of queue (less made the slower rails drop packets and run
 # at half their rate under a stream of megabytes). Nothing else is
-# reachable through them. up removes the two hosts' earlier rails first;
-# down removes them (cluster.sh down does too, with the hosts).
+# reachable through them. Where the kernel has MPTCP, each rail's address
+# is also an MPTCP endpoint of its host ("ip mptcp endpoint ... signal",
+# with limits that accept as many), so that an MPTCP connection over one
+# rail adds subflows over the others (plexus bench rail's mptcp impl).
+# up removes the two hosts' earlier rails first; down removes them
+# (cluster.sh down does too, with the hosts).
 set -eu
 
 host() {
@@ -19,6 +23,7 @@ host() {
 down() {
 	for h in "$1" "$2"; do
 		ns=plexus-$h
+		ip -n "$ns" mptcp endpoint flush 2>/dev/null || true
 		for l in $(ip -n "$ns" -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep '^rail[0-9]*$' || true); do
 			ip -n "$ns" link delete "$l" 2>/dev/null || true
 		done
@@ -42,7 +47,11 @@ up() {
 			ip -n "plexus-$h" addr add "10.252.$k.$i/24" dev "rail$k"
 			ip -n "plexus-$h" link set "rail$k" up
 			ip netns exec "plexus-$h" tc qdisc add dev "rail$k" root tbf rate "$rate" burst 256kb latency 100ms
+			ip -n "plexus-$h" mptcp endpoint add "10.252.$k.$i" dev "rail$k" signal 2>/dev/null || true
 		done
+	done
+	for h in "$a" "$b"; do
+		ip -n "plexus-$h" mptcp limits set subflow $((k + 1)) add_addr_accepted $((k + 1)) 2>/dev/null || true
 	done
 	echo "rails.sh: $k rails between $a and $b (10.252.K.$ia and 10.252.K.$ib)"
 }

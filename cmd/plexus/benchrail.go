@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/plexus-hpc/plexus/bench"
+	"github.com/plexus-hpc/plexus/transport/multirail"
+)
+
+func init() { addCommand(benchRailCmd) }
+
+var benchRailCmd = &command{
+	name:    "bench rail",
+	summary: "measure multirail transfers between two hosts, side by side with MPTCP and Open MPI",
+	usage: `bench rail --host HOSTS | --hostfile FILE [--rsh CMD] [--rails CIDRS] [--quick] [--compete] [--impls LIST] [--json] [--svg FILE]
+
+Runs a job of two ranks, one on each of two hosts, as plexus rail sample
+does (--host, --hostfile, --rsh and --rails as there; each rank this
+binary as the verb "plexus bench rail rank"). The ranks find the rails
+between the hosts, the first host samples each, then times, over fresh
+connections for every case:
+  bandwidth  a stream of messages of 64 KiB to 64 MiB (64 KiB, 1 MiB and
+             8 MiB with --quick) from the first host to the second,
+             several in flight, Mbit/s
+  latency    a ping-pong of 4 B to 4 KiB messages, one-way µs
+for each impl:
+  single     a multirail Link over the fastest rail alone
+  iso        a Link splitting every message equally among the rails
+  weighted   a Link splitting by the rails' sampled bandwidths (Open MPI, UCX)
+  plexus     a Link with NewMadeleine's split: chunks that finish together
+  mptcp      one Linux MPTCP connection on the fastest rail, its subflows
+             on the other rails where the hosts have "ip mptcp endpoint"s
+             (testdata/cluster/rails.sh sets them up); a note says when
+             the kernel refuses MPTCP or fell back to TCP
+  openmpi    bench/peers/railbw.c, compiled with mpicc where this runs,
+             under mpirun from the first host (--rsh as its
+             plm_rsh_agent) with the TCP BTL on the rails' networks; the
+             program's path must be the same on both hosts (a shared or
+             the same file system)
+  ideal      no transfer: the sum of the rails' sampled bandwidths
+--compete runs every bandwidth case again with a bulk TCP flow on the
+fastest rail for the first half of the time the case would take at the
+ideal rate. The output ends with the ratios against the targets: plexus
+≥ 0.97 of ideal at 1 MiB and over, ≥ 1.15× iso, ≥ 1.1× weighted under
+the competing flow, ≥ 1× Open MPI. --json prints one JSON array of rows
+(bench, impl, rails, size, value, unit, compete, bytes, note); --svg
+plots bandwidth against size, one line per impl.`,
+	flags: func() *flag.FlagSet { return new(benchRailOpts).flagSet() },
+	run:   runBenchRail,
+}
+
+// benchRailOpts are the command's flags; the rank flags (mpi-*) are set
+// by the command for its ranks, not by users.
+type benchRailOpts struct {
+	host, hostfile, rsh, rails, impls, svg string
+	quick, compete, json                   bool
+	mpiProg, mpiHosts, mpiRsh              string
+}
+
+func (o *benchRailOpts) flagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("bench rail", flag.ContinueOnError)
+	fs.StringVar(&o.host, "host", "", "the two `HOSTS`, comma-separated")
+	fs.StringVar(&o.hostfile, "hostfile", "", "`FILE` of hosts, as for plexus run (the first two are used)")
+	fs.StringVar(&o.rsh, "rsh", "", "`CMD` that runs a rank on another host, as for plexus run (and mpirun's plm_rsh_agent)")
+	fs.StringVar(&o.rails, "rails", os.Getenv("PLEXUS_RAILS"), "only rails inside these `CIDRS`, comma-separated")
+	fs.StringVar(&o.impls, "impls", strings.Join(railImpls, ","), "the impls to run, a comma-separated `LIST`")
+	fs.StringVar(&o.svg, "svg", "", "write a plot of bandwidth against size to `FILE`")
+	fs.BoolVar(&o.quick, "quick", false, "three bandwidth sizes, two latency sizes, fewer bytes: a smoke test")
+	fs.BoolVar(&o.compete, "compete", false, "also run the bandwidth cases with a competing flow on the fastest rail")
+	fs.BoolVar(&o.json, "json", false, "print a JSON array of rows instead of tables")
+	fs.StringVar(&o.mpiProg, "mpi-prog", "", "(set for the ranks) the compiled Open MPI peer, `PATH`")
+	fs.StringVar(&o.mpiHosts, "mpi-hosts", "", "(set for the ranks) the two `HOSTS` for mpirun")
+	fs.StringVar(&o.mpiRsh, "mpi-rsh", "", "(set for the ranks) mpirun's plm_rsh_agent, `CMD`")
+	return fs
+}
+
+// railImpls are the impls in the order they run and are shown.
+var railImpls = []string{"single", "iso", "weighted", "plexus", "mptcp", "openmpi"}
+
+// parseImpls checks a comma-separated list of impls.
+func parseImpls(s string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !contains(railImpls, f) {
+			return nil, fmt.Errorf("--impls: unknown impl %q, want some of %s", f, strings.Join(railImpls, ","))
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--impls %q: no impl", s)
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func runBenchRail(c *cli, args []string) error {
+	inner, isRank := rankArgs(args)
+	o := new(benchRailOpts)
+	fs := o.flagSet()
+	if err := c.parse(fs, map[bool][]string{true: inner, false: args}[isRank]); err != nil {
+		return err
+	}
+	only, err := multirail.ParseNets(o.rails)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	impls, err := parseImpls(o.impls)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if isRank {
+		return benchRailRank(ctx, c, o, impls, only)
+	}
+	return benchRailOuter(ctx, c, o, fs, impls)
+}
+
+// benchRailOuter compiles the Open MPI peer, runs the job, collects rank
+// 0's rows and reports them.
+func benchRailOuter(ctx context.Context, c *cli, o *benchRailOpts, fs *flag.FlagSet, impls []string) error {
+	hosts, err := railHosts(o.host, o.hostfile)
+	if err != nil {
+		return err
+	}
+	flags := rankFlags(fs)
+	var notes []string
+	if contains(impls, "openmpi") {
+		prog, cleanup, err := buildRailPeer(ctx)
+		if err != nil {
+			notes = append(notes, err.Error())
+		} else {
+			defer cleanup()
+			flags = append(flags, "--mpi-prog="+prog, "--mpi-hosts="+strings.Join(hosts, ","), "--mpi-rsh="+o.rsh)
+		}
+	}
+	col := newRowCollector(c.stderr)
+	job := &cli{stdout: col, stderr: c.stderr, cmd: c.cmd}
+	err = launchRailJob(job, "bench rail", o.host, o.hostfile, o.rsh, flags)
+	col.Flush()
+	if err != nil {
+		return err
+	}
+	rows := col.rows
+	for _, n := range notes {
+		rows = append(rows, railRow{Bench: "bandwidth", Impl: "openmpi", Note: "openmpi not run: " + n})
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("the job reported no rows")
+	}
+	if o.svg != "" {
+		if err := writeRailSVG(o.svg, rows); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		return writeRailJSON(c.stdout, rows)
+	}
+	return writeRailTables(c.stdout, rows)
+}
+
+// buildRailPeer compiles bench/peers/railbw.c into a temporary directory.
+func buildRailPeer(ctx context.Context) (string, func(), error) {
+	if err := bench.PeersMissing(); err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "plexus-bench-rail-")
+	if err != nil {
+		return "", nil, err
+	}
+	prog, err := bench.BuildPeer(ctx, dir, "railbw")
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return prog, func() { os.RemoveAll(dir) }, nil
+}
+
+// railHosts returns the two hosts of --host or of the hostfile, for
+// mpirun.
+func railHosts(host, hostfile string) ([]string, error) {
+	if (host == "") == (hostfile == "") {
+		return nil, usagef("name the two hosts with --host or --hostfile")
+	}
+	var hosts []string
+	if host != "" {
+		hosts = strings.Split(host, ",")
+	} else {
+		b, err := os.ReadFile(hostfile)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+				hosts = append(hosts, f[0])
+			}
+		}
+	}
+	if len(hosts) < 2 {
+		return nil, usagef("want two hosts, have %d", len(hosts))
+	}
+	return hosts[:2], nil
+}

@@ -1,0 +1,85 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestBenchRail runs plexus bench rail --quick --json between two
+// namespace hosts over a 1 Gbit and a 500 Mbit rail: every impl gives a
+// row for each size it ran, or a note saying why it did not run; no case
+// failed; every case that ran moved its bytes (counted by the receiver,
+// and for openmpi by the program's rank 0), over both rails.
+func TestBenchRail(t *testing.T) {
+	_, _, agent := twoHostJob(t, 2)
+	if b, err := exec.Command(railsScript, "up", "h1", "h2", "1gbit", "500mbit").CombinedOutput(); err != nil {
+		t.Skipf("cannot make rails: %v\n%s", err, b)
+	}
+	useBuiltRank(t)
+	stdout, stderr, code := plexus(t, "bench", "rail", "--host", "h1,h2", "--rsh", agent, "--rails", "10.252.0.0/16", "--quick", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var rows []railRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatalf("output is not a JSON array of rows: %v\n%s", err, stdout)
+	}
+	quick := newRailSizes(true)
+	for _, impl := range append([]string{"ideal"}, railImpls...) {
+		checkRailImpl(t, impl, rows, quick)
+	}
+}
+
+// checkRailImpl checks impl's rows: either one note saying it did not
+// run, or a row per quick size, each with its bytes moved.
+func checkRailImpl(t *testing.T, impl string, rows []railRow, quick railSizes) {
+	t.Helper()
+	seen := map[string]int{}
+	for _, r := range rows {
+		if r.Impl != impl {
+			continue
+		}
+		if strings.Contains(r.Note, "failed") {
+			t.Errorf("%s %s at %d B failed: %s", impl, r.Bench, r.Size, r.Note)
+			continue
+		}
+		if r.Size == 0 {
+			if !strings.Contains(r.Note, "not run") {
+				t.Errorf("%s: a row without a size or a reason: %+v", impl, r)
+			}
+			t.Logf("%s: %s", impl, r.Note)
+			return
+		}
+		seen[r.Bench]++
+		checkRailRow(t, r)
+	}
+	wantBW, wantLat := len(quick.bw), len(quick.lat)
+	if impl == "ideal" {
+		wantLat = 0
+	}
+	if seen["bandwidth"] != wantBW || seen["latency"] != wantLat {
+		t.Errorf("%s: %d bandwidth and %d latency rows, want %d and %d", impl, seen["bandwidth"], seen["latency"], wantBW, wantLat)
+	}
+}
+
+func checkRailRow(t *testing.T, r railRow) {
+	t.Helper()
+	unit := map[string]string{"bandwidth": "Mbit/s", "latency": "us"}[r.Bench]
+	if r.Rails != 2 || r.Unit != unit || !(r.Value > 0) {
+		t.Errorf("row %+v: want 2 rails, unit %q, a positive value", r, unit)
+	}
+	if r.Impl == "ideal" {
+		return
+	}
+	least := int64(r.Size)
+	if r.Bench == "bandwidth" {
+		least *= 4
+	}
+	if r.Bytes < least || r.Bytes%int64(r.Size) != 0 {
+		t.Errorf("%s %s at %d B moved %d bytes, want whole messages, at least %d", r.Impl, r.Bench, r.Size, r.Bytes, least)
+	}
+}

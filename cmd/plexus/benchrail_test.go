@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/rail"
+)
+
+// TestRowCollector: rank 0's marked lines become rows, whatever the
+// pieces the output arrives in; every other line goes on unchanged.
+func TestRowCollector(t *testing.T) {
+	out := "[1] hello\n[0] " + railRowMark + `{"bench":"bandwidth","impl":"plexus","rails":2,"size":1048576,"value":1400.5,"unit":"Mbit/s","bytes":16777216}` +
+		"\n[0] " + railRowMark + "{not json\n[0] last"
+	var w bytes.Buffer
+	c := newRowCollector(&w)
+	for i := 0; i < len(out); i += 7 {
+		c.Write([]byte(out[i:min(i+7, len(out))]))
+	}
+	c.Flush()
+	if len(c.rows) != 1 || c.rows[0].Impl != "plexus" || c.rows[0].Value != 1400.5 || c.rows[0].Bytes != 16<<20 || c.rows[0].Rails != 2 {
+		t.Fatalf("rows %+v", c.rows)
+	}
+	if want := "[1] hello\n[0] " + railRowMark + "{not json\n[0] last\n"; w.String() != want {
+		t.Errorf("passed on %q, want %q", w.String(), want)
+	}
+}
+
+// TestRailRatios checks the ratios against hand-computed values: the
+// worst size, the geometric mean, the verdict, and that a target whose
+// impls did not both run is left out.
+func TestRailRatios(t *testing.T) {
+	bw := func(impl string, size int, v float64, compete bool) railRow {
+		return railRow{Bench: "bandwidth", Impl: impl, Size: size, Value: v, Unit: "Mbit/s", Compete: compete}
+	}
+	rows := []railRow{
+		bw("ideal", 64<<10, 1000, false), bw("plexus", 64<<10, 100, false), // below 1 MiB: not counted
+		bw("ideal", 1<<20, 1400, false), bw("plexus", 1<<20, 1400, false),
+		bw("ideal", 8<<20, 1500, false), bw("plexus", 8<<20, 1350, false),
+		bw("iso", 1<<20, 1000, false), bw("iso", 8<<20, 1000, false),
+		bw("weighted", 1<<20, 1000, true), bw("plexus", 1<<20, 1200, true),
+		{Bench: "latency", Impl: "plexus", Size: 4, Value: 50, Unit: "us"}, {Bench: "latency", Impl: "openmpi", Size: 4, Value: 40, Unit: "us"},
+	}
+	got := strings.Join(railRatios(rows), "\n")
+	for _, want := range []string{
+		"plexus of the rails' sampled sum, from 1 MiB: worst 0.900 at 8 MiB, mean 0.949 over 2 sizes; target >= 0.97: NOT met",
+		"plexus over iso (rails 2x apart), from 1 MiB: worst 1.350 at 8 MiB, mean 1.375 over 2 sizes; target >= 1.15: met",
+		"plexus over weighted, competing flow, from 1 MiB: worst 1.200 at 1 MiB, mean 1.200 over 1 sizes; target >= 1.10: met",
+		"plexus over openmpi (latency): worst 0.800 at 4 B, mean 0.800 over 1 sizes; target >= 1.00: NOT met",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("ratios lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "over openmpi,") || strings.Count(got, "\n") != 3 {
+		t.Errorf("want exactly the four targets whose impls ran:\n%s", got)
+	}
+	if got := railRatios(nil); len(got) != 1 || !strings.HasPrefix(got[0], "none") {
+		t.Errorf("no rows: %q", got)
+	}
+}
+
+// TestBenchRailUsage: bad impls, hosts and networks are usage errors,
+// before any job starts.
+func TestBenchRailUsage(t *testing.T) {
+	hostfile := filepath.Join(t.TempDir(), "hosts")
+	for _, args := range [][]string{
+		{"--host", "h1,h2", "--impls", "single,nope"},
+		{"--host", "h1,h2", "--impls", ","},
+		{"--host", "h1,h2", "--rails", "10.0.0.0/99"},
+		{"--impls", "plexus"},
+		{"--host", "h1", "--impls", "plexus"},
+		{"--host", "h1,h2", "--hostfile", hostfile},
+	} {
+		if _, errOut, code := plexus(t, append([]string{"bench", "rail"}, args...)...); code != exitUsage {
+			t.Errorf("bench rail %s: exit %d, want %d\n%s", strings.Join(args, " "), code, exitUsage, errOut)
+		}
+	}
+}
+
+// TestRailSizes: the quick sizes are a subset of the full ones, each
+// bandwidth case moves at least four messages, and the compete window is
+// half the time at the ideal rate.
+func TestRailSizes(t *testing.T) {
+	full, quick := newRailSizes(false), newRailSizes(true)
+	if len(full.bw) != 11 || full.bw[0] != 64<<10 || full.bw[10] != 64<<20 || len(full.lat) != 6 || full.lat[5] != 4096 {
+		t.Errorf("full sizes %v %v", full.bw, full.lat)
+	}
+	for _, s := range quick.bw {
+		if !containsInt(full.bw, s) {
+			t.Errorf("quick size %d not among the full ones", s)
+		}
+	}
+	if w := window(64 << 10); w != 64 {
+		t.Errorf("window(64 KiB) = %d, want 64", w)
+	}
+	if w := window(64 << 20); w != 2 {
+		t.Errorf("window(64 MiB) = %d, want 2", w)
+	}
+	p, err := rail.NewProfile("r", []rail.Sample{{Size: 1 << 20, Time: 10 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two rails of 1 MiB per 10 ms: 4 MiB take 20 ms at the ideal rate.
+	if d := competeFor([]rail.Profile{p, p}, 1<<20, 4<<20); d != 10*time.Millisecond {
+		t.Errorf("competeFor = %v, want 10ms", d)
+	}
+	if k := fastest([]rail.Profile{p, p, {Samples: []rail.Sample{{Size: 1 << 20, Time: time.Millisecond}}}}); k != 2 {
+		t.Errorf("fastest = %d, want 2", k)
+	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

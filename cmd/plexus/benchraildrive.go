@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/plexus-hpc/plexus/rail"
+	"github.com/plexus-hpc/plexus/transport/multirail"
+)
+
+// railDriver is rank 0 of plexus bench rail.
+type railDriver struct {
+	c        *cli
+	o        *benchRailOpts
+	s        *railSession
+	sizes    railSizes
+	profiles []rail.Profile
+	fast     int
+}
+
+// driveRails samples the rails, runs every case of every impl, and
+// prints the rows; the job ends with rank 1 told so, even after a failure.
+func driveRails(ctx context.Context, c *cli, o *benchRailOpts, impls []string, s *railSession) error {
+	d := &railDriver{c: c, o: o, s: s, sizes: newRailSizes(o.quick)}
+	err := d.run(ctx, impls)
+	if e := railSend(ctx, s.w, 1, tagRailCase, railCase{}); err == nil {
+		err = e
+	}
+	return err
+}
+
+func (d *railDriver) run(ctx context.Context, impls []string) error {
+	fmt.Fprintf(d.c.stderr, "sampling %d rails\n", len(d.s.rails))
+	var err error
+	if d.profiles, err = sampleRails(ctx, d.s, d.sizes.sampleMax); err != nil {
+		return err
+	}
+	d.fast = fastest(d.profiles)
+	for k, p := range d.profiles {
+		fmt.Fprintf(d.c.stderr, "rail %d %s: %.0f Mbit/s at 1 MiB, %.0f at 8 MiB\n", k+1, p.Name, p.Bandwidth(1<<20)*8/1e6, p.Bandwidth(8<<20)*8/1e6)
+	}
+	for _, size := range d.sizes.bw {
+		d.emit(railRow{Bench: "bandwidth", Impl: "ideal", Size: size, Value: idealRate(d.profiles, size) * 8 / 1e6, Unit: "Mbit/s"})
+	}
+	for _, impl := range impls {
+		if err := d.impl(ctx, impl); err != nil {
+			return fmt.Errorf("%s: %w", impl, err)
+		}
+	}
+	return nil
+}
+
+// impl runs every case of one impl.
+func (d *railDriver) impl(ctx context.Context, impl string) error {
+	fmt.Fprintf(d.c.stderr, "running %s\n", impl)
+	if impl == "openmpi" {
+		return d.openmpi(ctx)
+	}
+	if impl == "mptcp" {
+		if note := mptcpMissing(); note != "" {
+			d.emit(railRow{Bench: "bandwidth", Impl: impl, Note: note})
+			return nil
+		}
+	}
+	for _, size := range d.sizes.lat {
+		if err := d.one(ctx, railCase{Bench: "latency", Impl: impl, Size: size, Warm: d.sizes.latIters/10 + 1, Count: d.sizes.latIters}); err != nil {
+			return err
+		}
+	}
+	for _, compete := range d.competeModes() {
+		for _, size := range d.sizes.bw {
+			count := max(4, d.sizes.bytes/size)
+			cs := railCase{Bench: "bandwidth", Impl: impl, Size: size, Warm: max(0, (2<<20)/size), Count: count, Compete: compete}
+			if err := d.one(ctx, cs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (d *railDriver) competeModes() []int {
+	if d.o.compete {
+		return []int{0, 1}
+	}
+	return []int{0}
+}
+
+// one runs one case and prints its row.
+func (d *railDriver) one(ctx context.Context, cs railCase) error {
+	cs.Fast, cs.Profiles = d.fast, d.profiles
+	if err := railSend(ctx, d.s.w, 1, tagRailCase, cs); err != nil {
+		return err
+	}
+	var t time.Duration
+	var closer func()
+	var note string
+	var err error
+	if cs.Impl == "mptcp" {
+		t, closer, note, err = d.mptcpCase(ctx, cs)
+	} else {
+		t, closer, err = d.linkCase(ctx, cs)
+	}
+	if err != nil && closer != nil { // rank 1 may wait for messages that will not come
+		closer()
+		closer = nil
+	}
+	got, ferr := finishCase(ctx, d.s, err)
+	if closer != nil {
+		closer()
+	}
+	if err == nil {
+		err = ferr
+	}
+	want := int64(cs.Size) * int64(cs.Warm+cs.Count)
+	if err == nil && got != want {
+		err = fmt.Errorf("rank 1 received %d bytes, want %d", got, want)
+	}
+	r := railRow{Bench: cs.Bench, Impl: cs.Impl, Size: cs.Size, Unit: "Mbit/s", Compete: cs.Compete > 0, Bytes: got, Note: note}
+	if cs.Bench == "latency" {
+		r.Unit = "us"
+	}
+	switch {
+	case err != nil:
+		r.Note = "failed: " + err.Error()
+	case cs.Bench == "latency":
+		r.Value = float64(t.Nanoseconds()) / 1e3 / float64(2*cs.Count)
+	default:
+		r.Value = float64(cs.Size) * float64(cs.Count) / t.Seconds() * 8 / 1e6
+	}
+	d.emit(r)
+	return nil
+}
+
+func (d *railDriver) emit(r railRow) {
+	r.Rails = len(d.s.rails)
+	emitRow(d.c, r)
+}
+
+// splits maps the Link impls to their ways to split.
+var splits = map[string]multirail.Split{
+	"single": multirail.SplitSingle, "iso": multirail.SplitIso,
+	"weighted": multirail.SplitWeighted, "plexus": multirail.SplitPlexus,
+}
+
+// window is how many messages of size a bandwidth case keeps in flight:
+// about 4 MiB, 2 to 64 messages (bench/peers/railbw.c does the same).
+func window(size int) int {
+	return min(64, max(2, (4<<20)/size))
+}

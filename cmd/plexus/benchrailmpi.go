@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/plexus-hpc/plexus/transport/multirail"
+)
+
+// openmpi runs bench/peers/railbw.c under mpirun from this host (rank 0's)
+// and this host's peer (rank 1's): once for the latency and bandwidth
+// cases, and with --compete once more with a competing flow per
+// bandwidth case, started when the program says the case begins.
+func (d *railDriver) openmpi(ctx context.Context) error {
+	if d.o.mpiProg == "" {
+		return nil // the command could not build it, and notes why
+	}
+	for _, compete := range d.competeModes() {
+		if err := d.mpirun(ctx, compete > 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mpiLine is a line of the peer program's output.
+type mpiLine struct {
+	Bench string  `json:"bench"`
+	Size  int     `json:"size"`
+	Iters int     `json:"iters"`
+	Value float64 `json:"value"`
+}
+
+func (d *railDriver) mpirun(ctx context.Context, compete bool) error {
+	cs := railCase{Bench: "bandwidth", Impl: "openmpi", Fast: d.fast}
+	if compete {
+		cs.Compete = len(d.sizes.bw)
+	}
+	if err := railSend(ctx, d.s.w, 1, tagRailCase, cs); err != nil {
+		return err
+	}
+	comps, err := dialCompetitors(ctx, d.s, cs)
+	if err == nil {
+		err = d.runPeer(ctx, compete, comps)
+		closeAll(comps)
+	}
+	if _, ferr := finishCase(ctx, d.s, err); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		d.emit(railRow{Bench: "bandwidth", Impl: "openmpi", Unit: "Mbit/s", Compete: compete, Note: "failed: " + err.Error()})
+	}
+	return nil
+}
+
+// runPeer runs mpirun and turns the program's lines into rows.
+func (d *railDriver) runPeer(ctx context.Context, competing bool, comps []net.Conn) error {
+	args, err := d.mpiArgs(competing)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "mpirun", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	sc := bufio.NewScanner(out)
+	started := 0
+	for sc.Scan() {
+		var l mpiLine
+		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Size <= 0 {
+			fmt.Fprintln(d.c.stderr, sc.Text())
+			continue
+		}
+		switch l.Bench {
+		case "start":
+			if started < len(comps) {
+				compete(comps[started], competeFor(d.profiles, l.Size, l.Size*l.Iters))
+				started++
+			}
+		case "latency":
+			d.emit(railRow{Bench: "latency", Impl: "openmpi", Size: l.Size, Value: l.Value, Unit: "us", Bytes: 2 * int64(l.Size) * int64(l.Iters)})
+		case "bandwidth":
+			d.emit(railRow{Bench: "bandwidth", Impl: "openmpi", Size: l.Size, Value: l.Value * 8, Unit: "Mbit/s", Compete: competing, Bytes: int64(l.Size) * int64(l.Iters)})
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("mpirun %s: %w\n%s", strings.Join(args, " "), err, tail(stderr.String(), 2000))
+	}
+	return nil
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// mpiArgs is mpirun's command line: one rank on each host, the TCP BTL
+// on the rails' networks only.
+func (d *railDriver) mpiArgs(compete bool) ([]string, error) {
+	nets, err := d.railNets()
+	if err != nil {
+		return nil, err
+	}
+	var hosts []string
+	for _, h := range strings.Split(d.o.mpiHosts, ",") {
+		h, _, _ = strings.Cut(h, ":")
+		hosts = append(hosts, h+":1")
+	}
+	var args []string
+	if os.Geteuid() == 0 {
+		args = append(args, "--allow-run-as-root")
+	}
+	args = append(args, "--host", strings.Join(hosts, ","), "-n", "2", "--bind-to", "none")
+	if d.o.mpiRsh != "" {
+		args = append(args, "--mca", "plm_rsh_agent", d.o.mpiRsh)
+	}
+	args = append(args, "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", strings.Join(nets, ","),
+		d.o.mpiProg, "-s", joinInts(d.sizes.bw), "-b", strconv.Itoa(d.sizes.bytes), "-w", strconv.Itoa(4<<20))
+	if compete {
+		return append(args, "-m", "-p", "10"), nil
+	}
+	return append(args, "-l", joinInts(d.sizes.lat), "-n", strconv.Itoa(d.sizes.latIters)), nil
+}
+
+// railNets are the networks of this host's ends of the rails, in CIDR
+// form.
+func (d *railDriver) railNets() ([]string, error) {
+	local, err := multirail.LocalNets()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range d.s.rails {
+		ip := net.ParseIP(r.Local)
+		for _, n := range local {
+			if n.IP.Equal(ip) {
+				out = append(out, (&net.IPNet{IP: ip.Mask(n.Mask), Mask: n.Mask}).String())
+			}
+		}
+	}
+	if len(out) != len(d.s.rails) {
+		return nil, fmt.Errorf("the rails' networks: found %d of %d", len(out), len(d.s.rails))
+	}
+	return out, nil
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
