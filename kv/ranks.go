@@ -1,0 +1,83 @@
+package kv
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/plexus-hpc/plexus/agree"
+	"github.com/plexus-hpc/plexus/agree/group"
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/topo"
+)
+
+// Tags of the store's traffic between ranks.
+const (
+	tagRequest   = 0x7b00
+	tagReplyBase = 1 << 20 // + the client's Index
+	// MaxMessage bounds a request or response: key and value together
+	// must leave room for the headers.
+	MaxMessage = 64 << 10
+)
+
+// RanksConfig describes a store whose replicas are ranks 0..Replicas-1
+// of a comm.World; every other rank may run Clients.
+type RanksConfig struct {
+	Replicas int
+	Mode     group.Mode // how the acceptor broadcasts; zero means group.Tree
+	Model    *topo.Model
+	Tick     time.Duration // the protocol's clock; zero means group's default
+	Seed     uint64
+}
+
+// ServeRanks runs this rank's replica until ctx ends or every client
+// rank (the ranks from Replicas on) has sent OpStop; then it returns nil.
+func ServeRanks(ctx context.Context, w *comm.World, cfg RanksConfig) error {
+	net, err := group.NewRanks(w, group.RanksConfig{Replicas: cfg.Replicas, Mode: cfg.Mode, Model: cfg.Model})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	s, err := NewServer(group.Config{Agree: agree.Config{ID: w.Rank(), Replicas: cfg.Replicas, Seed: cfg.Seed},
+		Tick: cfg.Tick}, net)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { _ = net.Serve(ctx, s.Replica().Deliver) }()
+	go func() { _ = s.Run(ctx) }()
+	return serveRequests(ctx, w, s, w.Size()-cfg.Replicas)
+}
+
+// serveRequests receives clients' requests and hands them to s until
+// ctx ends or clients OpStops have come.
+func serveRequests(ctx context.Context, w *comm.World, s *Server, clients int) error {
+	buf := make([]byte, MaxMessage)
+	stops := 0
+	for clients == 0 || stops < clients {
+		st, err := w.Recv(ctx, comm.AnySource, tagRequest, buf)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue // a client was lost, or a request too long
+		}
+		var req Request
+		if req.UnmarshalBinary(buf[:st.Len]) != nil {
+			continue
+		}
+		if req.Op == OpStop {
+			stops++
+			continue
+		}
+		src := st.Source
+		reply := func(r Response) {
+			b, _ := r.AppendBinary(nil)
+			_ = w.Send(ctx, src, req.ReplyTag, b)
+		}
+		if err := s.Handle(ctx, req, reply); err != nil {
+			return err
+		}
+	}
+	return nil
+}
