@@ -112,3 +112,21 @@ func (p *Pool) handleDecided(_ context.Context, from int, args []byte) ([]byte, 
 
 // handlePing answers a waiting rank that checks the master is alive.
 func handlePing(context.Context, int, []byte) ([]byte, error) { return nil, nil }
+
+// handleIdle wakes the master's Wait on a group when another rank ran
+// out of its tasks, so that the next wave goes now rather than after a
+// backoff. It is only a hint: the waves decide.
+func (p *Pool) handleIdle(_ context.Context, _ int, args []byte) ([]byte, error) {
+	if len(args) != 8 {
+		return nil, fmt.Errorf("%w: idle hint of %d bytes, want 8", ErrMalformed, len(args))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if g, ok := p.groups[binary.LittleEndian.Uint64(args)]; ok {
+		select {
+		case g.idle <- struct{}{}:
+		default:
+		}
+	}
+	return nil, nil
+}

@@ -60,7 +60,7 @@ type loopEntry struct {
 	f    func(ctx context.Context, t *T, i int64) error
 }
 
-type handlerIDs struct{ spawn, steal, probe, decided, ping am.ID }
+type handlerIDs struct{ spawn, steal, probe, decided, ping, idle am.ID }
 
 // New makes a rank's pool and registers its handlers in reg, which must
 // then go to am.New; Bind gives the pool that engine and starts it.
@@ -89,6 +89,7 @@ func New(reg *am.Registry, cfg Config) (*Pool, error) {
 		{"task.probe", &p.ids.probe, p.handleProbe},
 		{"task.decided", &p.ids.decided, p.handleDecided},
 		{"task.ping", &p.ids.ping, handlePing},
+		{"task.idle", &p.ids.idle, p.handleIdle},
 	} {
 		id, err := reg.Register(h.name, h.f)
 		if err != nil {

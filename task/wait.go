@@ -153,22 +153,26 @@ func (p *Pool) stopped(ctx context.Context) error {
 	return ErrClosed
 }
 
-// poll waits for the master's decision about g, checking with a ping
-// from time to time that the master is alive: a lost master fails the
-// wait with comm.ErrPeerLost.
+// poll waits for the master's decision about g. Each time g's tasks
+// here run out it tells the master, whose next wave may then go at once;
+// from time to time it pings the master: a lost master fails the wait
+// with comm.ErrPeerLost.
 func (p *Pool) poll(ctx context.Context, g *group) error {
-	for pings := 0; ; pings++ {
-		t := time.NewTimer(pingInterval(pings))
+	id := binary.LittleEndian.AppendUint64(nil, g.id)
+	t := time.NewTimer(pingInterval(0))
+	defer t.Stop()
+	for pings := 0; ; {
 		select {
 		case o := <-g.decided:
-			t.Stop()
 			return o.err(g.id)
+		case <-g.idle:
+			// A failed hint is a lost master, which the next ping reports.
+			_ = p.e.Post(ctx, master, p.ids.idle, id)
+			continue
 		case <-t.C:
 		case <-ctx.Done():
-			t.Stop()
 			return ctx.Err()
 		case <-p.ctx.Done():
-			t.Stop()
 			return ErrClosed
 		}
 		if _, err := p.e.Call(ctx, master, p.ids.ping, nil); err != nil {
@@ -177,5 +181,7 @@ func (p *Pool) poll(ctx context.Context, g *group) error {
 			}
 			return fmt.Errorf("task: group %d: waiting for rank %d: %w", g.id, master, err)
 		}
+		pings++
+		t.Reset(pingInterval(pings))
 	}
 }
