@@ -74,7 +74,7 @@ func (a Array[T]) Acquire(ctx context.Context, start, n int, mode Mode) (*Cache[
 	if mode == WriteOnly {
 		return c, ctx.Err()
 	}
-	if err := c.transfer(ctx, opGet); err != nil {
+	if err := c.getAll(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -106,8 +106,9 @@ func (c *Cache[T]) Mode() Mode { return c.mode }
 
 // Release ends the cache. In ReadWrite and WriteOnly modes it writes
 // every element of the copy back to its home, modified or not (there is
-// no dirty tracking), sending one put per home rank and CacheChunk bytes,
-// and returns once every home has stored them; ReadOnly sends nothing.
+// no dirty tracking): it posts one put per home rank and CacheChunk
+// bytes, then calls each home once, and returns when every home has
+// stored its puts; ReadOnly sends nothing.
 //
 // Each put is atomic with respect to the delegates on its chunk, and no
 // delegate sees a torn element; the puts are not atomic with one
@@ -131,31 +132,24 @@ func (c *Cache[T]) Release(ctx context.Context) error {
 	if c.mode == ReadOnly {
 		return nil
 	}
-	return c.transfer(ctx, opPut)
+	return c.putAll(ctx)
 }
 
-// transfer starts a get or put of every remote piece at once, copies
-// the local ones in place, then waits for all the remote ones, so that
-// a lost rank fails its own pieces without leaving the others behind; it
-// returns the first error in piece order.
-func (c *Cache[T]) transfer(ctx context.Context, op int) error {
+// getAll starts a get of every remote piece at once, copies the local
+// ones in place, then waits for all the remote ones, so that a lost rank
+// fails its own pieces without leaving the others behind; it returns the
+// first error in piece order.
+func (c *Cache[T]) getAll(ctx context.Context) error {
 	h := c.a.h
-	size := int64(c.a.size)
 	ins := make([]inflight, len(c.pieces))
-	name := c.verb(op)
+	name := c.verb(opGet)
 	for k, p := range c.pieces {
-		if p.rank == h.e.Rank() {
-			continue
+		if p.rank != h.e.Rank() {
+			args := appendGet(make([]byte, 0, getArgs), p.off, int(p.bytes))
+			ins[k] = h.send(ctx, name, h.ops[opGet], h.hs[opGet], Addr{Rank: p.rank, Offset: p.off}, args)
 		}
-		var args []byte
-		if op == opGet {
-			args = appendGet(make([]byte, 0, getArgs), p.off, int(p.bytes))
-		} else {
-			args = pack(make([]byte, 0, putHead+p.bytes), c.data, p, size)
-		}
-		ins[k] = h.send(ctx, name, h.ops[op], h.hs[op], Addr{Rank: p.rank, Offset: p.off}, args)
 	}
-	c.local(op)
+	c.local(opGet)
 	var first error
 	for k, p := range c.pieces {
 		if p.rank == h.e.Rank() {
@@ -163,10 +157,10 @@ func (c *Cache[T]) transfer(ctx context.Context, op int) error {
 		}
 		b, err := ins[k].wait(ctx)
 		switch {
-		case err == nil && op == opGet && int64(len(b)) != p.bytes:
+		case err == nil && int64(len(b)) != p.bytes:
 			err = fmt.Errorf("pgas: %s at %v: %w: reply of %d bytes, want %d", name, ins[k].addr, ErrBadSize, len(b), p.bytes)
-		case err == nil && op == opGet:
-			unpack(c.data, p, b, size)
+		case err == nil:
+			unpack(c.data, p, b, int64(c.a.size))
 		}
 		if err != nil && first == nil {
 			first = err
@@ -195,6 +189,40 @@ func (c *Cache[T]) local(op int) {
 		}
 		h.mu.Unlock()
 	}
+}
+
+// putAll posts the put of every remote piece, copies the local ones in
+// place, then calls every home it posted to: the Call runs there after
+// the Posts (am's per-source order), so its reply says they are stored,
+// and one reply per home replaces one per piece. A put cannot fail at
+// its home unless the ranks' Configs differ; am logs it there.
+func (c *Cache[T]) putAll(ctx context.Context) error {
+	h := c.a.h
+	name := c.verb(opPut)
+	homes := make(map[int]bool)
+	var first error
+	for _, p := range c.pieces {
+		if p.rank == h.e.Rank() {
+			continue
+		}
+		args := pack(make([]byte, 0, putHead+p.bytes), c.data, p, int64(c.a.size))
+		err := h.e.Post(ctx, p.rank, h.ops[opPut], args)
+		if err != nil && first == nil {
+			first = wrapOp(err, name, Addr{Rank: p.rank, Offset: p.off})
+		}
+		homes[p.rank] = true
+	}
+	c.local(opPut)
+	ins := make([]inflight, 0, len(homes))
+	for r := range homes {
+		ins = append(ins, h.send(ctx, name, h.ops[opFence], h.hs[opFence], Addr{Rank: r}, nil))
+	}
+	for i := range ins {
+		if _, err := ins[i].wait(ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // verb names a transfer in errors.
