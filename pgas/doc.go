@@ -67,7 +67,8 @@
 // it and writes all of it back at Release; WriteOnly fetches nothing
 // (the copy starts zeroed) and writes all of it. Transfers go as one
 // get or put per home rank and Config.CacheChunk bytes (8 KiB by
-// default), all in flight at once, rather than a delegate per element.
+// default), all in flight at once, rather than a delegate per element;
+// Release posts its puts and waits for one reply per home.
 //
 // Each get or put runs at its home under the lock of the delegates
 // there, so it is atomic with respect to every delegate on its chunk,
