@@ -72,7 +72,10 @@ func (a Array[T]) Acquire(ctx context.Context, start, n int, mode Mode) (*Cache[
 	c := &Cache[T]{a: a, start: int64(start), mode: mode, data: make([]T, n),
 		pieces: plan(g, int64(start), int64(n), a.h.cfg.CacheChunk)}
 	if mode == WriteOnly {
-		return c, ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return c, nil
 	}
 	if err := c.getAll(ctx); err != nil {
 		return nil, err
@@ -208,7 +211,8 @@ func (c *Cache[T]) putAll(ctx context.Context) error {
 		args := pack(make([]byte, 0, putHead+p.bytes), c.data, p, int64(c.a.size))
 		err := h.e.Post(ctx, p.rank, h.ops[opPut], args)
 		if err != nil && first == nil {
-			first = wrapOp(err, name, Addr{Rank: p.rank, Offset: p.off})
+			in := inflight{name: name, addr: Addr{Rank: p.rank, Offset: p.off}}
+			first = in.wrap(ctx, err)
 		}
 		homes[p.rank] = true
 	}

@@ -224,3 +224,24 @@ func TestCacheNoTornElements(t *testing.T) {
 		t.Errorf("adds seen through the cache: %d; want %d", sum, ranks*adds)
 	}
 }
+
+// TestCacheContext: an ended context fails Acquire and Release with
+// ctx.Err() itself, unwrapped.
+func TestCacheContext(t *testing.T) {
+	j := newJob(t, 2, Config{}, nil)
+	a := alloc[int16](t, j, 200)[0]
+	ctx, cancel := context.WithCancel(testCtx(t))
+	c, err := a.Acquire(ctx, 0, a.Len(), ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := c.Release(ctx); err != context.Canceled {
+		t.Errorf("Release with an ended context: %v; want context.Canceled", err)
+	}
+	for _, m := range []Mode{ReadOnly, WriteOnly} {
+		if _, err := a.Acquire(ctx, 0, a.Len(), m); err != context.Canceled {
+			t.Errorf("%v Acquire with an ended context: %v; want context.Canceled", m, err)
+		}
+	}
+}
