@@ -116,9 +116,13 @@ func (g *Group) open() error {
 func (g *Group) Wait(ctx context.Context) error {
 	p := g.p
 	p.mu.Lock()
-	if !g.g.held {
+	switch {
+	case !g.g.held:
 		p.mu.Unlock()
 		return fmt.Errorf("%w: group %d", ErrDone, g.g.id)
+	case p.closed:
+		p.mu.Unlock()
+		return ErrClosed
 	}
 	g.g.held = false
 	p.activeLocked(g.g, 0) // the hold counted as work: ring idle if none is left

@@ -24,19 +24,38 @@ type job struct {
 // task functions (it may be nil), on one goroutine per rank.
 func newJob(t testing.TB, n int, cfg Config, reg func(rank int, p *Pool)) *job {
 	t.Helper()
+	var ws []*comm.World
+	twin := newTwinWorlds(t, n, &ws)
+	j := newJobOver(t, ws, cfg, reg)
+	j.twin = twin
+	return j
+}
+
+// newTwinWorlds makes the n worlds of a twin, closed when t ends.
+func newTwinWorlds(t testing.TB, n int, ws *[]*comm.World) *commtest.Twin {
+	t.Helper()
 	twin := commtest.NewTwin(n)
-	ws := make([]*comm.World, n)
+	*ws = make([]*comm.World, n)
 	for r := range n {
 		w, err := twin.World(r, comm.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws[r] = w
+		(*ws)[r] = w
 		t.Cleanup(func() { w.Close() })
 	}
-	j := newJobOver(t, ws, cfg, reg)
-	j.twin = twin
-	return j
+	return twin
+}
+
+// eachWorld runs f for every world at once and returns their errors.
+func (j *job) eachWorld(ws []*comm.World, f func(rank int, w *comm.World) error) []error {
+	errs := make([]error, len(ws))
+	var wg sync.WaitGroup
+	for r, w := range ws {
+		wg.Go(func() { errs[r] = f(r, w) })
+	}
+	wg.Wait()
+	return errs
 }
 
 // newJobOver is newJob over given worlds, one per rank.
