@@ -3,32 +3,9 @@ package task
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 	"time"
-
-	"github.com/plexus-hpc/plexus/comm"
-	"github.com/plexus-hpc/plexus/comm/commtest"
-	"github.com/plexus-hpc/plexus/transport/shm"
 )
-
-// shmWorlds makes n worlds over shared memory in this process.
-func shmWorlds(b *testing.B, n int) []*comm.World {
-	b.Helper()
-	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-task-bench-")
-	if err != nil {
-		b.Skip(err)
-	}
-	b.Cleanup(func() { os.RemoveAll(dir) })
-	ws, err := commtest.SHMWorlds(n, "task-bench", dir, comm.Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, w := range ws {
-		b.Cleanup(func() { w.Close() })
-	}
-	return ws
-}
 
 // spin burns about d of processor time, as a compute-bound iteration.
 func spin(d time.Duration) {
@@ -65,7 +42,7 @@ func BenchmarkParallelFor(b *testing.B) {
 
 func benchLoop(b *testing.B, n int64, cfg Config, slow func(int64)) {
 	var loop Loop
-	j := newJobOver(b, shmWorlds(b, 2), cfg, func(rank int, p *Pool) {
+	j := newJobOver(b, transportWorlds(b, "shm", 2), cfg, func(rank int, p *Pool) {
 		l := must(p.RegisterLoop("unbalanced", func(_ context.Context, _ *T, i int64) error {
 			if i < n/2 {
 				slow(i)
@@ -98,7 +75,7 @@ func benchLoop(b *testing.B, n int64, cfg Config, slow func(int64)) {
 // pays, as a BFS pays it at every level.
 func BenchmarkParallelForEmpty(b *testing.B) {
 	var loop Loop
-	j := newJobOver(b, shmWorlds(b, 2), Config{}, func(rank int, p *Pool) {
+	j := newJobOver(b, transportWorlds(b, "shm", 2), Config{}, func(rank int, p *Pool) {
 		l := must(p.RegisterLoop("nothing", func(context.Context, *T, int64) error { return nil }))
 		if rank == 0 {
 			loop = l
