@@ -17,7 +17,7 @@ func init() { addCommand(benchRailCmd) }
 var benchRailCmd = &command{
 	name:    "bench rail",
 	summary: "measure multirail transfers between two hosts, side by side with MPTCP and Open MPI",
-	usage: `bench rail --host HOSTS | --hostfile FILE [--rsh CMD] [--rails CIDRS] [--quick] [--compete] [--impls LIST] [--json] [--svg FILE]
+	usage: `bench rail --host HOSTS | --hostfile FILE [--rsh CMD] [--rails CIDRS] [--quick] [--compete] [--runs N] [--impls LIST] [--json] [--svg FILE]
 
 Runs a job of two ranks, one on each of two hosts, as plexus rail sample
 does (--host, --hostfile, --rsh and --rails as there; each rank this
@@ -47,9 +47,10 @@ for each impl:
 fastest rail for the first half of the time the case would take at the
 ideal rate. The output ends with the ratios against the targets: plexus
 ≥ 0.97 of ideal at 1 MiB and over, ≥ 1.15× iso, ≥ 1.1× weighted under
-the competing flow, ≥ 1× Open MPI. --json prints one JSON array of rows
-(bench, impl, rails, size, value, unit, compete, bytes, note); --svg
-plots bandwidth against size, one line per impl.`,
+the competing flow, ≥ 1× Open MPI. --runs N runs every case N times (Open
+MPI's program N times) and reports the median. --json prints one JSON
+array of rows (bench, impl, rails, size, value, unit, compete, bytes,
+runs, note); --svg plots bandwidth against size, one line per impl.`,
 	flags: func() *flag.FlagSet { return new(benchRailOpts).flagSet() },
 	run:   runBenchRail,
 }
@@ -59,6 +60,7 @@ plots bandwidth against size, one line per impl.`,
 type benchRailOpts struct {
 	host, hostfile, rsh, rails, impls, svg string
 	quick, compete, json                   bool
+	runs                                   int
 	mpiProg, mpiHosts, mpiRsh              string
 }
 
@@ -73,6 +75,7 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.quick, "quick", false, "three bandwidth sizes, two latency sizes, fewer bytes: a smoke test")
 	fs.BoolVar(&o.compete, "compete", false, "also run the bandwidth cases with a competing flow on the fastest rail")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array of rows instead of tables")
+	fs.IntVar(&o.runs, "runs", 1, "run every case `N` times and report the median")
 	fs.StringVar(&o.mpiProg, "mpi-prog", "", "(set for the ranks) the compiled Open MPI peer, `PATH`")
 	fs.StringVar(&o.mpiHosts, "mpi-hosts", "", "(set for the ranks) the two `HOSTS` for mpirun")
 	fs.StringVar(&o.mpiRsh, "mpi-rsh", "", "(set for the ranks) mpirun's plm_rsh_agent, `CMD`")
@@ -124,6 +127,9 @@ func runBenchRail(c *cli, args []string) error {
 	impls, err := parseImpls(o.impls)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	if o.runs < 1 || o.runs > 100 {
+		return usagef("--runs %d: want 1 to 100", o.runs)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -121,3 +121,13 @@ func containsInt(xs []int, x int) bool {
 	}
 	return false
 }
+
+// TestMedian: the middle value, or the mean of the two middle ones.
+func TestMedian(t *testing.T) {
+	if m := median([]float64{3, 1, 2}); m != 2 {
+		t.Errorf("median(3,1,2) = %v", m)
+	}
+	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Errorf("median(4,1,3,2) = %v", m)
+	}
+}

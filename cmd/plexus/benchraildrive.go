@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
@@ -17,13 +18,22 @@ type railDriver struct {
 	sizes    railSizes
 	profiles []rail.Profile
 	fast     int
+	// sameKernel: both ranks' hosts run on one kernel; mpiNote says how
+	// Open MPI was told.
+	sameKernel bool
+	mpiNote    string
 }
 
 // driveRails samples the rails, runs every case of every impl, and
 // prints the rows; the job ends with rank 1 told so, even after a failure.
 func driveRails(ctx context.Context, c *cli, o *benchRailOpts, impls []string, s *railSession) error {
 	d := &railDriver{c: c, o: o, s: s, sizes: newRailSizes(o.quick)}
-	err := d.run(ctx, impls)
+	var peerBoot string
+	err := railRecv(ctx, s.w, 1, tagRailKernel, &peerBoot)
+	d.sameKernel = peerBoot != "" && peerBoot == bootID()
+	if err == nil {
+		err = d.run(ctx, impls)
+	}
 	if e := railSend(ctx, s.w, 1, tagRailCase, railCase{}); err == nil {
 		err = e
 	}
@@ -87,11 +97,34 @@ func (d *railDriver) competeModes() []int {
 	return []int{0}
 }
 
-// one runs one case and prints its row.
+// one runs one case --runs times and prints its row: the median run, or
+// the first failure.
 func (d *railDriver) one(ctx context.Context, cs railCase) error {
 	cs.Fast, cs.Profiles = d.fast, d.profiles
+	var vals []float64
+	var r railRow
+	for range d.o.runs {
+		var err error
+		if r, err = d.once(ctx, cs); err != nil {
+			return err
+		}
+		if r.Value == 0 {
+			break
+		}
+		vals = append(vals, r.Value)
+	}
+	if len(vals) == d.o.runs {
+		r.Value, r.Runs = median(vals), len(vals)
+	}
+	d.emit(r)
+	return nil
+}
+
+// once runs one case once; a failure of the case is the row's note, an
+// error only where rank 1 cannot be told or answer.
+func (d *railDriver) once(ctx context.Context, cs railCase) (railRow, error) {
 	if err := railSend(ctx, d.s.w, 1, tagRailCase, cs); err != nil {
-		return err
+		return railRow{}, err
 	}
 	var t time.Duration
 	var closer func()
@@ -129,8 +162,17 @@ func (d *railDriver) one(ctx context.Context, cs railCase) error {
 	default:
 		r.Value = float64(cs.Size) * float64(cs.Count) / t.Seconds() * 8 / 1e6
 	}
-	d.emit(r)
-	return nil
+	return r, nil
+}
+
+// median of xs (not empty); xs is sorted.
+func median(xs []float64) float64 {
+	sort.Float64s(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 func (d *railDriver) emit(r railRow) {

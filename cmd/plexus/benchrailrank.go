@@ -25,6 +25,7 @@ const (
 	tagRailEnd
 	tagRailDone
 	tagRailAddr
+	tagRailKernel
 )
 
 // railCase is one case, as rank 0 tells rank 1; a Bench of "" ends the
@@ -62,6 +63,9 @@ func benchRailRank(ctx context.Context, c *cli, o *benchRailOpts, impls []string
 	case 0:
 		return driveRails(ctx, c, o, impls, s)
 	case 1:
+		if err := railSend(ctx, w, 0, tagRailKernel, bootID()); err != nil {
+			return err
+		}
 		return serveRails(ctx, s)
 	}
 	return nil

@@ -23,7 +23,8 @@ type railRow struct {
 	Value   float64 `json:"value"`
 	Unit    string  `json:"unit"` // Mbit/s or us
 	Compete bool    `json:"compete,omitempty"`
-	Bytes   int64   `json:"bytes,omitempty"` // the payload the receiver counted
+	Bytes   int64   `json:"bytes,omitempty"` // the payload the receiver counted, in one run
+	Runs    int     `json:"runs,omitempty"`  // the value is the median of as many
 	Note    string  `json:"note,omitempty"`
 }
 
