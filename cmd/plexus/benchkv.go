@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plexus-hpc/plexus/agree/group"
+	"github.com/plexus-hpc/plexus/internal/svg"
+	"github.com/plexus-hpc/plexus/kv/kvbench"
+)
+
+const benchKVUsage = `[--bench agree,kv] [--replicas LIST] [--clients LIST] [--impl tree,sequential] [--duration D] [--transport shm|tcp|auto] [--json] [--svg PREFIX]
+
+Measures 1Paxos and the replicated key-value store, broadcast down the
+machine-aware tree (impl tree) or one replica after the other (impl
+sequential), every combination of the lists:
+  agree  decided proposals per second and response times of replicas in
+         this process (members of a coll team), closed-loop clients as
+         goroutines proposing at replica i mod R
+  kv     the store as a job (plexus kv serve under plexus run): R replica
+         ranks and one load rank of C clients issuing the 80/20 Get/Set
+         mix with 8-byte keys and 16-byte values, over --transport
+Rows: bench, impl, replicas, clients, ops_per_s, p50_us, p99_us (--json:
+one JSON array). --svg PREFIX writes PREFIX-BENCH-throughput.svg and
+PREFIX-BENCH-p99.svg against replicas, one line per impl (the row with
+the most clients of each point).`
+
+var benchKVCmd = &command{
+	name:    "bench kv",
+	summary: "measure 1Paxos and the replicated key-value store, tree vs sequential broadcast",
+	usage:   "bench kv " + benchKVUsage,
+	flags:   func() *flag.FlagSet { return new(benchKVOpts).flagSet("bench kv") },
+	run:     func(c *cli, args []string) error { return runBenchKV(c, "bench kv", args) },
+}
+
+var kvBenchCmd = &command{
+	name:    "kv bench",
+	summary: "the same as plexus bench kv",
+	usage:   "kv bench " + benchKVUsage,
+	flags:   func() *flag.FlagSet { return new(benchKVOpts).flagSet("kv bench") },
+	run:     func(c *cli, args []string) error { return runBenchKV(c, "kv bench", args) },
+}
+
+func init() {
+	addCommand(benchKVCmd)
+	addCommand(kvBenchCmd)
+}
+
+type benchKVOpts struct {
+	benches, replicas, clients, impls string
+	duration                          time.Duration
+	transport, svg                    string
+	json                              bool
+}
+
+func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&o.benches, "bench", "agree,kv", "which benchmarks, `agree,kv`")
+	fs.StringVar(&o.replicas, "replicas", "3", "comma-separated replica counts `LIST`")
+	fs.StringVar(&o.clients, "clients", "1,4", "comma-separated client counts `LIST`")
+	fs.StringVar(&o.impls, "impl", "tree,sequential", "broadcasts, `tree,sequential`")
+	fs.DurationVar(&o.duration, "duration", 3*time.Second, "length `D` of each run")
+	fs.StringVar(&o.transport, "transport", "shm", "transport between the kv job's ranks, `shm|tcp|auto`")
+	fs.StringVar(&o.svg, "svg", "", "write plots to `PREFIX`-BENCH-throughput.svg and -p99.svg")
+	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
+	return fs
+}
+
+func runBenchKV(c *cli, name string, args []string) error {
+	o := new(benchKVOpts)
+	if err := c.parse(o.flagSet(name), args); err != nil {
+		return err
+	}
+	plan, err := o.plan()
+	if err != nil {
+		return usagef("%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rows, err := plan.run(ctx, c)
+	if err != nil {
+		return err
+	}
+	if o.svg != "" {
+		if err := writeKVPlots(o.svg, o.benchList(), rows); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		return kvbench.WriteJSON(c.stdout, rows)
+	}
+	return kvbench.WriteTable(c.stdout, rows)
+}
+
+func (o *benchKVOpts) benchList() []string { return strings.Split(o.benches, ",") }
+
+func kvIntList(flagName, s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--%s %q: want positive integers separated by commas", flagName, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func writeKVPlots(prefix string, benches []string, rows []kvbench.Row) error {
+	for _, b := range benches {
+		thru, resp := kvbench.Plots(rows, b)
+		for suffix, p := range map[string]svg.LinePlot{"throughput": thru, "p99": resp} {
+			if len(p.Series) == 0 {
+				continue
+			}
+			if err := writeKVFile(fmt.Sprintf("%s-%s-%s.svg", prefix, b, suffix), func(w io.Writer) error {
+				return svg.WriteLinePlot(w, p)
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeKVFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// kvPlan is the list of runs.
+type kvPlan struct {
+	o                 *benchKVOpts
+	replicas, clients []int
+	modes             []group.Mode
+}
+
+func (o *benchKVOpts) plan() (*kvPlan, error) {
+	p := &kvPlan{o: o}
+	var err error
+	if p.replicas, err = kvIntList("replicas", o.replicas); err != nil {
+		return nil, err
+	}
+	if p.clients, err = kvIntList("clients", o.clients); err != nil {
+		return nil, err
+	}
+	for _, s := range strings.Split(o.impls, ",") {
+		m, err := group.ParseMode(s)
+		if err != nil {
+			return nil, err
+		}
+		p.modes = append(p.modes, m)
+	}
+	for _, b := range o.benchList() {
+		if b != "agree" && b != "kv" {
+			return nil, fmt.Errorf("--bench %q: want agree and/or kv", o.benches)
+		}
+	}
+	if o.duration <= 0 {
+		return nil, fmt.Errorf("--duration %v: want a positive duration", o.duration)
+	}
+	return p, nil
+}
+
+func (p *kvPlan) run(ctx context.Context, c *cli) ([]kvbench.Row, error) {
+	var rows []kvbench.Row
+	for _, b := range p.o.benchList() {
+		for _, r := range p.replicas {
+			for _, cl := range p.clients {
+				for _, m := range p.modes {
+					row, err := p.one(ctx, b, r, cl, m)
+					if err != nil {
+						return nil, err
+					}
+					fmt.Fprintf(c.stderr, "bench kv: %s %s replicas=%d clients=%d: %.0f ops/s, p99 %.0f µs\n",
+						b, m, r, cl, row.OpsPerS, row.P99us)
+					rows = append(rows, row)
+				}
+			}
+		}
+	}
+	return rows, nil
+}
+
+func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
+	if bench == "agree" {
+		return kvbench.Agree(ctx, kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration})
+	}
+	prog, err := kvServeProg()
+	if err != nil {
+		return kvbench.Row{}, err
+	}
+	return kvbench.Job(ctx, kvbench.JobConfig{Prog: prog, Replicas: replicas, Clients: clients, Mode: m,
+		Duration: p.o.duration, Transport: p.o.transport, Timeout: p.o.duration + time.Minute})
+}
+
+// kvServeProg is the command that runs the kv job's ranks: this very
+// binary (tests replace it with a built plexus).
+var kvServeProg = func() ([]string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return []string{self, "kv", "serve"}, nil
+}

@@ -1,0 +1,95 @@
+package kvbench
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/plexus-hpc/plexus/internal/svg"
+)
+
+// Row is one measurement: bench is "agree" or "kv", impl the broadcast
+// ("tree" or "sequential").
+type Row struct {
+	Bench    string  `json:"bench"`
+	Impl     string  `json:"impl"`
+	Replicas int     `json:"replicas"`
+	Clients  int     `json:"clients"`
+	OpsPerS  float64 `json:"ops_per_s"`
+	P50us    float64 `json:"p50_us"`
+	P99us    float64 `json:"p99_us"`
+}
+
+// WriteJSON writes rows as one JSON array.
+func WriteJSON(w io.Writer, rows []Row) error {
+	b, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// WriteTable writes rows as an aligned table.
+func WriteTable(w io.Writer, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "bench\timpl\treplicas\tclients\tops/s\tp50 µs\tp99 µs\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t\n", r.Bench, r.Impl, r.Replicas, r.Clients, r.OpsPerS, r.P50us, r.P99us)
+	}
+	return tw.Flush()
+}
+
+// Plots returns, for one bench, the throughput and the p99 response time
+// against replicas, one line per impl (rows with the most clients of
+// each point).
+func Plots(rows []Row, bench string) (thru, resp svg.LinePlot) {
+	thru = svg.LinePlot{Title: bench + ": throughput", XLabel: "replicas", YLabel: "ops/s"}
+	resp = svg.LinePlot{Title: bench + ": p99 response time", XLabel: "replicas", YLabel: "µs"}
+	byImpl := map[string][]Row{}
+	for _, r := range rows {
+		if r.Bench == bench {
+			byImpl[r.Impl] = append(byImpl[r.Impl], r)
+		}
+	}
+	for _, impl := range slices.Sorted(mapKeys(byImpl)) {
+		rs := bestPerReplicas(byImpl[impl])
+		t, p := svg.Series{Name: impl, Dashed: impl == "sequential"}, svg.Series{Name: impl, Dashed: impl == "sequential"}
+		for _, r := range rs {
+			t.X, t.Y = append(t.X, float64(r.Replicas)), append(t.Y, r.OpsPerS)
+			p.X, p.Y = append(p.X, float64(r.Replicas)), append(p.Y, r.P99us)
+		}
+		thru.Series, resp.Series = append(thru.Series, t), append(resp.Series, p)
+	}
+	return thru, resp
+}
+
+// bestPerReplicas keeps, per replica count, the row with the most
+// clients, sorted by replicas.
+func bestPerReplicas(rs []Row) []Row {
+	by := map[int]Row{}
+	for _, r := range rs {
+		if b, ok := by[r.Replicas]; !ok || r.Clients > b.Clients {
+			by[r.Replicas] = r
+		}
+	}
+	out := make([]Row, 0, len(by))
+	for _, r := range by {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b Row) int { return cmp.Compare(a.Replicas, b.Replicas) })
+	return out
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
