@@ -124,13 +124,17 @@ func checkItem(it *item, funcs, loops int) error {
 
 const maxInt64 = int64(^uint64(0) >> 1)
 
-// A probe's reply is idle u8 | sent u64 | recv u64 | error text.
+// A probe's reply is flags u8 (1 idle, 2 gone) | sent u64 | recv u64 |
+// error text.
 func appendReport(b []byte, r report) []byte {
-	idle := byte(0)
+	flags := byte(0)
 	if r.idle {
-		idle = 1
+		flags |= 1
 	}
-	b = append(b, idle)
+	if r.gone {
+		flags |= 2
+	}
+	b = append(b, flags)
 	b = binary.LittleEndian.AppendUint64(b, r.sent)
 	b = binary.LittleEndian.AppendUint64(b, r.recv)
 	return append(b, r.err...)
@@ -141,7 +145,8 @@ func decodeReport(b []byte) (report, error) {
 		return report{}, fmt.Errorf("%w: wave report of %d bytes, want at least 17", ErrMalformed, len(b))
 	}
 	return report{
-		idle: b[0] == 1,
+		idle: b[0]&1 != 0,
+		gone: b[0]&2 != 0,
 		sent: binary.LittleEndian.Uint64(b[1:]),
 		recv: binary.LittleEndian.Uint64(b[9:]),
 		err:  string(b[17:]),
@@ -160,10 +165,11 @@ type outcome struct {
 type state uint8
 
 const (
-	stateRunning state = 1 + iota // not decided yet
-	stateDone                     // every task finished without error
-	stateFailed                   // every task finished, some with an error
-	stateLost                     // a rank was lost: the group cannot finish
+	stateRunning   state = 1 + iota // not decided yet
+	stateDone                       // every task finished without error
+	stateFailed                     // every task finished, some with an error
+	stateLost                       // a rank was lost: the group cannot finish
+	stateAbandoned                  // a rank stopped waiting: the group cannot finish
 )
 
 func appendOutcome(b []byte, o outcome) []byte {
@@ -173,7 +179,7 @@ func appendOutcome(b []byte, o outcome) []byte {
 }
 
 func decodeOutcome(b []byte) (outcome, error) {
-	if len(b) < 5 || state(b[0]) < stateRunning || state(b[0]) > stateLost {
+	if len(b) < 5 || state(b[0]) < stateRunning || state(b[0]) > stateAbandoned {
 		return outcome{}, fmt.Errorf("%w: group outcome of %d bytes", ErrMalformed, len(b))
 	}
 	return outcome{state: state(b[0]), rank: int(int32(binary.LittleEndian.Uint32(b[1:]))), text: string(b[5:])}, nil

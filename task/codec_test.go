@@ -75,9 +75,10 @@ func FuzzDecode(f *testing.F) {
 }
 
 func TestReportAndOutcome(t *testing.T) {
-	r := report{idle: true, sent: 3, recv: 4, err: "rank 2: boom"}
-	if got, err := decodeReport(appendReport(nil, r)); err != nil || got != r {
-		t.Errorf("report round trip: %+v, %v", got, err)
+	for _, r := range []report{{idle: true, sent: 3, recv: 4, err: "rank 2: boom"}, {gone: true}, {}} {
+		if got, err := decodeReport(appendReport(nil, r)); err != nil || got != r {
+			t.Errorf("report round trip of %+v: %+v, %v", r, got, err)
+		}
 	}
 	if _, err := decodeReport(make([]byte, 16)); !errors.Is(err, ErrMalformed) {
 		t.Errorf("short report: %v", err)

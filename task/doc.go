@@ -67,7 +67,9 @@
 // wrapping ErrTask that names the rank and carries the error's text. A
 // lost rank makes every pending Wait fail with an error wrapping
 // comm.ErrPeerLost, on every rank still running: the group cannot
-// finish, and its queued tasks are dropped. Unregistered functions
+// finish, and its queued tasks are dropped. A rank whose Wait gives up
+// (its ctx ends, its pool closes) makes the others' Waits fail with
+// ErrAbandoned. Unregistered functions
 // (ErrBadFunc), oversize args (ErrTooLarge), a rank outside the world
 // (comm.ErrBadRank) and bad ranges (ErrBadRange) fail at the caller.
 package task

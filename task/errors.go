@@ -18,6 +18,9 @@ var (
 	// ErrTask reports that some task of a group returned an error; the
 	// wrapping error names the rank and carries the task's error text.
 	ErrTask = errors.New("task: a task failed")
+	// ErrAbandoned reports a group that cannot finish because some
+	// rank's Wait gave up on it (its ctx ended, or its pool closed).
+	ErrAbandoned = errors.New("task: a rank stopped waiting on the group")
 	// ErrClosed reports an operation on a closed pool, or a Wait that
 	// was pending when it closed.
 	ErrClosed = errors.New("task: pool closed")

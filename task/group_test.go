@@ -208,3 +208,57 @@ func TestLostRank(t *testing.T) {
 		})
 	}
 }
+
+// TestAbandon: a rank whose Wait gives up (its ctx ends) while a task
+// of the group still runs makes the other ranks' Waits fail with
+// ErrAbandoned rather than wait for ever, whether it is the master or
+// not.
+func TestAbandon(t *testing.T) {
+	for _, quitter := range []int{0, 2} {
+		t.Run(fmt.Sprintf("quitter=%d", quitter), func(t *testing.T) {
+			release := make(chan struct{})
+			var hold Func
+			j := newJob(t, 3, Config{Workers: 2}, func(rank int, p *Pool) {
+				f := must(p.Register("hold", func(ctx context.Context, _ *T, _ []byte) error {
+					select {
+					case <-release:
+					case <-ctx.Done():
+					}
+					return nil
+				}))
+				if rank == 0 {
+					hold = f
+				}
+			})
+			defer close(release)
+			ctx := testCtx(t)
+			errs := j.each(func(rank int, p *Pool) error {
+				g, err := p.NewGroup()
+				if err != nil {
+					return err
+				}
+				if rank == 1 {
+					if err := g.SpawnOn(1, hold, nil); err != nil {
+						return err
+					}
+				}
+				wctx := ctx
+				if rank == quitter {
+					c, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+					defer cancel()
+					wctx = c
+				}
+				return g.Wait(wctx)
+			})
+			for r, err := range errs {
+				want := ErrAbandoned
+				if r == quitter {
+					want = context.DeadlineExceeded
+				}
+				if !errors.Is(err, want) {
+					t.Errorf("rank %d: %v; want %v", r, err, want)
+				}
+			}
+		})
+	}
+}

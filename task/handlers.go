@@ -84,7 +84,9 @@ func (p *Pool) probe(id uint64) report {
 	if g, ok := p.groups[id]; ok {
 		return reportLocked(g)
 	}
-	return report{}
+	// Before the decision the group can only have ended here by its
+	// Wait giving up; a group not made yet is busy.
+	return report{gone: id < p.next}
 }
 
 // handleDecided takes the master's decision about a group to this

@@ -19,19 +19,22 @@ func (p *Pool) detect(ctx context.Context, g *group) error {
 	for fails := 0; ; fails++ {
 		if !allIdle(prev) {
 			if err := p.pause(ctx, g, fails); err != nil {
-				return err
+				return p.abandon(ctx, g.id)
 			}
 		}
 		cur, err := p.wave(ctx, g.id)
 		if err != nil {
 			if ctx.Err() != nil || p.ctx.Err() != nil {
-				return p.stopped(ctx)
+				return p.abandon(ctx, g.id)
 			}
 			if !errors.Is(err, comm.ErrPeerLost) {
 				p.decide(g.id, lostOutcome(err)) // the others cannot finish either
 				return err
 			}
 			return p.decide(g.id, lostOutcome(err))
+		}
+		if r := firstGone(cur); r >= 0 {
+			return p.decide(g.id, outcome{state: stateAbandoned, rank: r, text: fmt.Sprintf("rank %d's Wait ended", r)})
 		}
 		if terminated(prev, cur) {
 			o := outcome{state: stateDone, rank: -1}
@@ -42,6 +45,17 @@ func (p *Pool) detect(ctx context.Context, g *group) error {
 		}
 		prev = cur
 	}
+}
+
+// abandon ends the master's Wait when its ctx ended or the pool closed:
+// the other ranks are told, in the background since ctx is over, that
+// the group cannot finish, so that their Waits do not hang.
+func (p *Pool) abandon(ctx context.Context, id uint64) error {
+	o := outcome{state: stateAbandoned, rank: p.Rank(), text: fmt.Sprintf("rank %d's Wait ended", p.Rank())}
+	if p.ctx.Err() == nil {
+		go p.decide(id, o) //nolint:errcheck // o is the error; decide's calls end with the pool
+	}
+	return p.stopped(ctx)
 }
 
 // pause waits before the next wave or poll: until g has no task left
@@ -141,6 +155,8 @@ func (o outcome) err(id uint64) error {
 		return fmt.Errorf("%w: group %d: %s", ErrTask, id, o.text)
 	case stateLost:
 		return fmt.Errorf("task: group %d cannot finish: %s: %w", id, o.text, comm.ErrPeerLost)
+	case stateAbandoned:
+		return fmt.Errorf("%w: group %d: %s", ErrAbandoned, id, o.text)
 	}
 	return fmt.Errorf("%w: group %d in state %d", ErrMalformed, id, o.state)
 }

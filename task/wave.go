@@ -13,6 +13,7 @@ type report struct {
 	idle       bool   // the rank waits on the group and holds none of its tasks
 	sent, recv uint64 // tasks of the group it sent to and received from other ranks
 	err        string // the first error of a task of the group there, or ""
+	gone       bool   // the rank's Wait ended without a decision (ctx, Close)
 }
 
 // terminated reports whether the waves prev and cur, where cur began
@@ -44,6 +45,17 @@ func allIdle(w []report) bool {
 		}
 	}
 	return len(w) > 0
+}
+
+// firstGone returns the first rank in a wave that stopped waiting on
+// the group, or -1.
+func firstGone(w []report) int {
+	for r, rep := range w {
+		if rep.gone {
+			return r
+		}
+	}
+	return -1
 }
 
 // firstError returns the first rank's task error in a wave, and the
