@@ -31,6 +31,13 @@
 // Config.MaxArgs of them. A function sees its rank's memory, so ranks
 // keep their own data and reach other ranks' through tasks, am or pgas.
 //
+// ParallelFor spreads one global range over the ranks. For loops over
+// each rank's own part of the data, every rank makes a Group, queues its
+// own range with Group.ParallelFor, and waits: stolen iterations then
+// run on other ranks, so the body reaches the data of index i wherever
+// it lives (through pgas, say). A loop body may spawn tasks and start
+// loops of its own (T.ParallelFor); the group covers them.
+//
 // # Scheduling
 //
 // A rank runs at most Config.Workers tasks at once. SpawnOn puts a task
