@@ -14,6 +14,8 @@ import (
 	"github.com/plexus-hpc/plexus/agree/group"
 	"github.com/plexus-hpc/plexus/internal/svg"
 	"github.com/plexus-hpc/plexus/kv/kvbench"
+	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/topo/sysfs"
 )
 
 const benchKVUsage = `[--bench agree,kv] [--replicas LIST] [--clients LIST] [--impl tree,sequential] [--duration D] [--transport shm|tcp|auto] [--json] [--svg PREFIX]
@@ -30,7 +32,9 @@ sequential), every combination of the lists:
 Rows: bench, impl, replicas, clients, ops_per_s, p50_us, p99_us (--json:
 one JSON array). --svg PREFIX writes PREFIX-BENCH-throughput.svg and
 PREFIX-BENCH-p99.svg against replicas, one line per impl (the row with
-the most clients of each point).`
+the most clients of each point). --pin runs bench agree as the paper
+does: replica i pinned to this machine's i-th CPU, on trees of its
+model (at most as many replicas as CPUs).`
 
 var benchKVCmd = &command{
 	name:    "bench kv",
@@ -57,7 +61,7 @@ type benchKVOpts struct {
 	benches, replicas, clients, impls string
 	duration                          time.Duration
 	transport, svg                    string
-	json                              bool
+	json, pin                         bool
 }
 
 func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
@@ -70,6 +74,7 @@ func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs.StringVar(&o.transport, "transport", "shm", "transport between the kv job's ranks, `shm|tcp|auto`")
 	fs.StringVar(&o.svg, "svg", "", "write plots to `PREFIX`-BENCH-throughput.svg and -p99.svg")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
+	fs.BoolVar(&o.pin, "pin", false, "agree: pin replica i to this machine's i-th CPU (at most one replica per CPU)")
 	return fs
 }
 
@@ -198,7 +203,15 @@ func (p *kvPlan) run(ctx context.Context, c *cli) ([]kvbench.Row, error) {
 
 func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
 	if bench == "agree" {
-		return kvbench.Agree(ctx, kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration})
+		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration}
+		if p.o.pin {
+			model, err := localModel()
+			if err != nil {
+				return kvbench.Row{}, err
+			}
+			cfg.Model, cfg.Pin = model, true
+		}
+		return kvbench.Agree(ctx, cfg)
 	}
 	prog, err := kvServeProg()
 	if err != nil {
@@ -206,6 +219,19 @@ func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m
 	}
 	return kvbench.Job(ctx, kvbench.JobConfig{Prog: prog, Replicas: replicas, Clients: clients, Mode: m,
 		Duration: p.o.duration, Transport: p.o.transport, Timeout: p.o.duration + time.Minute})
+}
+
+// localModel is this machine's model, with estimated costs if it has
+// none, for pinned replicas.
+func localModel() (*topo.Model, error) {
+	m, err := sysfs.Local()
+	if err != nil {
+		return nil, err
+	}
+	if m.Send == nil {
+		err = topo.Estimate(m, topo.DefaultEstimate())
+	}
+	return m, err
 }
 
 // kvServeProg is the command that runs the kv job's ranks: this very
