@@ -12,8 +12,8 @@ import (
 )
 
 // detect runs the master's waves until two consecutive ones prove that
-// g finished, or a rank is lost; it records the outcome for the other
-// ranks' polls and returns it as an error.
+// g finished, or a rank is lost or gone; it sends the outcome to the
+// other ranks and returns it as an error.
 func (p *Pool) detect(ctx context.Context, g *group) error {
 	var prev []report
 	for fails := 0; ; fails++ {
@@ -24,14 +24,16 @@ func (p *Pool) detect(ctx context.Context, g *group) error {
 		}
 		cur, err := p.wave(ctx, g.id)
 		if err != nil {
-			if ctx.Err() != nil || p.ctx.Err() != nil {
+			switch {
+			case ctx.Err() != nil || p.ctx.Err() != nil:
 				return p.abandon(ctx, g.id)
+			case errors.Is(err, comm.ErrPeerLost):
+				return p.decide(g.id, lostOutcome(err))
 			}
-			if !errors.Is(err, comm.ErrPeerLost) {
-				p.decide(g.id, lostOutcome(err)) // the others cannot finish either
-				return err
-			}
-			return p.decide(g.id, lostOutcome(err))
+			// The engine failed otherwise (closed under the pool, say):
+			// this rank cannot go on, and the others must not wait.
+			_ = p.decide(g.id, outcome{state: stateAbandoned, rank: p.Rank(), text: err.Error()})
+			return err
 		}
 		if r := firstGone(cur); r >= 0 {
 			return p.decide(g.id, outcome{state: stateAbandoned, rank: r, text: fmt.Sprintf("rank %d's Wait ended", r)})
@@ -58,8 +60,8 @@ func (p *Pool) abandon(ctx context.Context, id uint64) error {
 	return p.stopped(ctx)
 }
 
-// pause waits before the next wave or poll: until g has no task left
-// here, or backoff(fails) has passed.
+// pause waits before the next wave: until g's tasks here run out (or
+// another rank's hint says its did), or backoff(fails) has passed.
 func (p *Pool) pause(ctx context.Context, g *group, fails int) error {
 	t := time.NewTimer(max(backoff(fails), minBackoff))
 	defer t.Stop()
