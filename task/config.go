@@ -27,7 +27,9 @@ func DefaultWorkers() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
 // means work stealing is on.
 type Config struct {
 	// Workers is the goroutines running this rank's tasks: the bound on
-	// tasks running at once here.
+	// tasks running at once here. A task waiting on a remote operation
+	// (a pgas delegate, an am Call) holds its worker, so loops of such
+	// tasks want many more workers than processors.
 	Workers int
 	// Grain is the iterations a ParallelFor task runs one after another
 	// instead of splitting further (Grappa's parallel loop threshold).
