@@ -59,6 +59,7 @@ func (o *utsOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.p.Seed, "r", d.Seed, "root `SEED`")
 	fs.Float64Var(&o.p.ShiftDepth, "f", d.ShiftDepth, "hybrid switch depth, a `FRACTION` of -d")
 	fs.IntVar(&o.cfg.Budget, "budget", 0, "`N` nodes per task before it spills its stack as tasks (default 1024)")
+	fs.IntVar(&o.cfg.Task.Workers, "workers", 0, "task workers per rank `N` (default package task's)")
 	fs.IntVar(&o.runs, "runs", 1, "`N` traversals of the built tree; the times are the median")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object")
 	fs.StringVar(&o.svg, "svg", "", "also plot the nodes each rank stored and visited to `FILE`")
@@ -84,8 +85,8 @@ func (o *utsOpts) params(fs *flag.FlagSet) error {
 	if err := p.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	if o.runs < 1 || o.cfg.Budget < 0 {
-		return usagef("--runs %d and --budget %d must be positive", o.runs, o.cfg.Budget)
+	if o.runs < 1 || o.cfg.Budget < 0 || o.cfg.Task.Workers < 0 {
+		return usagef("--runs %d, --budget %d and --workers %d must be positive", o.runs, o.cfg.Budget, o.cfg.Task.Workers)
 	}
 	o.p = p
 	return nil

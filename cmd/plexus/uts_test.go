@@ -44,7 +44,7 @@ func TestUTSFlags(t *testing.T) {
 	if !strings.Contains(out, "-t 1 -a 3 -d 5 -b 4") {
 		t.Errorf("--tree T1 -d 5 did not start from T1 and change its depth:\n%s", out)
 	}
-	for _, args := range [][]string{{"-t", "7"}, {"--tree", "T9"}, {"-q", "1.5"}, {"--runs", "0"}} {
+	for _, args := range [][]string{{"-t", "7"}, {"--tree", "T9"}, {"-q", "1.5"}, {"--runs", "0"}, {"--workers", "-1"}} {
 		if _, errOut, code := plexus(t, append([]string{"uts"}, args...)...); code != exitUsage {
 			t.Errorf("uts %v: exit %d, want %d\n%s", args, code, exitUsage, errOut)
 		}
