@@ -157,7 +157,6 @@ func TestWaveModel(t *testing.T) {
 	oneWave := func(_, cur []report) bool { return terminated(cur, cur) }
 	caught := false
 	for seed := range uint64(3000) { // it stops at the first catch
-
 		if early, _ := newSim(seed, 2+int(seed%3), oneWave).run(); early {
 			caught = true
 			break
