@@ -32,7 +32,8 @@ sequential), every combination of the lists:
 Rows: bench, impl, replicas, clients, ops_per_s, p50_us, p99_us (--json:
 one JSON array). --svg PREFIX writes PREFIX-BENCH-throughput.svg and
 PREFIX-BENCH-p99.svg against replicas, one line per impl (the row with
-the most clients of each point). --pin runs bench agree as the paper
+the most clients of each point). --runs N runs each case N times and
+reports the median of each number. --pin runs bench agree as the paper
 does: replica i pinned to this machine's i-th CPU, on trees of its
 model (at most as many replicas as CPUs).`
 
@@ -62,6 +63,7 @@ type benchKVOpts struct {
 	duration                          time.Duration
 	transport, svg                    string
 	json, pin                         bool
+	runs                              int
 }
 
 func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
@@ -74,6 +76,7 @@ func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs.StringVar(&o.transport, "transport", "shm", "transport between the kv job's ranks, `shm|tcp|auto`")
 	fs.StringVar(&o.svg, "svg", "", "write plots to `PREFIX`-BENCH-throughput.svg and -p99.svg")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
+	fs.IntVar(&o.runs, "runs", 1, "`N` runs of each case; each number reported is its median over the runs")
 	fs.BoolVar(&o.pin, "pin", false, "agree: pin replica i to this machine's i-th CPU (at most one replica per CPU)")
 	return fs
 }
@@ -175,6 +178,9 @@ func (o *benchKVOpts) plan() (*kvPlan, error) {
 			return nil, fmt.Errorf("--bench %q: want agree and/or kv", o.benches)
 		}
 	}
+	if o.runs < 1 {
+		return nil, fmt.Errorf("--runs %d: want at least 1", o.runs)
+	}
 	if o.duration <= 0 {
 		return nil, fmt.Errorf("--duration %v: want a positive duration", o.duration)
 	}
@@ -187,7 +193,7 @@ func (p *kvPlan) run(ctx context.Context, c *cli) ([]kvbench.Row, error) {
 		for _, r := range p.replicas {
 			for _, cl := range p.clients {
 				for _, m := range p.modes {
-					row, err := p.one(ctx, b, r, cl, m)
+					row, err := p.median(ctx, b, r, cl, m)
 					if err != nil {
 						return nil, err
 					}
@@ -199,6 +205,19 @@ func (p *kvPlan) run(ctx context.Context, c *cli) ([]kvbench.Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// median runs a case --runs times and reports the median of each number.
+func (p *kvPlan) median(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
+	var rows []kvbench.Row
+	for range p.o.runs {
+		row, err := p.one(ctx, bench, replicas, clients, m)
+		if err != nil {
+			return kvbench.Row{}, err
+		}
+		rows = append(rows, row)
+	}
+	return kvbench.Median(rows), nil
 }
 
 func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {

@@ -23,6 +23,24 @@ type Row struct {
 	P99us    float64 `json:"p99_us"`
 }
 
+// Median returns rows[0] with each number replaced by its median over
+// rows (the upper one of an even count).
+func Median(rows []Row) Row {
+	out := rows[0]
+	med := func(f func(Row) float64) float64 {
+		xs := make([]float64, len(rows))
+		for i, r := range rows {
+			xs[i] = f(r)
+		}
+		slices.Sort(xs)
+		return xs[len(xs)/2]
+	}
+	out.OpsPerS = med(func(r Row) float64 { return r.OpsPerS })
+	out.P50us = med(func(r Row) float64 { return r.P50us })
+	out.P99us = med(func(r Row) float64 { return r.P99us })
+	return out
+}
+
 // WriteJSON writes rows as one JSON array.
 func WriteJSON(w io.Writer, rows []Row) error {
 	b, err := json.MarshalIndent(rows, "", "  ")
