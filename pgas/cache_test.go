@@ -3,9 +3,11 @@ package pgas
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/plexus-hpc/plexus/am"
 	"github.com/plexus-hpc/plexus/comm"
 )
 
@@ -243,5 +245,26 @@ func TestCacheContext(t *testing.T) {
 		if _, err := a.Acquire(ctx, 0, a.Len(), m); err != context.Canceled {
 			t.Errorf("%v Acquire with an ended context: %v; want context.Canceled", m, err)
 		}
+	}
+}
+
+// TestCacheChunkTooLarge: a CacheChunk beyond the engine's MaxArgs makes
+// Acquire and Release fail with am's too-large error, naming the sizes,
+// rather than hang.
+func TestCacheChunkTooLarge(t *testing.T) {
+	j := newJob(t, 2, Config{CacheChunk: 2 * am.DefaultMaxArgs}, nil)
+	ctx := testCtx(t)
+	a := alloc[int64](t, j, 16<<10)[0] // 64 KiB on each rank
+	_, err := a.Acquire(ctx, 0, a.Len(), ReadOnly)
+	var re *am.RemoteError
+	if !errors.As(err, &re) || !strings.Contains(re.Msg, "too large") {
+		t.Errorf("Acquire with chunks over MaxArgs: %v; want the home's too-large error", err)
+	}
+	c, err := a.Acquire(ctx, 0, a.Len(), WriteOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Release(ctx); !errors.Is(err, am.ErrTooLarge) {
+		t.Errorf("Release with chunks over MaxArgs: %v; want ErrTooLarge", err)
 	}
 }

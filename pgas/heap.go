@@ -25,8 +25,9 @@ type Config struct {
 	Block int64
 	// CacheChunk is the most heap bytes that one message of Acquire or
 	// Release carries, at least Block; it must stay under the am
-	// engine's MaxArgs less 8 bytes. 0 means DefaultCacheChunk (or Block
-	// when that is larger).
+	// engine's MaxArgs less 8 bytes, or Acquire and Release fail with
+	// am's too-large error. 0 means DefaultCacheChunk (or Block when that
+	// is larger).
 	CacheChunk int64
 }
 
