@@ -79,8 +79,9 @@ func (m *Mem) shareRoot(ctx context.Context) error {
 	return nil
 }
 
-// buildTask builds up to Budget nodes depth first from its pending
-// node, then spawns each node left on its stack as a task of its own.
+// buildTask builds nodes depth first from its pending node; after each
+// Budget nodes it hands the oldest node on its stack, the root of the
+// largest subtree left, to a new task, and goes on with the rest.
 func (m *Mem) buildTask(ctx context.Context, t *task.T, args []byte) error {
 	first, err := decodePending(args)
 	if err != nil {
@@ -88,8 +89,11 @@ func (m *Mem) buildTask(ctx context.Context, t *task.T, args []byte) error {
 	}
 	stack := []pending{first}
 	for done := 0; len(stack) > 0; done++ {
-		if done == m.cfg.Budget {
-			return m.spill(t, stack)
+		if done >= m.cfg.Budget && len(stack) > 1 {
+			if err := m.spill(t, stack[0]); err != nil {
+				return err
+			}
+			stack, done = stack[1:], 0
 		}
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -121,11 +125,14 @@ func (m *Mem) store1(ctx context.Context, p pending, stack []pending) ([]pending
 	return stack, nil
 }
 
-func (m *Mem) spill(t *task.T, stack []pending) error {
-	for _, p := range stack {
-		if err := t.Spawn(m.build, p.encode()); err != nil {
-			return err
-		}
+// spill deals split-off subtrees round-robin over the ranks as build
+// tasks: a tree's subtrees differ in size by orders of magnitude, and
+// stealing alone left one rank most of a deep, narrow tree (T3), since
+// the rank that splits work runs its own tasks first. A task that stays
+// here is public, so an idle rank may still steal it.
+func (m *Mem) spill(t *task.T, p pending) error {
+	if dest := int(m.deal.Add(1) % uint64(m.ranks)); dest != m.rank {
+		return t.SpawnOn(dest, m.build, p.encode())
 	}
-	return nil
+	return t.Spawn(m.build, p.encode())
 }

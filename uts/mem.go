@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -26,7 +27,10 @@ type MemConfig struct {
 	// Budget is the nodes one task builds or visits before it spawns
 	// what is left on its stack; 0 means DefaultBudget.
 	Budget int
-	// Task configures the rank's task pool.
+	// Task configures the rank's task pool. Workers 0 means one per
+	// processor: UTS's tasks never block, so more workers add no
+	// overlap, and they would take every spilled task on the rank that
+	// made it before an idle rank's steal could find one.
 	Task task.Config
 	// AM configures the rank's engine.
 	AM am.Config
@@ -57,6 +61,7 @@ type Mem struct {
 	counts  Counts     // this rank's part of the traversal
 	full    bool
 	visited atomic.Int64
+	deal    atomic.Uint64 // the next rank spill sends a task to
 }
 
 // NewMem makes this rank's UTS-Mem for p's tree over w, with its own
@@ -68,10 +73,14 @@ func NewMem(ctx context.Context, w *comm.World, c *collective.Comm, p Params, cf
 	if cfg.Budget == 0 {
 		cfg.Budget = DefaultBudget
 	}
+	if cfg.Task.Workers == 0 {
+		cfg.Task.Workers = runtime.GOMAXPROCS(0)
+	}
 	if cfg.Budget < 1 {
 		return nil, fmt.Errorf("%w: task budget %d", ErrBadTree, cfg.Budget)
 	}
 	m := &Mem{p: p, cfg: cfg, c: c, rank: w.Rank(), ranks: w.Size()}
+	m.deal.Store(uint64(m.rank))
 	var reg am.Registry
 	var err error
 	if m.pool, err = task.New(&reg, cfg.Task); err != nil {

@@ -56,9 +56,10 @@ func (m *Mem) total(ctx context.Context) (Counts, error) {
 	return Counts{Nodes: sums[0], Leaves: sums[1], Depth: int(depth[0])}, nil
 }
 
-// visitTask visits up to Budget nodes depth first from its pointer,
-// sending pointers homed elsewhere to their home as tasks, then spawns
-// each pointer left on its stack as a task of its own.
+// visitTask visits nodes depth first from its pointer by following the
+// stored child pointers; after each Budget nodes it hands the oldest
+// pointer on its stack to a new public task, which an idle worker or
+// rank may take, and goes on with the rest.
 func (m *Mem) visitTask(ctx context.Context, t *task.T, args []byte) error {
 	if len(args) != 8 {
 		return fmt.Errorf("%w: visit task of %d bytes, want 8", ErrBadTree, len(args))
@@ -67,9 +68,12 @@ func (m *Mem) visitTask(ctx context.Context, t *task.T, args []byte) error {
 	var c Counts
 	defer m.add(&c)
 	stored := m.store.len()
-	for done := 0; len(stack) > 0; {
-		if done == m.cfg.Budget {
-			return m.spillVisits(t, stack)
+	for done := 0; len(stack) > 0; done++ {
+		if done >= m.cfg.Budget && len(stack) > 1 {
+			if err := t.Spawn(m.visit, ptrArgs(stack[0])); err != nil {
+				return err
+			}
+			stack, done = stack[1:], 0
 		}
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -88,7 +92,6 @@ func (m *Mem) visitTask(ctx context.Context, t *task.T, args []byte) error {
 		if stack, err = m.push(t, stack, r); err != nil {
 			return err
 		}
-		done++
 	}
 	return nil
 }
@@ -114,13 +117,4 @@ func (m *Mem) add(c *Counts) {
 	m.counts.Add(*c)
 	m.mu.Unlock()
 	m.visited.Add(c.Nodes)
-}
-
-func (m *Mem) spillVisits(t *task.T, stack []Ptr) error {
-	for _, p := range stack {
-		if err := t.Spawn(m.visit, ptrArgs(p)); err != nil {
-			return err
-		}
-	}
-	return nil
 }

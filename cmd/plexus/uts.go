@@ -59,7 +59,7 @@ func (o *utsOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.p.Seed, "r", d.Seed, "root `SEED`")
 	fs.Float64Var(&o.p.ShiftDepth, "f", d.ShiftDepth, "hybrid switch depth, a `FRACTION` of -d")
 	fs.IntVar(&o.cfg.Budget, "budget", 0, "`N` nodes per task before it spills its stack as tasks (default 1024)")
-	fs.IntVar(&o.cfg.Task.Workers, "workers", 0, "task workers per rank `N` (default package task's)")
+	fs.IntVar(&o.cfg.Task.Workers, "workers", 0, "task workers per rank `N` (default GOMAXPROCS)")
 	fs.IntVar(&o.runs, "runs", 1, "`N` traversals of the built tree; the times are the median")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object")
 	fs.StringVar(&o.svg, "svg", "", "also plot the nodes each rank stored and visited to `FILE`")
