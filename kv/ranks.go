@@ -3,6 +3,7 @@ package kv
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/plexus-hpc/plexus/agree"
@@ -28,6 +29,9 @@ type RanksConfig struct {
 	Model    *topo.Model
 	Tick     time.Duration // the protocol's clock; zero means group's default
 	Seed     uint64
+	// Log, when not nil, gets the replica's final state when it stops
+	// (epoch, leader, acceptor, slots applied).
+	Log *slog.Logger
 }
 
 // ServeRanks runs this rank's replica until ctx ends or every client
@@ -45,8 +49,31 @@ func ServeRanks(ctx context.Context, w *comm.World, cfg RanksConfig) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { _ = net.Serve(ctx, s.Replica().Deliver) }()
-	go func() { _ = s.Run(ctx) }()
-	return serveRequests(ctx, w, s, w.Size()-cfg.Replicas)
+	done := make(chan struct{})
+	go func() { _ = s.Run(ctx); close(done) }()
+	err = serveRequests(ctx, w, s, w.Size()-cfg.Replicas)
+	if cfg.Log != nil {
+		logStatus(cfg.Log, s)
+	}
+	cancel()
+	<-done
+	return err
+}
+
+// logStatus logs the replica's state, asked of its goroutine.
+func logStatus(log *slog.Logger, s *Server) {
+	got := make(chan agree.Status, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if s.Replica().Call(ctx, func(n *agree.Node) { got <- n.Status() }) != nil {
+		return
+	}
+	select {
+	case st := <-got:
+		log.Info("kv: replica stops", "replica", st.ID, "epoch", st.Epoch, "leader", st.Leader,
+			"acceptor", st.Acceptor, "applied", st.Applied)
+	case <-ctx.Done():
+	}
 }
 
 // serveRequests receives clients' requests and hands them to s until

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -50,6 +51,7 @@ type kvServeOpts struct {
 	tick      time.Duration
 	load      kv.LoadConfig
 	check     bool
+	verbose   bool
 	crash     string
 }
 
@@ -67,6 +69,7 @@ func (o *kvServeOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.load.KeySize, "key-size", 8, "key size in bytes `B` (at least 8)")
 	fs.IntVar(&o.load.ValueSize, "value-size", 16, "value size in bytes `B` (at least 16)")
 	fs.BoolVar(&o.check, "check", false, "record the history and check it")
+	fs.BoolVar(&o.verbose, "v", false, "replicas say their final epoch, leader, acceptor and slots applied on stderr")
 	fs.StringVar(&o.crash, "crash", "", "make replica `RANK@D` vanish after D")
 	return fs
 }
@@ -107,6 +110,9 @@ func runKVServe(c *cli, args []string) error {
 		return usagef("--replicas %d in a job of %d ranks", o.replicas, w.Size())
 	}
 	cfg := kv.RanksConfig{Replicas: o.replicas, Mode: mode, Tick: o.tick}
+	if o.verbose {
+		cfg.Log = slog.New(slog.NewTextHandler(c.stderr, nil))
+	}
 	if cfg.Model, err = kvModel(ctx, w, o.model); err != nil {
 		return err
 	}
