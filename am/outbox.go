@@ -134,7 +134,14 @@ func (o *outbox) run(ctx context.Context) {
 			o.e.putBuf(p.b)
 			if err != nil {
 				failed = true
-				o.e.sendFailed(o.dest, err)
+				// Not on this goroutine: failing the outbox takes its
+				// lock, which an append blocked on the full q may hold
+				// until this goroutine drains q.
+				o.e.workers.Add(1)
+				go func() {
+					defer o.e.workers.Done()
+					o.e.sendFailed(o.dest, err)
+				}()
 			}
 		}
 	}
