@@ -27,7 +27,9 @@ connections for every case:
   bandwidth  a stream of messages of 64 KiB to 64 MiB (64 KiB, 1 MiB and
              8 MiB with --quick) from the first host to the second,
              several in flight, Mbit/s
-  latency    a ping-pong of 4 B to 4 KiB messages, one-way µs
+  latency    a ping-pong of 4 B to 4 KiB messages, one-way µs; and
+             aggregated, µs per message of a stream of them, up to 64
+             in flight, which a Link sends together
 for each impl:
   single     a multirail Link over the fastest rail alone
   iso        a Link splitting every message equally among the rails
@@ -49,8 +51,8 @@ ideal rate. The output ends with the ratios against the targets: plexus
 ≥ 0.97 of ideal at 1 MiB and over, ≥ 1.15× iso, ≥ 1.1× weighted under
 the competing flow, ≥ 1× Open MPI. --runs N runs every case N times (Open
 MPI's program N times) and reports the median. --json prints one JSON
-array of rows (bench, impl, rails, size, value, unit, compete, bytes,
-runs, note); --svg plots bandwidth against size, one line per impl.`,
+array of rows (bench, impl, rails, size, value, unit, compete,
+aggregated, bytes, runs, note); --svg plots bandwidth against size, one line per impl.`,
 	flags: func() *flag.FlagSet { return new(benchRailOpts).flagSet() },
 	run:   runBenchRail,
 }

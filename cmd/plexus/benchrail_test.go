@@ -43,6 +43,7 @@ func TestRailRatios(t *testing.T) {
 		bw("iso", 1<<20, 1000, false), bw("iso", 8<<20, 1000, false),
 		bw("weighted", 1<<20, 1000, true), bw("plexus", 1<<20, 1200, true),
 		{Bench: "latency", Impl: "plexus", Size: 4, Value: 50, Unit: "us"}, {Bench: "latency", Impl: "openmpi", Size: 4, Value: 40, Unit: "us"},
+		{Bench: "latency", Impl: "plexus", Size: 4, Value: 1, Unit: "us", Aggregated: true}, // no target: left out
 	}
 	got := strings.Join(railRatios(rows), "\n")
 	for _, want := range []string{

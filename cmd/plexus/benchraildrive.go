@@ -73,9 +73,12 @@ func (d *railDriver) impl(ctx context.Context, impl string) error {
 			return nil
 		}
 	}
-	for _, size := range d.sizes.lat {
-		if err := d.one(ctx, railCase{Bench: "latency", Impl: impl, Size: size, Warm: d.sizes.latIters/10 + 1, Count: d.sizes.latIters}); err != nil {
-			return err
+	for _, agg := range []bool{false, true} {
+		for _, size := range d.sizes.lat {
+			cs := railCase{Bench: "latency", Impl: impl, Size: size, Warm: d.sizes.latIters/10 + 1, Count: d.sizes.latIters, Aggregated: agg}
+			if err := d.one(ctx, cs); err != nil {
+				return err
+			}
 		}
 	}
 	for _, compete := range d.competeModes() {
@@ -150,13 +153,15 @@ func (d *railDriver) once(ctx context.Context, cs railCase) (railRow, error) {
 	if err == nil && got != want {
 		err = fmt.Errorf("rank 1 received %d bytes, want %d", got, want)
 	}
-	r := railRow{Bench: cs.Bench, Impl: cs.Impl, Size: cs.Size, Unit: "Mbit/s", Compete: cs.Compete > 0, Bytes: got, Note: note}
+	r := railRow{Bench: cs.Bench, Impl: cs.Impl, Size: cs.Size, Unit: "Mbit/s", Compete: cs.Compete > 0, Aggregated: cs.Aggregated, Bytes: got, Note: note}
 	if cs.Bench == "latency" {
 		r.Unit = "us"
 	}
 	switch {
 	case err != nil:
 		r.Note = "failed: " + err.Error()
+	case cs.Aggregated:
+		r.Value = float64(t.Nanoseconds()) / 1e3 / float64(cs.Count)
 	case cs.Bench == "latency":
 		r.Value = float64(t.Nanoseconds()) / 1e3 / float64(2*cs.Count)
 	default:

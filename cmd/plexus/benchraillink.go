@@ -41,7 +41,7 @@ func (d *railDriver) linkCase(ctx context.Context, cs railCase) (time.Duration, 
 // timeLink runs the case's messages over l, the warm-up ones untimed.
 func timeLink(ctx context.Context, l *multirail.Link, cs railCase, comps []net.Conn) (time.Duration, error) {
 	msg := make([]byte, cs.Size)
-	if cs.Bench == "latency" {
+	if cs.pingPong() {
 		if err := pingLink(ctx, l, msg, cs.Warm); err != nil {
 			return 0, err
 		}
@@ -126,7 +126,7 @@ func serveLink(ctx context.Context, s *railSession, cs railCase, got *int64) (fu
 			return closer, err
 		}
 		*got += int64(len(m))
-		if cs.Bench == "latency" {
+		if cs.pingPong() {
 			if err := l.Send(ctx, m); err != nil {
 				return closer, err
 			}

@@ -87,7 +87,7 @@ func mptcpNote(c net.Conn) string {
 // that the peer acknowledges with a byte after the warm-up and at the end.
 func timeStream(c net.Conn, cs railCase, comps []net.Conn) (time.Duration, error) {
 	buf := make([]byte, cs.Size)
-	if cs.Bench == "latency" {
+	if cs.pingPong() {
 		if err := pingConn(c, buf, cs.Warm); err != nil {
 			return 0, err
 		}
@@ -164,7 +164,7 @@ func serveMPTCP(ctx context.Context, s *railSession, cs railCase, got *int64) (f
 // recvStream is the peer of timeStream.
 func recvStream(c net.Conn, cs railCase, got *int64) error {
 	buf := make([]byte, cs.Size)
-	if cs.Bench == "latency" {
+	if cs.pingPong() {
 		for range cs.Warm + cs.Count {
 			n, err := io.ReadFull(c, buf)
 			*got += int64(n)

@@ -31,15 +31,23 @@ const (
 // railCase is one case, as rank 0 tells rank 1; a Bench of "" ends the
 // job.
 type railCase struct {
-	Bench    string         `json:"bench"` // bandwidth, latency, sample
-	Impl     string         `json:"impl"`
-	Size     int            `json:"size"`
-	Warm     int            `json:"warm"`  // messages or round trips before the timed ones
-	Count    int            `json:"count"` // timed messages or round trips
-	Compete  int            `json:"compete"`
-	Fast     int            `json:"fast"` // the fastest rail, where the competing flow runs
-	Profiles []rail.Profile `json:"profiles,omitempty"`
+	Bench   string `json:"bench"` // bandwidth, latency, sample
+	Impl    string `json:"impl"`
+	Size    int    `json:"size"`
+	Warm    int    `json:"warm"`  // messages or round trips before the timed ones
+	Count   int    `json:"count"` // timed messages or round trips
+	Compete int    `json:"compete"`
+	// Aggregated: a latency case of messages sent window at a time, not
+	// one round trip each: small messages that queue together on a rail
+	// leave together.
+	Aggregated bool           `json:"aggregated,omitempty"`
+	Fast       int            `json:"fast"` // the fastest rail, where the competing flow runs
+	Profiles   []rail.Profile `json:"profiles,omitempty"`
 }
+
+// pingPong says whether the case is round trips, one message at a time;
+// the others stream.
+func (cs railCase) pingPong() bool { return cs.Bench == "latency" && !cs.Aggregated }
 
 // railCaseDone is rank 1's answer at the end of a case.
 type railCaseDone struct {

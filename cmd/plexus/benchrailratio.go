@@ -79,7 +79,7 @@ func (t railTarget) ratio(rows []railRow) (string, bool) {
 func (t railTarget) values(rows []railRow, impl string) map[int]float64 {
 	out := map[int]float64{}
 	for _, r := range rows {
-		if r.Bench == t.bench && r.Impl == impl && r.Compete == t.compete && r.Size >= t.minSize && r.Size > 0 {
+		if r.Bench == t.bench && r.Impl == impl && r.Compete == t.compete && !r.Aggregated && r.Size >= t.minSize && r.Size > 0 {
 			out[r.Size] = r.Value
 		}
 	}

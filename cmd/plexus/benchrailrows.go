@@ -23,9 +23,12 @@ type railRow struct {
 	Value   float64 `json:"value"`
 	Unit    string  `json:"unit"` // Mbit/s or us
 	Compete bool    `json:"compete,omitempty"`
-	Bytes   int64   `json:"bytes,omitempty"` // the payload the receiver counted, in one run
-	Runs    int     `json:"runs,omitempty"`  // the value is the median of as many
-	Note    string  `json:"note,omitempty"`
+	// Aggregated latency: µs per message of a stream of them, several
+	// in flight, rather than half a round trip.
+	Aggregated bool   `json:"aggregated,omitempty"`
+	Bytes      int64  `json:"bytes,omitempty"` // the payload the receiver counted, in one run
+	Runs       int    `json:"runs,omitempty"`  // the value is the median of as many
+	Note       string `json:"note,omitempty"`
 }
 
 // railRowMark starts the line that carries a row from rank 0 to the
@@ -83,13 +86,13 @@ func writeRailJSON(w io.Writer, rows []railRow) error {
 // railTable is one table of the report: a bench, with or without the
 // competing flow, sizes down, impls across.
 type railTable struct {
-	bench   string
-	compete bool
+	bench               string
+	compete, aggregated bool
 }
 
 // writeRailTables prints a table per bench, the notes, then the ratios.
 func writeRailTables(w io.Writer, rows []railRow) error {
-	for _, t := range []railTable{{"bandwidth", false}, {"bandwidth", true}, {"latency", false}} {
+	for _, t := range []railTable{{"bandwidth", false, false}, {"bandwidth", true, false}, {"latency", false, false}, {"latency", false, true}} {
 		writeRailTable1(w, rows, t)
 	}
 	notes := map[string]bool{}
@@ -111,7 +114,7 @@ func writeRailTable1(w io.Writer, rows []railRow, t railTable) {
 	var impls []string
 	unit, rails := "", 0
 	for _, r := range rows {
-		if r.Bench != t.bench || r.Compete != t.compete || r.Size == 0 {
+		if r.Bench != t.bench || r.Compete != t.compete || r.Aggregated != t.aggregated || r.Size == 0 {
 			continue
 		}
 		if cells[r.Size] == nil {
@@ -129,6 +132,9 @@ func writeRailTable1(w io.Writer, rows []railRow, t railTable) {
 	title := t.bench
 	if t.compete {
 		title += ", a competing flow on the fastest rail for the first half"
+	}
+	if t.aggregated {
+		title += " per message, aggregated: a stream of them, up to 64 in flight"
 	}
 	fmt.Fprintf(w, "\n%s over %d rails (%s)\n", title, rails, unit)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
