@@ -17,7 +17,7 @@ import (
 var kvServeCmd = &command{
 	name:    "kv serve",
 	summary: "run a replicated key-value store (1Paxos) as a job, with an optional load",
-	usage: `kv serve --replicas R [--broadcast tree|sequential] [--model placement|measure] [--clients C] [--duration D | --ops N] [--gets P] [--keys K] [--key-size B] [--value-size B] [--tick D] [--check] [--crash RANK@D]
+	usage: `kv serve --replicas R [--broadcast tree|sequential] [--model placement|measure] [--clients C] [--duration D | --ops N] [--gets P] [--keys K] [--key-size B] [--value-size B] [--tick D] [--check] [-v] [--crash RANK@D]
 
 Runs as every rank of a job started by plexus run, mpirun or srun (plexus
 run -n 4 plexus kv serve --replicas 3). Ranks 0..R-1 are the replicas of
