@@ -11,12 +11,13 @@ import (
 )
 
 // startTeam runs n in-process replicas on a coll team.
-func startTeam(t *testing.T, n int, mode Mode, apply func(id int, e agree.Entry)) ([]*Replica, *Team) {
+// The returned stop ends one replica's goroutine; its team member goes
+// on relaying broadcasts.
+func startTeam(t *testing.T, n int, mode Mode, apply func(id int, e agree.Entry)) (rs []*Replica, team *Team, stop func(id int)) {
 	team, err := NewTeam(TeamConfig{Replicas: n, Mode: mode})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rs []*Replica
 	for id := range n {
 		r, err := New(Config{Agree: agree.Config{ID: id, Replicas: n}, Tick: time.Millisecond,
 			Apply: func(e agree.Entry) { apply(id, e) }}, team.Net(id))
@@ -28,14 +29,17 @@ func startTeam(t *testing.T, n int, mode Mode, apply func(id int, e agree.Entry)
 	team.Attach(rs)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	var cancels []context.CancelFunc
 	for _, r := range rs {
+		rctx, rcancel := context.WithCancel(ctx)
+		cancels = append(cancels, rcancel)
 		wg.Add(1)
-		go func() { defer wg.Done(); _ = r.Run(ctx) }()
+		go func() { defer wg.Done(); _ = r.Run(rctx) }()
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); _ = team.Run(ctx) }()
 	t.Cleanup(func() { cancel(); wg.Wait() })
-	return rs, team
+	return rs, team, func(id int) { cancels[id]() }
 }
 
 func TestTeam(t *testing.T) {
@@ -44,7 +48,7 @@ func TestTeam(t *testing.T) {
 			t.Run(fmt.Sprintf("mode=%v/replicas=%d", mode, n), func(t *testing.T) {
 				var mu sync.Mutex
 				applied := make([][]string, n)
-				rs, team := startTeam(t, n, mode, func(id int, e agree.Entry) {
+				rs, team, _ := startTeam(t, n, mode, func(id int, e agree.Entry) {
 					mu.Lock()
 					applied[id] = append(applied[id], string(e.Value))
 					mu.Unlock()
@@ -83,5 +87,61 @@ func TestTeam(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTeamNewAcceptor stops the acceptor's replica (replica 1, whose team
+// member, the root of the tree, goes on relaying): the new view names
+// another acceptor, whose broadcasts go through the root, and values
+// proposed after the change are decided at every live replica.
+func TestTeamNewAcceptor(t *testing.T) {
+	const n = 4
+	var mu sync.Mutex
+	applied := make([]int, n)
+	rs, team, stop := startTeam(t, n, Tree, func(id int, e agree.Entry) {
+		mu.Lock()
+		applied[id]++
+		mu.Unlock()
+	})
+	ctx := context.Background()
+	status := func() agree.Status {
+		ch := make(chan agree.Status, 1)
+		if err := rs[0].Call(ctx, func(nd *agree.Node) { ch <- nd.Status() }); err != nil {
+			t.Fatal(err)
+		}
+		return <-ch
+	}
+	stop(1)
+	deadline := time.Now().Add(10 * time.Second)
+	for status().Acceptor == 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("acceptor not replaced: %+v", status())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	before := team.received.Load()
+	live := []int{0, 2, 3}
+	for i := range 100 {
+		if err := rs[live[i%3]].Propose(ctx, []byte(fmt.Sprint("after-", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for {
+		mu.Lock()
+		done := true
+		for _, id := range live {
+			done = done && applied[id] >= 100
+		}
+		mu.Unlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("values after the change not applied everywhere: %v", applied)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if team.received.Load() == before {
+		t.Errorf("no broadcast after the change: the new acceptor's accepts did not go through the root")
 	}
 }
