@@ -18,24 +18,27 @@ import (
 	"github.com/plexus-hpc/plexus/topo/sysfs"
 )
 
-const benchKVUsage = `[--bench agree,kv] [--replicas LIST] [--clients LIST] [--impl tree,sequential] [--duration D] [--transport shm|tcp|auto] [--json] [--svg PREFIX]
+const benchKVUsage = `[--bench agree,kv,kvlocal] [--replicas LIST] [--clients LIST] [--impl tree,sequential] [--duration D] [--transport shm|tcp|auto] [--json] [--svg PREFIX]
 
 Measures 1Paxos and the replicated key-value store, broadcast down the
 machine-aware tree (impl tree) or one replica after the other (impl
 sequential), every combination of the lists:
-  agree  decided proposals per second and response times of replicas in
-         this process (members of a coll team), closed-loop clients as
-         goroutines proposing at replica i mod R
-  kv     the store as a job (plexus kv serve under plexus run): R replica
-         ranks and one load rank of C clients issuing the 80/20 Get/Set
-         mix with 8-byte keys and 16-byte values, over --transport
+  agree    decided proposals per second and response times of replicas
+           in this process (members of a coll team), closed-loop clients
+           as goroutines proposing at replica i mod R
+  kv       the store as a job (plexus kv serve under plexus run): R
+           replica ranks and one load rank of C clients issuing the 80/20
+           Get/Set mix with 8-byte keys and 16-byte values, over
+           --transport
+  kvlocal  the same mix on the store in this process: R replicas on a
+           coll team, client i a goroutine talking to replica i mod R
 Rows: bench, impl, replicas, clients, ops_per_s, p50_us, p99_us (--json:
 one JSON array). --svg PREFIX writes PREFIX-BENCH-throughput.svg and
 PREFIX-BENCH-p99.svg against replicas, one line per impl (the row with
 the most clients of each point). --runs N runs each case N times and
-reports the median of each number. --pin runs bench agree as the paper
-does: replica i pinned to this machine's i-th CPU, on trees of its
-model (at most as many replicas as CPUs).`
+reports the median of each number. --pin runs agree and kvlocal as the
+paper does: replica i pinned to this machine's i-th CPU, on trees of
+its model (at most as many replicas as CPUs).`
 
 var benchKVCmd = &command{
 	name:    "bench kv",
@@ -68,7 +71,7 @@ type benchKVOpts struct {
 
 func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&o.benches, "bench", "agree,kv", "which benchmarks, `agree,kv`")
+	fs.StringVar(&o.benches, "bench", "agree,kv", "which benchmarks, `agree,kv,kvlocal`")
 	fs.StringVar(&o.replicas, "replicas", "3", "comma-separated replica counts `LIST`")
 	fs.StringVar(&o.clients, "clients", "1,4", "comma-separated client counts `LIST`")
 	fs.StringVar(&o.impls, "impl", "tree,sequential", "broadcasts, `tree,sequential`")
@@ -174,8 +177,8 @@ func (o *benchKVOpts) plan() (*kvPlan, error) {
 		p.modes = append(p.modes, m)
 	}
 	for _, b := range o.benchList() {
-		if b != "agree" && b != "kv" {
-			return nil, fmt.Errorf("--bench %q: want agree and/or kv", o.benches)
+		if b != "agree" && b != "kv" && b != "kvlocal" {
+			return nil, fmt.Errorf("--bench %q: want some of agree, kv and kvlocal", o.benches)
 		}
 	}
 	if o.runs < 1 {
@@ -221,7 +224,7 @@ func (p *kvPlan) median(ctx context.Context, bench string, replicas, clients int
 }
 
 func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
-	if bench == "agree" {
+	if bench == "agree" || bench == "kvlocal" {
 		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration}
 		if p.o.pin {
 			model, err := localModel()
@@ -229,6 +232,9 @@ func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m
 				return kvbench.Row{}, err
 			}
 			cfg.Model, cfg.Pin = model, true
+		}
+		if bench == "kvlocal" {
+			return kvbench.KVLocal(ctx, cfg)
 		}
 		return kvbench.Agree(ctx, cfg)
 	}

@@ -19,3 +19,13 @@ func TestAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestKVLocal(t *testing.T) {
+	r, err := KVLocal(context.Background(), AgreeConfig{Replicas: 3, Clients: 3, Mode: group.Tree, Duration: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bench != "kvlocal" || r.Replicas != 3 || r.OpsPerS <= 0 || r.P99us < r.P50us {
+		t.Errorf("implausible row %+v", r)
+	}
+}

@@ -4,6 +4,8 @@
 //     in-process group (agree/group's Team: replicas as members of a coll
 //     team), closed-loop clients as goroutines, tree vs sequential
 //     broadcast — the setup of Smelt §5.6.
+//   - KVLocal: the kv store's 80/20 mix in this process, replicas on a
+//     coll team, clients as goroutines talking to their replica.
 //   - Job: the kv store as a job of ranks (plexus kv serve under
 //     launch.Job): R replica ranks and one load rank whose clients issue
 //     the 80/20 Get/Set mix, over the transport asked for.
