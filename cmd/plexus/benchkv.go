@@ -18,7 +18,7 @@ import (
 	"github.com/plexus-hpc/plexus/topo/sysfs"
 )
 
-const benchKVUsage = `[--bench agree,kv,kvlocal] [--replicas LIST] [--clients LIST] [--impl tree,sequential] [--duration D] [--transport shm|tcp|auto] [--json] [--svg PREFIX]
+const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--json] [--svg PREFIX]
 
 Measures 1Paxos and the replicated key-value store, broadcast down the
 machine-aware tree (impl tree) or one replica after the other (impl
@@ -71,10 +71,10 @@ type benchKVOpts struct {
 
 func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&o.benches, "bench", "agree,kv", "which benchmarks, `agree,kv,kvlocal`")
+	fs.StringVar(&o.benches, "bench", "agree,kv", "which benchmarks, a `LIST` of agree, kv and kvlocal")
 	fs.StringVar(&o.replicas, "replicas", "3", "comma-separated replica counts `LIST`")
 	fs.StringVar(&o.clients, "clients", "1,4", "comma-separated client counts `LIST`")
-	fs.StringVar(&o.impls, "impl", "tree,sequential", "broadcasts, `tree,sequential`")
+	fs.StringVar(&o.impls, "impl", "tree,sequential", "broadcasts, a `LIST` of tree and sequential")
 	fs.DurationVar(&o.duration, "duration", 3*time.Second, "length `D` of each run")
 	fs.StringVar(&o.transport, "transport", "shm", "transport between the kv job's ranks, `shm|tcp|auto`")
 	fs.StringVar(&o.svg, "svg", "", "write plots to `PREFIX`-BENCH-throughput.svg and -p99.svg")
