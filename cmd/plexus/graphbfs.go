@@ -17,7 +17,7 @@ import (
 var graphBFSCmd = &command{
 	name:    "graph bfs",
 	summary: "Graph500 breadth-first search on a Kronecker graph across the job's ranks",
-	usage: `graph bfs [--scale N] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json] [--svg FILE]
+	usage: `graph bfs [--scale SCALE] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json] [--svg FILE]
 
 Graph500 kernel 2 on Plexus: every rank generates its share of a Kronecker
 graph of 2^scale vertices and edgefactor × 2^scale edges (initiator 0.57,

@@ -14,7 +14,7 @@ import (
 var utsCmd = &command{
 	name:    "uts",
 	summary: "UTS-Mem: build an Unbalanced Tree Search tree in memory across ranks, then traverse it",
-	usage: `uts [--tree T1|T3] [-t TYPE] [-a SHAPE] [-d DEPTH] [-b B0] [-q Q] [-m M] [-r SEED] [-f SHIFT] [--json] [--svg FILE]
+	usage: `uts [--tree T1|T3] [-t TYPE] [-a SHAPE] [-d DEPTH] [-b B0] [-q Q] [-m M] [-r SEED] [-f FRACTION] [--json] [--svg FILE]
 
 The Unbalanced Tree Search benchmark's trees, generated as UTS does (SHA-1
 splittable random stream per node), first built in memory across the
