@@ -19,7 +19,7 @@ import (
 var graphBCCmd = &command{
 	name:    "graph bc",
 	summary: "betweenness centrality (Brandes) on a Kronecker or R-MAT graph across the job's ranks",
-	usage: `graph bc [--scale N] [--edgefactor N] [--rmat] [--k N] [--seed N] [--json]
+	usage: `graph bc [--scale SCALE] [--edgefactor N] [--rmat] [--k N] [--seed N] [--json]
 
 Brandes' betweenness centrality on Plexus, from --k sources sampled among
 the vertices with an edge (--k 0: every vertex, exact scores). The graph
