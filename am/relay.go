@@ -2,6 +2,7 @@ package am
 
 import (
 	"context"
+	"runtime"
 	"sync"
 )
 
@@ -106,6 +107,10 @@ func (f *forwarder) run(ctx context.Context) {
 	touched := make([]bool, f.e.Size())
 	for {
 		q := f.take()
+		if len(q) == 0 {
+			runtime.Gosched() // receivers on other processors may be about to push more
+			q = f.take()
+		}
 		if len(q) == 0 {
 			f.flush(touched)
 			select {
