@@ -190,8 +190,9 @@ func (e *Engine) name(id ID) string {
 }
 
 // Flush sends every buffer now and returns once their packets have been
-// handed to comm (not once their handlers ran). Messages to a lost rank
-// are dropped.
+// handed to comm (not once their handlers ran); with NodeAggregation, a
+// message to another host is then with its relay, which sends it on
+// without waiting. Messages to a lost rank are dropped.
 func (e *Engine) Flush(ctx context.Context) error {
 	dones := make([]<-chan struct{}, len(e.out))
 	for r, o := range e.out {
