@@ -15,7 +15,7 @@ func (e *Engine) Post(ctx context.Context, rank int, id ID, args []byte) error {
 	if err := e.check(ctx, rank, id, args); err != nil {
 		return err
 	}
-	if err := e.out[rank].append(message{kind: kindPost, handler: id, payload: args}); err != nil {
+	if err := e.enqueue(rank, message{kind: kindPost, handler: id, payload: args}); err != nil {
 		return fmt.Errorf("am: post %q to rank %d: %w", e.names[id], rank, err)
 	}
 	return nil
@@ -55,7 +55,7 @@ func (e *Engine) send(ctx context.Context, rank int, id ID, args []byte) (Reply,
 	if err != nil {
 		return Reply{}, err
 	}
-	if err := e.out[rank].append(message{kind: kindCall, handler: id, call: num, payload: args}); err != nil {
+	if err := e.enqueue(rank, message{kind: kindCall, handler: id, call: num, payload: args}); err != nil {
 		e.forget(num)
 		return Reply{}, fmt.Errorf("am: call %q at rank %d: %w", e.names[id], rank, err)
 	}
@@ -168,11 +168,26 @@ func (e *Engine) putBuf(b []byte) {
 	}
 }
 
-// lost fails rank's outbox and every Call waiting on it with cause.
+// lost fails rank's outbox, every route through rank, and every Call
+// waiting on such a route with cause. The mark comes before the Calls
+// fail: a Call registered earlier is failed here, a later one sees the
+// mark when enqueue checks its route.
 func (e *Engine) lost(rank int, cause error) {
 	err := fmt.Errorf("am: rank %d: %w", rank, cause)
+	e.dead[rank].CompareAndSwap(nil, &err)
 	e.out[rank].fail(err)
-	e.failCalls(func(p pending) bool { return p.dest == rank }, err)
+	e.failCalls(func(p pending) bool { return e.rt.through(p.dest, rank) }, err)
+}
+
+// enqueue sends m from this rank to dest along dest's route, or returns
+// why the route is lost.
+func (e *Engine) enqueue(dest int, m message) error {
+	for _, r := range e.rt.path[dest] {
+		if err := e.dead[r].Load(); err != nil {
+			return *err
+		}
+	}
+	return e.out[e.rt.first[dest]].append(m, e.rt.wrap[dest], e.rank, dest)
 }
 
 func (e *Engine) failCalls(which func(pending) bool, err error) {
@@ -195,6 +210,6 @@ func (e *Engine) idleAfterCall(rank int) {
 	seq := e.appended.Load()
 	runtime.Gosched()
 	if e.appended.Load() == seq {
-		e.out[rank].poll(e.now(), true, false)
+		e.out[e.rt.first[rank]].poll(e.now(), true, false)
 	}
 }

@@ -39,9 +39,23 @@ type Config struct {
 	// handshake; the program must not use them for its own messages, and
 	// two engines on one world need Tags two apart.
 	Tag int
+	// NodeAggregation makes the ranks of one host combine their messages
+	// towards each other host: one rank of the host sends them all, in
+	// one stream, to one rank there, which hands them on (Grappa's
+	// node-level aggregator). Order per source and destination, Call
+	// replies and loss errors are as without it; a relayed message takes
+	// up to two more hops over shared memory. Off by default (see
+	// docs/benchmarks.md, "Node-level aggregation"). Every rank must set
+	// it alike; New fails with ErrMismatch otherwise. Ranks share a host
+	// when comm.World.Transport says "shm".
+	NodeAggregation bool
 	// Logger receives what has no caller to return to: a Post's handler
 	// error, a malformed packet (Warn). Nil means slog.Default().
 	Logger *slog.Logger
+
+	// leaders, for tests, replaces what the world's transports say: each
+	// rank's leader, the lowest rank on its host.
+	leaders []int
 }
 
 func (c Config) withDefaults() Config {
@@ -83,5 +97,5 @@ func (c Config) Validate() error {
 }
 
 // maxPacket is the longest packet: a buffer just under FlushBytes plus
-// the largest message.
-func (c Config) maxPacket() int { return c.FlushBytes - 1 + msgHeader + c.MaxArgs }
+// the largest message in a relay envelope.
+func (c Config) maxPacket() int { return c.FlushBytes - 1 + 2*msgHeader + c.MaxArgs }

@@ -49,8 +49,25 @@
 // direct ones (BenchmarkPost32; docs/benchmarks.md, "Active messages with
 // aggregation").
 //
-// Ranks on one host do not combine their traffic towards a remote host
-// (Grappa's node-level aggregator): each rank aggregates on its own.
+// # Node-level aggregation
+//
+// With Config.NodeAggregation, the ranks of one host combine their
+// traffic towards each other host, as Grappa's node-level aggregator:
+// for each pair of hosts, one rank of each (chosen deterministically,
+// spread over the host's ranks) sends and receives all of it, so k ranks
+// talking to m remote ranks make one stream over the network instead of
+// k×m thin ones. The other ranks hand their messages to it over shared
+// memory, and the receiving rank hands them on to their destinations on
+// its host. Ranks share a host when comm.World.Transport says "shm".
+// Everything above holds as without it: handlers of one source run at a
+// destination in the order sent, with the source (not the relay) as
+// from; Call replies come back the same way; and a lost relay fails the
+// Calls whose messages pass it with comm.ErrPeerLost, as a lost
+// destination does. It costs up to two more hops per message and some
+// CPU at the relaying ranks, so it is off by default: it pays where
+// packets to another host are dear and each rank's own buffers to it fill
+// slowly (docs/benchmarks.md, "Node-level aggregation"). Every rank must
+// set it alike. Stats.RemotePackets counts the packets to other hosts.
 //
 // # Errors
 //

@@ -29,8 +29,11 @@ type Engine struct {
 	cancel  context.CancelFunc
 	out     []*outbox
 	inboxes []*inbox
-	senders sync.WaitGroup // the outboxes' run
-	workers sync.WaitGroup // the inboxes' run and receive, and the ticker
+	rt      routes                  // where each destination's messages go (NodeAggregation)
+	dead    []atomic.Pointer[error] // rank -> why it is lost, once heard
+	fwd     *forwarder              // hands on envelopes for other ranks
+	senders sync.WaitGroup          // the outboxes' run
+	workers sync.WaitGroup          // the inboxes' run and receive, and the ticker
 
 	bufs sync.Pool // packet buffers of capacity cfg.maxPacket(), as *[]byte
 
@@ -72,8 +75,17 @@ func New(ctx context.Context, w *comm.World, reg *Registry, cfg Config) (*Engine
 	if err := handshake(ctx, w, cfg.Tag+1, names); err != nil {
 		return nil, err
 	}
+	leader := leaderOf(w)
+	if cfg.leaders != nil {
+		leader = cfg.leaders[w.Rank()]
+	}
+	leaders, err := exchangeHosts(ctx, w, cfg.Tag+1, leader, cfg.NodeAggregation)
+	if err != nil {
+		return nil, err
+	}
 	e := &Engine{
-		w: w, rank: w.Rank(), cfg: cfg, names: names, hs: hs, now: time.Now,
+		rt: plan(w.Rank(), leaders, cfg.NodeAggregation),
+		w:  w, rank: w.Rank(), cfg: cfg, names: names, hs: hs, now: time.Now,
 		th:    thresholds{bytes: cfg.FlushBytes, age: cfg.FlushAge},
 		calls: make(map[uint64]pending), wake: make(chan struct{}, 1),
 	}
@@ -87,6 +99,8 @@ func (e *Engine) start() {
 	n := e.w.Size()
 	e.out = make([]*outbox, n)
 	e.inboxes = make([]*inbox, n)
+	e.dead = make([]atomic.Pointer[error], n)
+	e.fwd = newForwarder(e)
 	for r := range n {
 		e.out[r], e.inboxes[r] = newOutbox(e, r), newInbox(e, r)
 	}
@@ -100,8 +114,9 @@ func (e *Engine) start() {
 			go e.inboxes[r].receive(e.ctx)
 		}
 	}
-	e.workers.Add(1)
+	e.workers.Add(2)
 	go e.tick()
+	go e.fwd.run(e.ctx)
 }
 
 // tick sends the buffers whose oldest message is too old, or all of them
@@ -175,8 +190,9 @@ func (e *Engine) name(id ID) string {
 }
 
 // Flush sends every buffer now and returns once their packets have been
-// handed to comm (not once their handlers ran). Messages to a lost rank
-// are dropped.
+// handed to comm (not once their handlers ran); with NodeAggregation, a
+// message to another host is then with its relay, which sends it on
+// without waiting. Messages to a lost rank are dropped.
 func (e *Engine) Flush(ctx context.Context) error {
 	dones := make([]<-chan struct{}, len(e.out))
 	for r, o := range e.out {

@@ -58,7 +58,7 @@ func (in *inbox) run(ctx context.Context) {
 	for {
 		p, ok := in.pop()
 		if !ok {
-			in.e.out[in.src].poll(in.e.now(), true, true)
+			in.e.out[in.e.rt.first[in.src]].poll(in.e.now(), true, true)
 			select {
 			case <-in.bell:
 				continue
@@ -76,24 +76,32 @@ func (in *inbox) run(ctx context.Context) {
 // and recycles it when nothing queues it. Replies skip the handler queue
 // so that a handler waiting on a Call does not hold up the reply it waits
 // for, and a Call's result costs no hand-off to the handler goroutine.
-// A malformed packet is cut at the first bad message.
+// Envelopes go to their source's inbox, or to the forwarder when they
+// are for another rank (docs/design/am.md). A malformed packet is cut at
+// the first bad message.
 func (in *inbox) deliver(p []byte) {
 	requests, replies := false, false
+	var d delivery
 	for rest := p; len(rest) > 0; {
 		m, next, err := nextMessage(rest)
+		if err == nil && m.kind == kindRelay {
+			err = d.relayed(in.e, m, rest[:len(rest)-len(next)])
+		}
 		if err != nil {
 			in.e.cfg.Logger.Warn("am: dropping the rest of a malformed packet", "from", in.src, "err", err)
 			p = p[:len(p)-len(rest)]
 			break
 		}
-		if m.kind == kindReply || m.kind == kindReplyErr {
+		switch {
+		case m.kind.isReply():
 			in.e.complete(in.src, m)
 			replies = true
-		} else {
+		case m.kind != kindRelay:
 			requests = true
 		}
 		rest = next
 	}
+	replies = d.hand(in.e) || replies
 	if requests {
 		in.push(p)
 	} else {
@@ -139,7 +147,7 @@ func (in *inbox) reply(m message, reply []byte, err error) {
 		}
 		r.kind, r.payload = kindReplyErr, []byte(msg)
 	}
-	if err := in.e.out[in.src].append(r); err != nil && !errors.Is(err, ErrClosed) {
+	if err := in.e.enqueue(in.src, r); err != nil && !errors.Is(err, ErrClosed) {
 		in.e.cfg.Logger.Debug("am: reply not sent", "to", in.src, "err", err)
 	}
 }

@@ -41,10 +41,44 @@ func newOutbox(e *Engine, dest int) *outbox {
 	return &outbox{e: e, dest: dest, q: make(chan packet, 64)}
 }
 
-// append adds m to the buffer and sends the buffer if it is full.
-func (o *outbox) append(m message) error {
+// append adds m to the buffer, in an envelope from src to dest when
+// wrap, and sends the buffer if it is full.
+func (o *outbox) append(m message, wrap bool, src, dest int) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if err := o.ready(); err != nil {
+		return err
+	}
+	if wrap {
+		o.buf = appendRelay(o.buf, src, dest, m)
+	} else {
+		o.buf = appendMessage(o.buf, m)
+	}
+	o.added(m.kind.isReply())
+	return nil
+}
+
+// appendRaw adds the encoded envelopes of chunk, which deliver checked,
+// one at a time, so that no packet outgrows Config.maxPacket.
+func (o *outbox) appendRaw(chunk []byte) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for len(chunk) > 0 {
+		if err := o.ready(); err != nil {
+			return err
+		}
+		m, rest, _ := nextMessage(chunk)
+		o.buf = append(o.buf, chunk[:len(chunk)-len(rest)]...)
+		_, _, inner, _ := unwrap(m, o.e.Size())
+		o.added(inner.kind.isReply())
+		chunk = rest
+	}
+	return nil
+}
+
+// ready readies the buffer for a message, or returns why it cannot take
+// one. o.mu is held.
+func (o *outbox) ready() error {
 	if o.err != nil {
 		return o.err
 	}
@@ -58,14 +92,18 @@ func (o *outbox) append(m message) error {
 		default:
 		}
 	}
-	o.buf = appendMessage(o.buf, m)
+	return nil
+}
+
+// added counts a message just appended and sends the buffer if it is
+// full. o.mu is held.
+func (o *outbox) added(reply bool) {
 	o.n++
-	o.reply = o.reply || m.kind >= kindReply
+	o.reply = o.reply || reply
 	o.e.appended.Add(1)
 	if c, ok := decide(buffered{bytes: len(o.buf)}, o.e.th); ok {
 		o.sendLocked(c)
 	}
-	return nil
 }
 
 // poll sends the buffer if decide says so at time now, and reports
@@ -102,7 +140,7 @@ func (o *outbox) flush(c cause) <-chan struct{} {
 }
 
 func (o *outbox) sendLocked(c cause) {
-	o.e.stats.count(c, len(o.buf), o.n)
+	o.e.stats.count(c, len(o.buf), o.n, o.e.rt.remote(o.dest))
 	o.q <- packet{b: o.buf}
 	o.buf, o.n, o.reply = nil, 0, false
 }

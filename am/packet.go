@@ -21,7 +21,11 @@ const (
 	kindCall                     // run the handler, reply with its result
 	kindReply                    // a Call's result
 	kindReplyErr                 // a Call's handler error, as text
+	kindRelay                    // an envelope: call is src<<32|dest, payload one inner message
 )
+
+// isReply reports whether k completes a Call.
+func (k kind) isReply() bool { return k == kindReply || k == kindReplyErr }
 
 // message is one decoded message; payload aliases the packet.
 type message struct {
@@ -52,7 +56,7 @@ func nextMessage(p []byte) (message, []byte, error) {
 		handler: ID(binary.LittleEndian.Uint32(p[1:])),
 		call:    binary.LittleEndian.Uint64(p[5:]),
 	}
-	if m.kind < kindPost || m.kind > kindReplyErr {
+	if m.kind < kindPost || m.kind > kindRelay {
 		return message{}, nil, fmt.Errorf("am: message of unknown kind %d", m.kind)
 	}
 	n := binary.LittleEndian.Uint32(p[13:])
@@ -62,4 +66,30 @@ func nextMessage(p []byte) (message, []byte, error) {
 	}
 	m.payload = p[:n:n]
 	return m, p[n:], nil
+}
+
+// appendRelay appends m from src to dest in a relay envelope.
+func appendRelay(p []byte, src, dest int, m message) []byte {
+	p = append(p, byte(kindRelay))
+	p = binary.LittleEndian.AppendUint32(p, 0)
+	p = binary.LittleEndian.AppendUint64(p, uint64(src)<<32|uint64(dest))
+	p = binary.LittleEndian.AppendUint32(p, uint32(msgHeader+len(m.payload)))
+	return appendMessage(p, m)
+}
+
+// unwrap decodes envelope m: the original source, the final destination
+// and the inner message, which must be one message and no envelope.
+func unwrap(m message, size int) (src, dest int, inner message, err error) {
+	src, dest = int(m.call>>32), int(uint32(m.call))
+	if src >= size || dest >= size {
+		return 0, 0, message{}, fmt.Errorf("am: envelope from rank %d to rank %d, world of %d", src, dest, size)
+	}
+	inner, rest, err := nextMessage(m.payload)
+	switch {
+	case err != nil:
+		return 0, 0, message{}, err
+	case len(rest) > 0 || inner.kind == kindRelay:
+		return 0, 0, message{}, fmt.Errorf("am: envelope from rank %d holds %d stray bytes or a nested envelope", src, len(rest))
+	}
+	return src, dest, inner, nil
 }
