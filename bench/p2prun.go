@@ -89,7 +89,7 @@ func startImpls(ctx context.Context, cfg *P2PConfig, dir string) ([]impl, string
 	m := &mpiImpl{dir: dir, tr: transports[cfg.Transport], cfg: *cfg}
 	if len(cfg.Hosts) > 0 {
 		m.kernels, err = probeKernels(ctx, m.ssh(), cfg.Hosts)
-		if crowdedOn(spread(slices.Max(cfg.Ranks), cfg.Hosts), m.kernels) {
+		if slices.ContainsFunc(peerPlan(*cfg), func(r peerRun) bool { return crowdedOn(spread(r.ranks, cfg.Hosts), m.kernels) }) {
 			fmt.Fprintln(cfg.Log, "bench p2p: hosts share a kernel with fewer CPUs than ranks: Open MPI yields when idle (mpi_yield_when_idle) there")
 		}
 	}
