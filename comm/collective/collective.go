@@ -17,6 +17,7 @@ const (
 	chDirect        = iota // setup, measurement, hops to and from a root off the trees
 	chTrees                // coll.LaneTrees
 	chDissemination        // coll.LaneDissemination
+	chButterfly            // coll.LaneButterfly
 	channels
 )
 
@@ -47,16 +48,19 @@ type Comm struct {
 	// to ranks off the trees, which the collective's goroutine adds;
 	// failure goes from nil to its first value once.
 
-	w       *comm.World
-	cfg     Config
-	base    int
-	member  *coll.Member
-	reduce  *tree.Tree
-	bcast   *tree.Tree
-	model   *topo.Model // rank 0 only
-	direct  map[int]*comm.Link
-	scratch []byte
-	values  []byte // the Values helpers' encodings (values.go)
+	w      *comm.World
+	cfg    Config
+	base   int
+	member *coll.Member
+	reduce *tree.Tree
+	bcast  *tree.Tree
+	// allreduce is Allreduce's algorithm per piece length, rank 0's
+	// plan (allreduce.go).
+	allreduce tree.AllreducePlan
+	model     *topo.Model // rank 0 only
+	direct    map[int]*comm.Link
+	scratch   []byte
+	values    []byte // the Values helpers' encodings (values.go)
 
 	mu      sync.Mutex
 	failure error
@@ -76,8 +80,10 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 		return nil, fmt.Errorf("collective: %w", err)
 	}
 	c := &Comm{w: w, cfg: cfg, base: base, direct: map[int]*comm.Link{}}
-	if c.reduce, c.bcast, err = c.plan(ctx); err == nil {
-		ccfg := coll.Config{Broadcast: c.bcast, Reduce: c.reduce, MaxMessage: cfg.MaxMessage}
+	var p plan
+	if p, err = c.plan(ctx); err == nil {
+		c.reduce, c.bcast, c.allreduce = p.Reduce, p.Bcast, p.Allreduce
+		ccfg := coll.Config{Broadcast: c.bcast, Reduce: c.reduce, MaxMessage: cfg.MaxMessage, Allreduce: p.Allreduce}
 		c.member, err = coll.NewMember(ccfg, w.Rank(), c.dial)
 	}
 	if err != nil {
@@ -98,8 +104,11 @@ var (
 // communicator's channels.
 func (c *Comm) dial(peer int, lane coll.Lane) (coll.Link, error) {
 	ch := c.base + chTrees
-	if lane == coll.LaneDissemination {
+	switch lane {
+	case coll.LaneDissemination:
 		ch = c.base + chDissemination
+	case coll.LaneButterfly:
+		ch = c.base + chButterfly
 	}
 	return c.w.Link(peer, ch)
 }
