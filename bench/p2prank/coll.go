@@ -50,7 +50,7 @@ func (r *rank) coll() error {
 			return err
 		}
 	}
-	return nil
+	return r.allreduceAlgorithms(n)
 }
 
 func (r *rank) barriers(c *collective.Comm, n int) (time.Duration, error) {
