@@ -170,3 +170,32 @@ func TestAllreduceConfig(t *testing.T) {
 		t.Error("New accepted allreduce algorithm -1")
 	}
 }
+
+// planAllreduce: a forced algorithm wins; a crowded host keeps the trees
+// whatever the model says; otherwise the model's choice.
+func TestPlanAllreduceRules(t *testing.T) {
+	m := uniformRanks(4)
+	tr, err := tree.Build(m, tree.Spec{Topology: tree.Sequential, Root: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		forced  tree.Algorithm
+		crowded bool
+		want    tree.Algorithm
+	}{
+		{"model", 0, false, tree.AllreduceDoubling},
+		{"crowded", 0, true, tree.AllreduceTrees},
+		{"forced", tree.AllreduceRabenseifner, false, tree.AllreduceRabenseifner},
+		{"forced on a crowded host", tree.AllreduceDoubling, true, tree.AllreduceDoubling},
+	} {
+		p, err := planAllreduce(m, tr, tr, Config{MaxMessage: 1024, Allreduce: tc.forced}, tc.crowded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.For(8); got != tc.want {
+			t.Errorf("%s: plan %v gives %v for 8 bytes, want %v", tc.name, p, got, tc.want)
+		}
+	}
+}

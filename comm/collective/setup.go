@@ -68,7 +68,8 @@ func (c *Comm) makePlan(ctx context.Context, own hello) (ans plan, err error) {
 	}
 	c.model, ans.Reduce, ans.Bcast, err = c.trees(hs)
 	if err == nil {
-		ans.Allreduce, err = planAllreduce(c.model, ans.Reduce, ans.Bcast, c.cfg)
+		crowded := c.cfg.Given == nil && crowdedTopology(hs, c.cfg)
+		ans.Allreduce, err = planAllreduce(c.model, ans.Reduce, ans.Bcast, c.cfg, crowded)
 	}
 	if err != nil {
 		ans = plan{Err: err.Error()}
