@@ -196,3 +196,22 @@ func TestButterflyPeers(t *testing.T) {
 		}
 	}
 }
+
+// Only a team whose plan leaves the trees gets butterfly links.
+func TestButterflyLinksOnlyWhenPlanned(t *testing.T) {
+	for _, tc := range []struct {
+		plan  tree.AllreducePlan
+		links bool
+	}{
+		{tree.AllreducePlan{}, false},
+		{tree.FixedAllreduce(tree.AllreduceTrees), false},
+		{tree.AllreducePlan{ByClass: []tree.Algorithm{tree.AllreduceTrees, tree.AllreduceRabenseifner}}, true},
+	} {
+		team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Binary), Allreduce: tc.plan})
+		for _, m := range team.Members() {
+			if got := len(m.bf.partner) > 0; got != tc.links {
+				t.Errorf("plan %v: member %d has butterfly links %v, want %v", tc.plan, m.CPU(), got, tc.links)
+			}
+		}
+	}
+}

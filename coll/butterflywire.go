@@ -3,6 +3,8 @@ package coll
 import (
 	"fmt"
 	"slices"
+
+	"github.com/plexus-hpc/plexus/tree"
 )
 
 // The butterfly's links (see butterfly.go): member i (by position) and
@@ -30,9 +32,23 @@ func butterflyPeers(i, n int) (partners []int, fold int) {
 	return partners, fold
 }
 
+// usesButterfly reports whether the allreduce plan ever leaves the trees:
+// teams whose plan does not are given no butterfly links.
+func (c *Config) usesButterfly() bool {
+	for _, a := range c.Allreduce.ByClass {
+		if a != tree.AllreduceTrees {
+			return true
+		}
+	}
+	return false
+}
+
 // wireButterfly gives every member of an in-process team its butterfly
-// links.
+// links, if its plan uses them.
 func (t *Team) wireButterfly(l *linker) error {
+	if !t.cfg.usesButterfly() {
+		return nil
+	}
 	n := len(t.members)
 	for i, m := range t.members {
 		partners, fold := butterflyPeers(i, n)
@@ -50,6 +66,9 @@ func (t *Team) wireButterfly(l *linker) error {
 // butterfly wires the local member of a remote team as wireButterfly
 // does.
 func (w *remoteWiring) butterfly() error {
+	if !w.m.team.cfg.usesButterfly() {
+		return nil
+	}
 	ids := w.m.team.cfg.Broadcast.Members()
 	i := slices.Index(ids, w.m.cpu)
 	partners, fold := butterflyPeers(i, len(ids))
