@@ -115,7 +115,17 @@ func (m *Member) doubling(ctx context.Context, acc []byte, op func(acc, in []byt
 // fully folded block pos here, and allgathers the blocks by recursive
 // doubling.
 func (m *Member) rabenseifner(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
-	lo, hi := 0, m.bf.p // the blocks this member is responsible for
+	if err := m.reduceScatter(ctx, acc, op); err != nil {
+		return err
+	}
+	return m.allgather(ctx, acc)
+}
+
+// reduceScatter halves the blocks this member is responsible for each
+// round, from all p to block pos alone: it sends the partner the half the
+// partner keeps and folds the partner's copy of the half it keeps.
+func (m *Member) reduceScatter(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
+	lo := 0 // the member's blocks are [lo, lo+2d) before the round of distance d
 	for d := m.bf.p / 2; d >= 1; d /= 2 {
 		keepLo, sendLo := lo, lo+d
 		if m.bf.pos&d != 0 {
@@ -131,21 +141,28 @@ func (m *Member) rabenseifner(ctx context.Context, acc []byte, op func(acc, in [
 			return err
 		}
 		apply(op, keep, rx)
-		lo, hi = keepLo, keepLo+d
+		lo = keepLo
 	}
+	return nil
+}
+
+// allgather doubles the member's blocks each round, from block pos to all
+// p, exchanging them with the partner's, which lie next to them.
+func (m *Member) allgather(ctx context.Context, acc []byte) error {
+	lo := m.bf.pos // the member's blocks are [lo, lo+d) before the round of distance d
 	for d := 1; d < m.bf.p; d *= 2 {
 		e := m.bf.partner[bits.TrailingZeros(uint(d))]
-		if err := m.send(ctx, e, m.blocks(acc, lo, hi)); err != nil {
+		if err := m.send(ctx, e, m.blocks(acc, lo, lo+d)); err != nil {
 			return err
 		}
-		theirs := hi
+		theirs := lo + d
 		if m.bf.pos&d != 0 {
 			theirs = lo - d
 		}
 		if err := m.recvExactly(ctx, e, m.blocks(acc, theirs, theirs+d), "allgather block from a partner"); err != nil {
 			return err
 		}
-		lo, hi = min(lo, theirs), max(hi, theirs+d)
+		lo = min(lo, theirs)
 	}
 	return nil
 }
