@@ -7,9 +7,9 @@ import (
 )
 
 // forcedAlgorithms are the allreduce algorithms the coll case also times
-// forced, each reported as "allreduce-<algorithm>" next to "allreduce"
-// (the one the model chose), so that one run compares them side by side
-// with Open MPI's allreduce.
+// forced, with -algorithms, each reported as "allreduce-<algorithm>" next
+// to "allreduce" (the one the model chose), so that one run compares them
+// side by side with Open MPI's allreduce (plexus bench allreduce).
 var forcedAlgorithms = []tree.Algorithm{tree.AllreduceTrees, tree.AllreduceDoubling}
 
 // allreduceAlgorithms times the 8-byte allreduce of the coll case on a

@@ -50,7 +50,10 @@ func (r *rank) coll() error {
 			return err
 		}
 	}
-	return r.allreduceAlgorithms(n)
+	if r.o.algorithms {
+		return r.allreduceAlgorithms(n)
+	}
+	return nil
 }
 
 func (r *rank) barriers(c *collective.Comm, n int) (time.Duration, error) {
