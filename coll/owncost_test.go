@@ -23,19 +23,59 @@ func (readyLink) Recv(context.Context, []byte) (int, error) { return 8, nil }
 // exchange, which a 2-rank allreduce between processes adds to the
 // transport's.
 func BenchmarkAllreduceOwnCost(b *testing.B) {
+	m := readyMember(b)
+	ctx := context.Background()
+	b.Run("form=bytes", func(b *testing.B) {
+		in, out := make([]byte, 8), make([]byte, 8)
+		op := func(acc, in []byte) { acc[0] += in[0] }
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := m.Allreduce(ctx, in, out, op); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("form=values", func(b *testing.B) {
+		in, out := []float64{1}, []float64{0}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := AllreduceValues(ctx, m, in, out, func(a, b float64) float64 { return a + b }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// readyMember is member 0 of a two-member team over links that never wait.
+func readyMember(tb testing.TB) *Member {
 	pair := &tree.Tree{Root: 0, Children: map[int][]int{0: {1}, 1: {}}}
 	m, err := NewMember(Config{Broadcast: pair}, 0, func(int, Lane) (Link, error) { return readyLink{}, nil })
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return m
+}
+
+// The Values functions allocate nothing once the member has run them for
+// an element type (valuefold.go).
+func TestValuesAllocateNothing(t *testing.T) {
+	m := readyMember(t)
 	ctx := context.Background()
-	in, out := make([]byte, 8), make([]byte, 8)
-	op := func(acc, in []byte) { acc[0] += in[0] }
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := m.Allreduce(ctx, in, out, op); err != nil {
-			b.Fatal(err)
+	in, out := []float64{1}, []float64{0} // readyLink delivers 8 bytes
+	sum := func(a, b float64) float64 { return a + b }
+	if allocs := testing.AllocsPerRun(100, func() {
+		if err := AllreduceValues(ctx, m, in, out, sum); err != nil {
+			t.Fatal(err)
 		}
+	}); allocs != 0 {
+		t.Errorf("AllreduceValues: %v allocations per call, want 0", allocs)
+	}
+	if allocs := testing.AllocsPerRun(100, func() {
+		if err := ReduceValues(ctx, m, in, out, sum); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("ReduceValues: %v allocations per call, want 0", allocs)
 	}
 }
 

@@ -199,3 +199,21 @@ func TestPlanAllreduceRules(t *testing.T) {
 		}
 	}
 }
+
+// AllreduceValues allocates nothing once the communicator has run it for
+// an element type (valuefold.go): a fresh fold per call escaped to the
+// heap.
+func TestAllreduceValuesAllocatesNothing(t *testing.T) {
+	f := twinWorlds(t, 1)
+	ctx := testCtx(t)
+	c := newComms(t, ctx, f.ws, Config{Model: Placement})[0]
+	in, out := []float64{1, 2}, []float64{0, 0}
+	sum := func(a, b float64) float64 { return a + b }
+	if allocs := testing.AllocsPerRun(100, func() {
+		if err := AllreduceValues(ctx, c, in, out, sum); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("%v allocations per call, want 0", allocs)
+	}
+}

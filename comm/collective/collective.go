@@ -61,6 +61,7 @@ type Comm struct {
 	direct    map[int]*comm.Link
 	scratch   []byte
 	values    []byte // the Values helpers' encodings (values.go)
+	vfold     any    // the Values helpers' op (valuefold.go)
 
 	// failure is read at the start of every collective, so it is an
 	// atomic pointer rather than a mutex's field: a load, not a lock and
