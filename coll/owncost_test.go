@@ -83,6 +83,6 @@ func TestValuesAllocateNothing(t *testing.T) {
 // keeps the copies to whole 16-byte moves (see end).
 func TestEndSize(t *testing.T) {
 	if s := unsafe.Sizeof(end{}); s%16 != 0 {
-		t.Errorf("end is %d bytes, want a multiple of 16", s)
+		t.Errorf("end is %d bytes, want a multiple of 16: resize its padding field", s)
 	}
 }
