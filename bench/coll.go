@@ -80,6 +80,10 @@ type kase struct {
 	setup       func() (body, func(), error)
 	built       *tree.Tree // set by team setups
 	unpinned    bool       // members run on goroutines as Go starts them
+
+	// predict, set by allreduce setups, is the simulator's latency for
+	// what the case times, where built's reduction plus broadcast is not.
+	predict func() (float64, error)
 }
 
 // unpinnedSuffix ends the impl of a baseline run on unpinned goroutines,
@@ -130,10 +134,16 @@ func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
 	if k.bench == "stream" {
 		r.MsgsPerSec = 1e9 / ns
 	}
-	if k.built != nil {
-		if r.PredictedNs, err = predict(cfg.Model, k.built); err != nil {
-			return Result{}, err
-		}
+	switch {
+	case k.predict != nil:
+		r.PredictedNs, err = k.predict()
+	case k.built != nil:
+		r.PredictedNs, err = predict(cfg.Model, k.built)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if r.PredictedNs > 0 {
 		r.Ratio = ns / r.PredictedNs
 	}
 	return r, nil
@@ -175,6 +185,7 @@ func collCases(ctx context.Context, cfg *Config, n int) []*kase {
 		&kase{bench: "barrier", impl: "dissemination", members: n, setup: dissemination(ctx, cfg.Model, cpus)},
 		&kase{bench: "barrier", impl: "atomic", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewAtomic(n) }, n)},
 	)
+	ks = append(ks, allreduceCases(ctx, cfg, n)...)
 	return append(ks, withUnpinned(
 		&kase{bench: "barrier", impl: "cond", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewCond(n) }, n)},
 		&kase{bench: "barrier", impl: "chan", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewChan(n) }, n)},

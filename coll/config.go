@@ -35,6 +35,11 @@ type Config struct {
 	// most that a link of Slots slots carries (NewMember:
 	// DefaultMaxMessage). Every member keeps two buffers of this size.
 	MaxMessage int
+	// Allreduce says which algorithm Allreduce uses for each length; its
+	// zero value runs every allreduce on the trees. tree.PlanAllreduce
+	// makes the plan the machine model favours, tree.FixedAllreduce one
+	// that forces an algorithm. Every member must have the same plan.
+	Allreduce tree.AllreducePlan
 
 	// transport makes the links; nil means rings of Slots slots. Tests
 	// set it to run the same team over twin links.
@@ -53,6 +58,9 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if err := c.validateSizes(); err != nil {
+		return err
+	}
+	if err := c.validateAllreduce(); err != nil {
 		return err
 	}
 	if c.Pin {

@@ -49,6 +49,14 @@
 // order serve across processes in package comm/collective, whose rooted
 // collectives take the root rank after ctx.
 //
+// Allreduce runs on the trees unless Config.Allreduce, a plan per vector
+// length, names recursive doubling or Rabenseifner's algorithm; make the
+// plan the machine model favours with tree.PlanAllreduce, or force one
+// algorithm with tree.FixedAllreduce:
+//
+//	plan, err := tree.PlanAllreduce(model, bc, bc, 1024, tree.DefaultAllreduceCosts)
+//	team, err := coll.NewTeam(coll.Config{Broadcast: bc, Allreduce: plan})
+//
 // Run starts one goroutine per member, pinned to the member's CPU when
 // Config.Pin is set. Members may also be driven by goroutines of the
 // caller's own (Team.Members, Member.Pin); a member's methods must then

@@ -33,10 +33,18 @@ type transport func(a, b int) (Link, Link, error)
 
 // end is one member's end of a link, with its try-send form and signal
 // state looked up once rather than on every message.
+//
+// Its size is a multiple of 16 bytes (endSizeTest): ends are passed by
+// value on every message, and the compiler copies a 40-byte struct with
+// overlapping 16-byte moves, so that reading a field of a fresh copy
+// straddles two stores and waits for them instead of being forwarded;
+// the padding took about a quarter off a two-member Allreduce's own cost
+// (BenchmarkAllreduceOwnCost; docs/benchmarks.md).
 type end struct {
 	Link
 	try trySender // nil when the link has no TrySend
 	sig *signal   // nil when the link carries no signals
+	_   [8]byte   // to 48 bytes: see above
 }
 
 func newEnd(l Link) end {

@@ -35,6 +35,7 @@ type Member struct {
 
 	dissOut []end // dissemination barrier, by round
 	dissIn  []end
+	bf      butterfly // doubling and Rabenseifner (butterfly.go)
 
 	acc, rx []byte // MaxMessage bytes each
 	pending []int  // reduction children not yet heard from

@@ -3,6 +3,8 @@ package coll
 import (
 	"context"
 	"fmt"
+
+	"github.com/plexus-hpc/plexus/tree"
 )
 
 // Reduce combines every member's in with op up the reduction tree and
@@ -96,11 +98,16 @@ func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int
 
 // Allreduce is Reduce followed by a broadcast of the result: every member
 // ends with the result in out, which must hold len(in) bytes everywhere.
-// A team of two exchanges instead (exchange): one hop, not two.
+// A team of two exchanges instead (exchange): one hop, not two. Where the
+// team's Config.Allreduce plan says so for len(in), it runs recursive
+// doubling or Rabenseifner's algorithm instead (butterfly.go).
 // Allreduce is the byte-level form of AllreduceValues.
 func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
 	if len(out) < len(in) {
 		return m.fail(errShortOut(len(out), len(in)))
+	}
+	if a := m.team.cfg.Allreduce.For(len(in)); a != tree.AllreduceTrees {
+		return m.butterflyAllreduce(ctx, a, in, out[:len(in)], op)
 	}
 	if m.pair {
 		return m.exchange(ctx, in, out[:len(in)], op)

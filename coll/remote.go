@@ -17,6 +17,9 @@ const (
 	LaneTrees Lane = 1 + iota
 	// LaneDissemination carries DisseminationBarrier's messages.
 	LaneDissemination
+	// LaneButterfly carries the messages of Allreduce's recursive
+	// doubling and Rabenseifner algorithms.
+	LaneButterfly
 )
 
 // Dialer returns this member's end of the link to peer on lane. The link's
@@ -55,6 +58,9 @@ func NewMember(cfg Config, self int, dial Dialer) (*Member, error) {
 	if err := w.dissemination(); err != nil {
 		return nil, err
 	}
+	if err := w.butterfly(); err != nil {
+		return nil, err
+	}
 	t.signals = w.signals()
 	ringBells(m)
 	return m, nil
@@ -82,7 +88,7 @@ func (c *Config) validateRemote(self int) error {
 	if c.MaxMessage == 0 {
 		c.MaxMessage = DefaultMaxMessage
 	}
-	return nil
+	return c.validateAllreduce()
 }
 
 type laneKey struct {

@@ -34,7 +34,8 @@ func (l *linker) ends(a, b int) (end, end, error) {
 }
 
 // wire gives every member its links: parent and children in both trees,
-// then the dissemination barrier's, on links of their own.
+// then the dissemination barrier's and the butterfly's, on links of their
+// own.
 func (t *Team) wire() error {
 	tr := t.cfg.transportOrRings()
 	trees := newLinker(tr)
@@ -44,7 +45,10 @@ func (t *Team) wire() error {
 		}
 	}
 	t.signals = trees.signals()
-	return t.wireDissemination(newLinker(tr))
+	if err := t.wireDissemination(newLinker(tr)); err != nil {
+		return err
+	}
+	return t.wireButterfly(newLinker(tr))
 }
 
 // signals reports whether both ends of every link carry signals. The

@@ -50,6 +50,9 @@ func (r *rank) coll() error {
 			return err
 		}
 	}
+	if r.o.algorithms {
+		return r.allreduceAlgorithms(n)
+	}
 	return nil
 }
 

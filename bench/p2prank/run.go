@@ -27,6 +27,7 @@ type options struct {
 	timeout    time.Duration
 	serialized bool
 	cpuprofile string
+	algorithms bool // coll also times each allreduce algorithm (allreducealgo.go)
 }
 
 // Run is one rank of a job: it joins the world of the job it was started
@@ -56,6 +57,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp or shm (every rank on this host)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write each rank's CPU profile of the run to `FILE`.RANK (pgo.sh merges them into default.pgo)")
 	fs.BoolVar(&o.serialized, "serialized", false, "join a serialized world (comm.Config.Serialized: one goroutine at a time; not for latency_mt and msgrate_mt)")
+	fs.BoolVar(&o.algorithms, "algorithms", false, "coll also times the 8-byte allreduce with each algorithm forced (allreduce-trees, allreduce-doubling)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

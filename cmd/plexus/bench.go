@@ -26,6 +26,8 @@ Runs, on goroutines pinned to this machine's CPUs, side by side:
             atomic (sense-reversing), cond (sync.Cond), chan, waitgroup
   bcast     impl team-<topology>, chan: 8-byte broadcast + acknowledgement
   reduce    impl team-<topology>, chan: 8-byte sum + release
+  allreduce impl team-<algorithm> (trees, doubling, rabenseifner) and
+            team-auto (the model's choice): 8-byte sum on the adaptive tree
 Go's own primitives (cond, chan, waitgroup) also run on goroutines as Go
 programs start them, unpinned (impl chan-unpinned and so on): there the
 scheduler hands a value or a wake-up to a goroutine waiting on the same

@@ -68,6 +68,11 @@ type Config struct {
 	// in pieces of this size, pipelined down the tree. Zero means
 	// DefaultMaxMessage; at least 64 and at most comm.MaxLinkMessage.
 	MaxMessage int
+	// Allreduce forces Allreduce's algorithm (tree.AllreduceTrees,
+	// AllreduceDoubling or AllreduceRabenseifner) for every length; zero
+	// lets rank 0 choose per length on the model of the ranks
+	// (tree.PlanAllreduce), as it chooses the trees.
+	Allreduce tree.Algorithm
 }
 
 // Validate checks c and fills in its defaults.
@@ -83,6 +88,9 @@ func (c *Config) Validate() error {
 	}
 	if err := c.validateNumbers(); err != nil {
 		return err
+	}
+	if c.Allreduce != 0 && !c.Allreduce.Valid() {
+		return fmt.Errorf("collective: config has an invalid allreduce algorithm (%d)", int(c.Allreduce))
 	}
 	if c.Host == "" {
 		h, err := os.Hostname()

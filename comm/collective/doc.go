@@ -44,6 +44,17 @@
 // between that rank and the trees' root. docs/design/collectives.md
 // describes the planning and the members.
 //
+// # Allreduce algorithms
+//
+// Allreduce runs on the trees, by recursive doubling or by Rabenseifner's
+// reduce-scatter and allgather, whichever the simulator finds fastest on
+// the model of the ranks for the length of each piece
+// (tree.PlanAllreduce); rank 0 makes the choice with the trees and every
+// rank follows it (Comm.AllreducePlan). Config.Allreduce forces one
+// algorithm, for benchmarks and tests:
+//
+//	c, err := collective.New(ctx, w, collective.Config{Allreduce: tree.AllreduceDoubling})
+//
 // # Failures
 //
 // Nothing waits forever. A lost peer fails the links to it; a collective

@@ -30,11 +30,13 @@ type hello struct {
 	RTT     []float64 `json:"rtt,omitempty"`  // ns, per peer
 }
 
-// plan is rank 0's answer: the trees, or why there are none.
+// plan is rank 0's answer: the trees and Allreduce's algorithm per
+// length, or why there are none.
 type plan struct {
-	Reduce *tree.Tree `json:"reduce,omitempty"`
-	Bcast  *tree.Tree `json:"bcast,omitempty"`
-	Err    string     `json:"err,omitempty"`
+	Reduce    *tree.Tree         `json:"reduce,omitempty"`
+	Bcast     *tree.Tree         `json:"bcast,omitempty"`
+	Allreduce tree.AllreducePlan `json:"allreduce"`
+	Err       string             `json:"err,omitempty"`
 }
 
 // rankModel builds the model of the ranks from their hellos (indexed by

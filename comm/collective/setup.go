@@ -22,11 +22,11 @@ var errPlan = errors.New("collective: no trees")
 // timing its pairs, for Measure); rank 0 builds the model and the trees
 // and sends the trees back. The trees are built once, at rank 0, so every
 // rank runs on the very same ones, whatever its floating-point unit does.
-func (c *Comm) plan(ctx context.Context) (reduce, bcast *tree.Tree, err error) {
+func (c *Comm) plan(ctx context.Context) (p plan, err error) {
 	h := hello{Host: c.cfg.Host}
 	if c.cfg.Model == Measure && c.cfg.Given == nil {
 		if h, err = c.measure(ctx); err != nil {
-			return nil, nil, fmt.Errorf("collective: measuring the ranks: %w", err)
+			return plan{}, fmt.Errorf("collective: measuring the ranks: %w", err)
 		}
 	}
 	h.Crowded = c.w.Crowded()
@@ -37,37 +37,40 @@ func (c *Comm) plan(ctx context.Context) (reduce, bcast *tree.Tree, err error) {
 }
 
 // askPlan sends h to rank 0 and waits for the trees.
-func (c *Comm) askPlan(ctx context.Context, h hello) (reduce, bcast *tree.Tree, err error) {
+func (c *Comm) askPlan(ctx context.Context, h hello) (plan, error) {
 	if err := c.sendJSON(ctx, 0, h); err != nil {
-		return nil, nil, err
+		return plan{}, err
 	}
 	var p plan
 	if err := c.recvJSON(ctx, 0, &p); err != nil {
-		return nil, nil, err
+		return plan{}, err
 	}
 	if p.Err != "" {
-		return nil, nil, fmt.Errorf("%w: rank 0: %s", errPlan, p.Err)
+		return plan{}, fmt.Errorf("%w: rank 0: %s", errPlan, p.Err)
 	}
 	if p.Reduce == nil || p.Bcast == nil {
-		return nil, nil, fmt.Errorf("%w: rank 0 sent none", errPlan)
+		return plan{}, fmt.Errorf("%w: rank 0 sent none", errPlan)
 	}
-	return p.Reduce, p.Bcast, nil
+	return p, nil
 }
 
 // makePlan is rank 0's side: gather the hellos, plan, answer everyone,
 // with the error if planning failed, so that nobody waits for trees that
 // will not come.
-func (c *Comm) makePlan(ctx context.Context, own hello) (reduce, bcast *tree.Tree, err error) {
+func (c *Comm) makePlan(ctx context.Context, own hello) (ans plan, err error) {
 	hs := []hello{own}
 	for p := 1; p < c.w.Size(); p++ {
 		var h hello
 		if err := c.recvJSON(ctx, p, &h); err != nil {
-			return nil, nil, err
+			return plan{}, err
 		}
 		hs = append(hs, h)
 	}
-	var ans plan
 	c.model, ans.Reduce, ans.Bcast, err = c.trees(hs)
+	if err == nil {
+		crowded := c.cfg.Given == nil && crowdedTopology(hs, c.cfg)
+		ans.Allreduce, err = planAllreduce(c.model, ans.Reduce, ans.Bcast, c.cfg, crowded)
+	}
 	if err != nil {
 		ans = plan{Err: err.Error()}
 	}
@@ -76,7 +79,7 @@ func (c *Comm) makePlan(ctx context.Context, own hello) (reduce, bcast *tree.Tre
 			err = serr
 		}
 	}
-	return ans.Reduce, ans.Bcast, err
+	return ans, err
 }
 
 // trees builds the model (or takes the given one) and the trees on it.

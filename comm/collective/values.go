@@ -24,7 +24,10 @@ func ReduceValues[T coll.Number](ctx context.Context, c *Comm, root int, in, out
 		}
 		res = make([]byte, 8*len(in))
 	}
-	if err := c.Reduce(ctx, root, encode(in), res, fold(op)); err != nil {
+	f := foldFor(&c.vfold, op)
+	err := c.Reduce(ctx, root, encode(in), res, f.fold)
+	f.release()
+	if err != nil {
 		return err
 	}
 	decode(res, out)
@@ -38,7 +41,10 @@ func AllreduceValues[T coll.Number](ctx context.Context, c *Comm, in, out []T, o
 	}
 	enc, res := c.valueBufs(len(in))
 	encodeInto(enc, in)
-	if err := c.Allreduce(ctx, enc, res, fold(op)); err != nil {
+	f := foldFor(&c.vfold, op)
+	err := c.Allreduce(ctx, enc, res, f.fold)
+	f.release()
+	if err != nil {
 		return err
 	}
 	decode(res, out)
@@ -53,15 +59,6 @@ func (c *Comm) valueBufs(n int) (enc, res []byte) {
 		c.values = make([]byte, 16*n)
 	}
 	return c.values[:8*n], c.values[8*n : 16*n]
-}
-
-// fold turns op on values into op on their encodings.
-func fold[T coll.Number](op func(a, b T) T) func(acc, in []byte) {
-	return func(acc, in []byte) {
-		for i := 0; i+8 <= len(acc); i += 8 {
-			put(acc[i:], op(get[T](acc[i:]), get[T](in[i:])))
-		}
-	}
 }
 
 func encode[T coll.Number](vs []T) []byte {

@@ -1,0 +1,38 @@
+package collective
+
+import (
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/tree"
+)
+
+// planAllreduce is rank 0's choice of Allreduce's algorithm for every
+// piece length up to MaxMessage: the one cfg forces, else the cheapest on
+// the model of the ranks (tree.PlanAllreduce), so that every rank runs
+// the same algorithm for a length whatever its own view of the costs.
+//
+// On a crowded host (crowded: the trees are flat for the reason
+// crowdedTopology gives) it keeps the trees: there every hop in a row
+// waits for a CPU, which the costs do not show, and the flat trees'
+// allreduce is two hops in a row where doubling takes log2(p), plus two
+// with folds: never fewer. On 4 ranks sharing 2 CPUs the two measured
+// alike (docs/benchmarks.md, "Allreduce by recursive doubling").
+func planAllreduce(m *topo.Model, reduce, bcast *tree.Tree, cfg Config, crowded bool) (tree.AllreducePlan, error) {
+	switch {
+	case cfg.Allreduce != 0:
+		return tree.FixedAllreduce(cfg.Allreduce), nil
+	case crowded:
+		return tree.FixedAllreduce(tree.AllreduceTrees), nil
+	}
+	p, err := tree.PlanAllreduce(m, reduce, bcast, cfg.MaxMessage&^63, tree.DefaultAllreduceCosts)
+	if err != nil {
+		return tree.AllreducePlan{}, fmt.Errorf("collective: allreduce plan on model %q: %w", m.Name, err)
+	}
+	return p, nil
+}
+
+// AllreducePlan returns Allreduce's algorithm for each length of a piece
+// (at most MaxMessage bytes; longer buffers go in pieces), the same at
+// every rank.
+func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
