@@ -23,6 +23,12 @@
 //	res, err := bench.P2P(ctx, bench.P2PConfig{Transport: "shm", Ranks: []int{2}, Peers: true})
 //	bench.WriteP2PTable(os.Stdout, res)
 //
+// With P2PConfig.Hosts it measures between hosts instead, over TCP: its
+// ranks start as plexus run starts them there, through P2PConfig.SSH, and
+// Open MPI's mpirun runs on the first host through the same command:
+//
+//	res, err := bench.P2P(ctx, bench.P2PConfig{Hosts: []string{"h1", "h2"}, SSH: []string{"./agent"}, Peers: true})
+//
 // Gas, behind `plexus bench gas`, does the same for packages am and pgas
 // (package gasrank) against bench/peers' am.c and gups.c.
 //
