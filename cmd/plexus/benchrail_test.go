@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,5 +131,23 @@ func TestMedian(t *testing.T) {
 	}
 	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
 		t.Errorf("median(4,1,3,2) = %v", m)
+	}
+}
+
+// TestRailHosts: the two hosts for mpirun come from --host or the first
+// two hosts of the hostfile, comments and slots left out.
+func TestRailHosts(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(f, []byte("# two hosts\nh1 slots=2\n\nh2 slots=2\nh3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ host, file string }{{"h1,h2", ""}, {"", f}} {
+		got, err := railHosts(c.host, c.file)
+		if err != nil || strings.Join(got, ",") != "h1,h2" {
+			t.Errorf("railHosts(%q, %q) = %v, %v; want h1,h2", c.host, c.file, got, err)
+		}
+	}
+	if _, err := railHosts("", filepath.Join(t.TempDir(), "none")); err == nil {
+		t.Error("a missing hostfile: no error")
 	}
 }
