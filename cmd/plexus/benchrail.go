@@ -52,7 +52,8 @@ ideal rate. The output ends with the ratios against the targets: plexus
 the competing flow, ≥ 1× Open MPI. --runs N runs every case N times (Open
 MPI's program N times) and reports the median. --json prints one JSON
 array of rows (bench, impl, rails, size, value, unit, compete,
-aggregated, bytes, runs, note); --svg plots bandwidth against size, one line per impl.`,
+aggregated, bytes, runs, note); --svg plots bandwidth against size, one
+line per impl, dashed under the competing flow.`,
 	flags: func() *flag.FlagSet { return new(benchRailOpts).flagSet() },
 	run:   runBenchRail,
 }
