@@ -12,7 +12,7 @@ func Threshold(rails []Rail, cfg Config) int {
 	idle := make([]Rail, len(rails))
 	largest := 0
 	for i, r := range rails {
-		idle[i] = Rail{Profile: r.Profile, Down: r.Down}
+		idle[i] = Rail{Profile: r.Profile, Down: r.Down, Slowdown: r.Slowdown}
 		if !r.Down {
 			largest = max(largest, r.Profile.Samples[len(r.Profile.Samples)-1].Size)
 		}

@@ -27,6 +27,27 @@ type Rail struct {
 	Busy time.Duration
 	// Down marks a rail that takes no work (it failed).
 	Down bool
+	// Slowdown multiplies the profile's predicted transfer times: what
+	// the rail has been delivering lately against its samples (traffic
+	// of others on the link, a degraded link). Zero means 1.
+	Slowdown float64
+}
+
+// Predict is the rail's predicted time to transfer n bytes once idle:
+// its profile's, times its slowdown.
+func (r Rail) Predict(n int) time.Duration {
+	return time.Duration(math.Round(r.predict(float64(n))))
+}
+
+func (r Rail) predict(n float64) float64 { return r.Profile.predict(n) * r.slow() }
+
+func (r Rail) capacity(t float64) float64 { return r.Profile.capacity(t / r.slow()) }
+
+func (r Rail) slow() float64 {
+	if r.Slowdown <= 0 {
+		return 1
+	}
+	return r.Slowdown
 }
 
 // Config tunes the decisions. The zero value is the defaults.
@@ -75,7 +96,7 @@ func Pick(rails []Rail, n int) (int, time.Duration) {
 		if r.Down {
 			continue
 		}
-		if d := r.Busy + r.Profile.Predict(n); d < done {
+		if d := r.Busy + r.Predict(n); d < done {
 			best, done = i, d
 		}
 	}
@@ -130,13 +151,13 @@ func equalFinish(rails []Rail, use []int, n int, offload time.Duration) (shares 
 	carried := func(t float64) float64 {
 		sum := 0.0
 		for _, i := range use {
-			sum += rails[i].Profile.capacity(t - start(i))
+			sum += rails[i].capacity(t - start(i))
 		}
 		return sum
 	}
 	lo, hi := 0.0, math.Inf(1)
 	for _, i := range use {
-		hi = min(hi, start(i)+rails[i].Profile.predict(float64(n)))
+		hi = min(hi, start(i)+rails[i].predict(float64(n)))
 	}
 	for range 100 {
 		mid := (lo + hi) / 2
@@ -151,7 +172,7 @@ func equalFinish(rails []Rail, use []int, n int, offload time.Duration) (shares 
 	}
 	shares = make([]float64, len(use))
 	for k, i := range use {
-		shares[k] = rails[i].Profile.capacity(hi - start(i))
+		shares[k] = rails[i].capacity(hi - start(i))
 	}
 	return shares, hi
 }
@@ -188,7 +209,7 @@ func chunks(rails []Rail, use []int, shares []float64, n int, offload time.Durat
 	off := 0
 	for k, i := range use {
 		r := rails[i]
-		out = append(out, Chunk{Rail: i, Offset: off, Len: lens[k], Done: r.Busy + offload + r.Profile.Predict(lens[k])})
+		out = append(out, Chunk{Rail: i, Offset: off, Len: lens[k], Done: r.Busy + offload + r.Predict(lens[k])})
 		off += lens[k]
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Offset < out[b].Offset })

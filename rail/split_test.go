@@ -36,7 +36,8 @@ func share(chunks []Chunk, r int) int {
 // TestSplitEqualFinish checks the split against shares computed by hand
 // for rails without latency: equal rails take halves; a rail of twice the
 // bandwidth two thirds; a rail busy for the time half the message takes
-// on it gets a quarter less; chunks finish together.
+// on it gets a quarter less; a rail slowed to half its rate a third;
+// chunks finish together.
 func TestSplitEqualFinish(t *testing.T) {
 	const n = 6 << 20
 	cfg := Config{Offload: time.Nanosecond}
@@ -52,6 +53,8 @@ func TestSplitEqualFinish(t *testing.T) {
 		// Rail 1 idle after the time for n/4 bytes on it: of the
 		// remaining 3n/4, each takes half, so rail 1 carries 3n/8.
 		{"busy", []Rail{{Profile: slow}, {Profile: slow, Busy: slow.Predict(n / 4)}}, 5.0 / 8},
+		// Rail 0 delivering at half its samples' rate: a third.
+		{"slowed", []Rail{{Profile: slow, Slowdown: 2}, {Profile: slow}}, 1.0 / 3},
 	} {
 		chunks := Split(c.rails, n, cfg)
 		checkCover(t, chunks, n)

@@ -38,11 +38,14 @@ type Link struct {
 
 type chunkKey struct{ msg, off uint64 }
 
-// pendChunk is a chunk sent and not yet acknowledged.
+// pendChunk is a chunk sent and not yet acknowledged: queued on rail at
+// posted, predicted to be acknowledged after expect.
 type pendChunk struct {
 	h        header
 	data     []byte
 	rail     int
+	posted   time.Time
+	expect   time.Duration
 	deadline time.Time
 	msg      *sendMsg
 }
@@ -56,10 +59,11 @@ type sendMsg struct {
 
 // Stats counts a Link's traffic.
 type Stats struct {
-	Chunks, Bytes []int64 // sent on each rail, resent ones included
-	Resent        int64   // chunks sent again after their rail failed
-	Duplicates    int64   // chunks received twice (and dropped)
-	RailsDown     []int   // the failed rails, in the order they failed
+	Chunks, Bytes []int64   // sent on each rail, resent ones included
+	Resent        int64     // chunks sent again after their rail failed
+	Duplicates    int64     // chunks received twice (and dropped)
+	RailsDown     []int     // the failed rails, in the order they failed
+	Slowdown      []float64 // each rail's delivery time against its profile, learnt from acks
 }
 
 // New makes a Link over conns, one per rail, each already connected (and
@@ -77,7 +81,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	l.sendCond, l.recvCond = sync.NewCond(&l.mu), sync.NewCond(&l.mu)
 	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
 	for i, c := range conns {
-		l.rails = append(l.rails, &railConn{i: i, conn: c, profile: profiles[i], wake: make(chan struct{}, 1)})
+		l.rails = append(l.rails, &railConn{i: i, conn: c, profile: profiles[i], slowdown: 1, wake: make(chan struct{}, 1)})
 	}
 	for _, rc := range l.rails {
 		l.wg.Add(2)
@@ -96,6 +100,9 @@ func (l *Link) Stats() Stats {
 	s := l.stats
 	s.Chunks, s.Bytes = append([]int64(nil), s.Chunks...), append([]int64(nil), s.Bytes...)
 	s.RailsDown = append([]int(nil), s.RailsDown...)
+	for _, rc := range l.rails {
+		s.Slowdown = append(s.Slowdown, rc.slowdown)
+	}
 	return s
 }
 

@@ -13,14 +13,15 @@ import (
 )
 
 // railConn is one rail: its connection, its profile, and the queue its
-// writer goroutine drains. busyUntil and down are guarded by Link.mu;
-// jobs by qmu.
+// writer goroutine drains. busyUntil, down and slowdown are guarded by
+// Link.mu; jobs by qmu.
 type railConn struct {
 	i         int
 	conn      net.Conn
 	profile   rail.Profile
 	busyUntil time.Time
 	down      bool
+	slowdown  float64 // learnt from acks: see Link.learn
 
 	qmu  sync.Mutex
 	jobs []job

@@ -74,7 +74,7 @@ func (l *Link) post(msg []byte) (*sendMsg, error) {
 func (l *Link) snapshot(now time.Time) []rail.Rail {
 	rs := make([]rail.Rail, len(l.rails))
 	for i, rc := range l.rails {
-		rs[i] = rail.Rail{Profile: rc.profile, Busy: max(0, rc.busyUntil.Sub(now)), Down: rc.down}
+		rs[i] = rail.Rail{Profile: rc.profile, Busy: max(0, rc.busyUntil.Sub(now)), Down: rc.down, Slowdown: rc.slowdown}
 	}
 	return rs
 }
@@ -83,7 +83,7 @@ func (l *Link) snapshot(now time.Time) []rail.Rail {
 // deadline. The caller holds mu.
 func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) {
 	rc := l.rails[r]
-	p.rail = r
+	p.rail, p.posted, p.expect = r, now, done
 	rc.busyUntil = now.Add(done)
 	p.deadline = now.Add(2*done + l.cfg.AckTimeout)
 	l.stats.Chunks[r]++
@@ -101,6 +101,7 @@ func (l *Link) acked(h header) {
 	}
 	delete(l.pending, k)
 	l.inflight -= int(h.len)
+	l.learn(p)
 	if p.msg.left--; p.msg.left == 0 {
 		p.msg.done = true
 	}
@@ -152,4 +153,31 @@ func (l *Link) upCount() int {
 		}
 	}
 	return n
+}
+
+// Learning how fast a rail delivers: the strategy counts a rail busy for
+// its predicted times, which come from samples of an idle link; traffic
+// of others on the link (or a link degraded since) makes it slower than
+// that, and a Link that went on trusting its samples would keep giving
+// the slowed rail the same share. So every acknowledged chunk long enough
+// for its time to be the link's and not the latency's compares how long it
+// took with what was predicted, and the rail's slowdown, which multiplies
+// its predictions, moves part of the way towards what that says.
+const (
+	learnMin  = 500 * time.Microsecond // shorter predictions say little
+	learnRate = 0.25                   // the weight of the newest chunk
+	slowMin   = 0.5
+	slowMax   = 16.0
+)
+
+// learn updates p's rail's slowdown from p's acknowledgement, now. The
+// caller holds mu.
+func (l *Link) learn(p *pendChunk) {
+	if p.expect < learnMin {
+		return
+	}
+	rc := l.rails[p.rail]
+	took := l.cfg.Now().Sub(p.posted)
+	seen := rc.slowdown * float64(took) / float64(p.expect)
+	rc.slowdown = min(slowMax, max(slowMin, (1-learnRate)*rc.slowdown+learnRate*seen))
 }

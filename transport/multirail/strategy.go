@@ -83,7 +83,7 @@ func cut(rails []rail.Rail, n int, use []int, w []float64) []rail.Chunk {
 			continue
 		}
 		r := rails[i]
-		out = append(out, rail.Chunk{Rail: i, Offset: off, Len: l, Done: r.Busy + r.Profile.Predict(l)})
+		out = append(out, rail.Chunk{Rail: i, Offset: off, Len: l, Done: r.Busy + r.Predict(l)})
 		off += l
 	}
 	if n == 0 {
