@@ -15,7 +15,7 @@ func (e *Engine) Post(ctx context.Context, rank int, id ID, args []byte) error {
 	if err := e.check(ctx, rank, id, args); err != nil {
 		return err
 	}
-	if err := e.enqueue(rank, message{kind: kindPost, handler: id, payload: args}); err != nil {
+	if _, err := e.enqueue(rank, message{kind: kindPost, handler: id, payload: args}); err != nil {
 		return fmt.Errorf("am: post %q to rank %d: %w", e.names[id], rank, err)
 	}
 	return nil
@@ -55,21 +55,23 @@ func (e *Engine) send(ctx context.Context, rank int, id ID, args []byte) (Reply,
 	if err != nil {
 		return Reply{}, err
 	}
-	if err := e.enqueue(rank, message{kind: kindCall, handler: id, call: num, payload: args}); err != nil {
+	gen, err := e.enqueue(rank, message{kind: kindCall, handler: id, call: num, payload: args})
+	if err != nil {
 		e.forget(num)
 		return Reply{}, fmt.Errorf("am: call %q at rank %d: %w", e.names[id], rank, err)
 	}
-	return Reply{e: e, rank: rank, num: num, ch: ch}, nil
+	return Reply{e: e, out: e.out[e.rt.first[rank]], gen: gen, num: num, ch: ch}, nil
 }
 
 // Reply is a Call in flight, from CallAsync.
 //
 // Wait is called once, by one goroutine.
 type Reply struct {
-	e    *Engine
-	rank int
-	num  uint64
-	ch   chan result
+	e   *Engine
+	out *outbox // the buffer the Call's message went into
+	gen uint64  // and which of its generations
+	num uint64
+	ch  chan result
 }
 
 // Wait returns the handler's reply, or its error as a *RemoteError, or
@@ -81,11 +83,12 @@ func (r *Reply) Wait(ctx context.Context) ([]byte, error) {
 		return res.reply, res.err
 	default:
 	}
-	r.e.idleAfterCall(r.rank) // about to block: the buffer may go now
+	r.e.idleAfterCall(r.out, r.gen) // about to block: the buffer may go now
 	select {
 	case res := <-r.ch:
 		return res.reply, res.err
 	case <-ctx.Done():
+		r.out.unblock(r.gen)
 		r.e.forget(r.num)
 		return nil, ctx.Err()
 	}
@@ -181,10 +184,11 @@ func (e *Engine) lost(rank int, cause error) {
 
 // enqueue sends m from this rank to dest along dest's route, or returns
 // why the route is lost.
-func (e *Engine) enqueue(dest int, m message) error {
+// The generation is that of the buffer m went into (outbox.append).
+func (e *Engine) enqueue(dest int, m message) (uint64, error) {
 	for _, r := range e.rt.path[dest] {
 		if err := e.dead[r].Load(); err != nil {
-			return *err
+			return 0, *err
 		}
 	}
 	return e.out[e.rt.first[dest]].append(m, e.rt.wrap[dest], e.rank, dest)
@@ -202,14 +206,16 @@ func (e *Engine) failCalls(which func(pending) bool, err error) {
 }
 
 // idleAfterCall is the idleness of a rank whose goroutines wait on Calls,
-// as Grappa's scheduler with no task left to run: the caller yields its
-// processor once, and if no goroutine appended a message meanwhile,
-// nobody is about to add to rank's buffer, so it goes now rather than at
-// the next tick. Callers that keep one another busy keep aggregating.
-func (e *Engine) idleAfterCall(rank int) {
+// as Grappa's scheduler, which flushes when every worker of a core is
+// blocked. The caller yields its processor once, so that goroutines that
+// can run add their messages first; then its Call's buffer goes if no
+// goroutine appended a message meanwhile (nobody is about to add to it),
+// or if every message in it is a Call whose caller blocks, as this one is
+// about to (outbox.block). N goroutines each blocked on a Call to one
+// rank thus send their Calls as soon as the last of them blocks, while
+// goroutines that keep posting keep aggregating.
+func (e *Engine) idleAfterCall(o *outbox, gen uint64) {
 	seq := e.appended.Load()
 	runtime.Gosched()
-	if e.appended.Load() == seq {
-		e.out[e.rt.first[rank]].poll(e.now(), true, false)
-	}
+	o.block(gen, e.now(), e.appended.Load() == seq)
 }

@@ -22,6 +22,12 @@ func TestDecide(t *testing.T) {
 		{"at age", buffered{bytes: 1, age: time.Millisecond}, causeAge, true},
 		{"old and idle", buffered{bytes: 1, age: 2 * time.Millisecond, idle: true}, causeAge, true},
 		{"young idle", buffered{bytes: 1, age: time.Microsecond, idle: true}, causeIdle, true},
+		{"all callers blocked", buffered{bytes: 64, messages: 2, waiting: 2}, causeIdle, true},
+		{"one caller of two blocked", buffered{bytes: 64, messages: 2, waiting: 1}, 0, false},
+		{"blocked callers and a post", buffered{bytes: 96, messages: 3, waiting: 2}, 0, false},
+		{"blocked but empty", buffered{messages: 0, waiting: 0}, 0, false},
+		{"blocked and full", buffered{bytes: 4096, messages: 2, waiting: 2}, causeSize, true},
+		{"blocked and old", buffered{bytes: 64, age: time.Hour, messages: 1, waiting: 1}, causeAge, true},
 	} {
 		got, ok := decide(tc.b, th)
 		if got != tc.want || ok != tc.ok {

@@ -36,13 +36,18 @@
 // when it holds Config.FlushBytes (4 KiB by default), when its oldest
 // message has waited Config.FlushAge (1 ms), when the sender is idle, or
 // on Flush. The sender is idle when no message came to any buffer for a
-// quarter of FlushAge; when a Call, having yielded its processor once
-// (runtime.Gosched), finds that no goroutine added a message meanwhile;
-// and, for replies, when a destination has run every handler that
-// arrived. The receiver takes a packet apart into handler calls. Calls
-// from many goroutines at once thus share packets, while a lone Call goes
-// at once: aggregation trades latency for messages per second, as Grappa
-// does, only where there are messages to aggregate. Stats counts packets,
+// quarter of FlushAge; when a Call about to block, having yielded its
+// processor once (runtime.Gosched), finds that no goroutine added a
+// message meanwhile; when every message in a buffer is a Call whose
+// caller now blocks on its reply (Grappa flushes when all of a core's
+// workers are blocked: nothing more will come from them until the
+// buffer goes); and, for replies, when a destination has run every
+// handler that arrived. The receiver takes a packet apart into handler
+// calls. Calls from many goroutines at once thus share packets and go as
+// soon as the last of them blocks, a lone Call goes at once, and a buffer
+// holding Posts waits for more: aggregation trades latency for messages
+// per second, as Grappa does, only where there are messages to
+// aggregate. Stats counts packets,
 // messages, bytes and flush causes. FlushBytes 1 sends every message
 // alone, which is the direct mode the benchmarks compare with: between two
 // ranks, aggregated 32-byte Posts run several times as many per second as

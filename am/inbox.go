@@ -147,7 +147,7 @@ func (in *inbox) reply(m message, reply []byte, err error) {
 		}
 		r.kind, r.payload = kindReplyErr, []byte(msg)
 	}
-	if err := in.e.enqueue(in.src, r); err != nil && !errors.Is(err, ErrClosed) {
+	if _, err := in.e.enqueue(in.src, r); err != nil && !errors.Is(err, ErrClosed) {
 		in.e.cfg.Logger.Debug("am: reply not sent", "to", in.src, "err", err)
 	}
 }

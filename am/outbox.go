@@ -21,20 +21,23 @@ type packet struct {
 // outbox is the aggregation buffer towards one destination and the
 // goroutine that sends its packets in order.
 //
-// Concurrency contract: append, poll, flush and fail hold mu; any
-// goroutine may call them. Packets enter q under mu, so their order in q is the order
-// their messages were appended; only run receives from q.
+// Concurrency contract: append, block, unblock, poll, flush and fail
+// hold mu; any goroutine may call them. Packets enter q under mu, so
+// their order in q is the order their messages were appended; only run
+// receives from q.
 type outbox struct {
 	e    *Engine
 	dest int
 
-	mu     sync.Mutex // held while blocking on q, so packets stay in order under backpressure
-	buf    []byte
-	n      int       // messages in buf
-	reply  bool      // buf holds a reply to a Call
-	oldest time.Time // when buf's first message was appended
-	err    error     // set once: the destination is lost or the engine closed
-	q      chan packet
+	mu      sync.Mutex // held while blocking on q, so packets stay in order under backpressure
+	buf     []byte
+	n       int       // messages in buf
+	reply   bool      // buf holds a reply to a Call
+	oldest  time.Time // when buf's first message was appended
+	gen     uint64    // buffers sent so far: names the one filling now
+	waiting int       // Calls in buf whose callers block on their replies
+	err     error     // set once: the destination is lost or the engine closed
+	q       chan packet
 }
 
 func newOutbox(e *Engine, dest int) *outbox {
@@ -42,20 +45,50 @@ func newOutbox(e *Engine, dest int) *outbox {
 }
 
 // append adds m to the buffer, in an envelope from src to dest when
-// wrap, and sends the buffer if it is full.
-func (o *outbox) append(m message, wrap bool, src, dest int) error {
+// wrap, and sends the buffer if it is full. It returns the generation of
+// the buffer m went into, for block.
+func (o *outbox) append(m message, wrap bool, src, dest int) (uint64, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if err := o.ready(); err != nil {
-		return err
+		return 0, err
 	}
 	if wrap {
 		o.buf = appendRelay(o.buf, src, dest, m)
 	} else {
 		o.buf = appendMessage(o.buf, m)
 	}
+	gen := o.gen
 	o.added(m.kind.isReply())
-	return nil
+	return gen, nil
+}
+
+// block notes that the caller of a Call appended to buffer gen now
+// blocks on its reply, and sends the buffer if every message in it is
+// such a Call (or, idle, the sender is idle); unblock takes the note back
+// when the caller stops waiting first. When buffer gen is already sent,
+// only idle counts.
+func (o *outbox) block(gen uint64, now time.Time, idle bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		return
+	}
+	if o.gen == gen {
+		o.waiting++
+	}
+	b := buffered{bytes: len(o.buf), age: now.Sub(o.oldest), idle: idle, messages: o.n, waiting: o.waiting}
+	if c, ok := decide(b, o.e.th); ok {
+		o.sendLocked(c)
+	}
+}
+
+func (o *outbox) unblock(gen uint64) {
+	o.mu.Lock()
+	if o.gen == gen && o.waiting > 0 {
+		o.waiting--
+	}
+	o.mu.Unlock()
 }
 
 // appendRaw adds the encoded envelopes of chunk, which deliver checked,
@@ -142,7 +175,8 @@ func (o *outbox) flush(c cause) <-chan struct{} {
 func (o *outbox) sendLocked(c cause) {
 	o.e.stats.count(c, len(o.buf), o.n, o.e.rt.remote(o.dest))
 	o.q <- packet{b: o.buf}
-	o.buf, o.n, o.reply = nil, 0, false
+	o.buf, o.n, o.reply, o.waiting = nil, 0, false, 0
+	o.gen++
 }
 
 // fail stops the outbox with err; later appends return it.
@@ -151,7 +185,8 @@ func (o *outbox) fail(err error) {
 	defer o.mu.Unlock()
 	if o.err == nil {
 		o.err = err
-		o.buf, o.n, o.reply = nil, 0, false
+		o.buf, o.n, o.reply, o.waiting = nil, 0, false, 0
+		o.gen++
 	}
 }
 

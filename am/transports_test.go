@@ -180,3 +180,36 @@ func BenchmarkCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallers times blocking Calls from 1, 2 and 8 goroutines of
+// rank 0 to rank 1 at once over shared memory, each calling again after
+// each return: all of them blocked means nothing more will come, so
+// their Calls should go without waiting for Config.FlushAge.
+func BenchmarkCallers(b *testing.B) {
+	for _, g := range []int{1, 2, 8} {
+		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
+			es, _ := counting(b, transports["shm"](b, 2), Config{})
+			ctx := context.Background()
+			var left atomic.Int64
+			left.Store(int64(b.N))
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			for range g {
+				wg.Go(func() {
+					for left.Add(-1) >= 0 {
+						if _, err := es[0].Call(ctx, 1, 0, nil); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.StopTimer()
+			s := es[0].Stats()
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+			b.ReportMetric(s.MessagesPerPacket(), "msgs/packet")
+			b.ReportMetric(float64(s.AgeFlushes), "age-flushes")
+		})
+	}
+}
