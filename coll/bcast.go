@@ -3,6 +3,8 @@ package coll
 import (
 	"context"
 	"fmt"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
 // Broadcast delivers the root's message to every member (Smelt's atomic
@@ -56,7 +58,8 @@ func (m *Member) fanout(ctx context.Context, p []byte) error {
 
 // lockBcast takes the root's broadcast lock, spinning under the policy.
 func (m *Member) lockBcast(ctx context.Context) error {
-	s := m.newSpinner()
+	// Not the member's spinner: nobody wakes a lock's waiter, so it naps.
+	s := spinner{w: wait.NewWaiter(m.policy), bell: m.bell}
 	for !m.bcastMu.tryLock() {
 		if s.idle() {
 			if err := m.check(ctx); err != nil {

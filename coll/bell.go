@@ -1,6 +1,10 @@
 package coll
 
-import "time"
+import (
+	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
+)
 
 // A member waiting on remote links (another process, over comm) cannot
 // afford time.Sleep once it stops spinning: a sleep of tens of
@@ -17,9 +21,16 @@ type Belled interface {
 	SetBell(bell chan<- struct{})
 }
 
-// bellWait is how long a napping member with a bell waits for it before
-// polling again anyway (for a cancelled context, which rings no bell).
-const bellWait = 2 * time.Millisecond
+// napOnBell waits for the bell, or wait.WakeTimeout at most: a cancelled
+// context rings no bell.
+func napOnBell(bell <-chan struct{}) {
+	t := time.NewTimer(wait.WakeTimeout)
+	select {
+	case <-bell:
+	case <-t.C:
+	}
+	t.Stop()
+}
 
 // ringBells gives m a bell and hands it to every link of m that takes one,
 // and finds the transport m's waits progress.
@@ -39,5 +50,9 @@ func ringBells(m *Member) {
 
 // newSpinner starts one wait of m.
 func (m *Member) newSpinner() spinner {
-	return spinner{spins: m.spins, bell: m.bell, prog: m.prog}
+	s := spinner{w: wait.NewWaiter(m.policy), bell: m.bell, prog: m.prog}
+	if m.door != nil {
+		s.m = m
+	}
+	return s
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
@@ -44,6 +45,17 @@ type Config struct {
 	// transport makes the links; nil means rings of Slots slots. Tests
 	// set it to run the same team over twin links.
 	transport transport
+	// policy replaces the waiting policy policyFor picks; tests shorten
+	// its budgets.
+	policy *wait.Policy
+}
+
+// waitPolicy returns the members' waiting policy.
+func (c *Config) waitPolicy() *wait.Policy {
+	if c.policy != nil {
+		return c.policy
+	}
+	return policyFor(len(c.Broadcast.Children), c.Pin)
 }
 
 // Validate checks c and fills in its defaults.

@@ -44,7 +44,11 @@ type end struct {
 	Link
 	try trySender // nil when the link has no TrySend
 	sig *signal   // nil when the link carries no signals
-	_   [8]byte   // to 48 bytes: see above
+	// peer is the door of the member at the other end of an in-process
+	// link, whom a send or signal wakes if it sleeps (door.go); nil for
+	// remote links, whose transport rings the member's bell. It also
+	// makes the struct 48 bytes: see above.
+	peer *door
 }
 
 func newEnd(l Link) end {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/ring"
 )
 
@@ -22,11 +23,11 @@ import (
 // of the member's goroutine; bcastMu is the only field several goroutines
 // touch.
 type Member struct {
-	team  *Team
-	cpu   int
-	root  bool
-	pair  bool // the team is two members (Allreduce exchanges)
-	spins int  // spin budget of this member's waits
+	team   *Team
+	cpu    int
+	root   bool
+	pair   bool         // the team is two members (Allreduce exchanges)
+	policy *wait.Policy // the waiting policy of this member's waits
 
 	bparent end   // broadcast tree parent; unset at the root
 	bkids   []end // broadcast tree children, in send order
@@ -42,15 +43,17 @@ type Member struct {
 	values  []byte // the Values functions' encodings (value.go)
 	bcastMu spinLock
 	bell    chan struct{} // rung by remote links; nil for in-process teams
+	door    *door         // where an in-process member sleeps (door.go); nil for remote ones
+	debt    bool          // woken, and not yet moved on (door.go)
 	prog    Progresser    // moves remote links' transport; nil for in-process teams
 }
 
 func newMember(t *Team, cpu int) *Member {
 	return &Member{
 		team: t, cpu: cpu, root: cpu == t.cfg.Broadcast.Root,
-		pair:  len(t.cfg.Broadcast.Children) == 2, // both trees: one edge, the same root
-		spins: spinBudget(len(t.cfg.Broadcast.Children), t.cfg.Pin),
-		acc:   make([]byte, t.cfg.MaxMessage), rx: make([]byte, t.cfg.MaxMessage),
+		pair:   len(t.cfg.Broadcast.Children) == 2, // both trees: one edge, the same root
+		policy: t.cfg.waitPolicy(),
+		acc:    make([]byte, t.cfg.MaxMessage), rx: make([]byte, t.cfg.MaxMessage),
 	}
 }
 
@@ -94,16 +97,22 @@ func (m *Member) fail(err error) error {
 // send sends p on e, waiting under the spin policy while the link is full.
 func (m *Member) send(ctx context.Context, e end, p []byte) error {
 	if e.try == nil {
-		return m.fail(linkErr(e.Send(ctx, p)))
+		err := e.Send(ctx, p)
+		m.notify(e)
+		return m.fail(linkErr(err))
 	}
 	s := m.newSpinner()
+	s.room = true
 	for {
 		ok, err := e.try.TrySend(p)
 		if ok || err != nil {
+			s.settle()
+			m.notify(e)
 			return m.fail(linkErr(err))
 		}
 		if s.idle() {
 			if err := m.check(ctx); err != nil {
+				s.settle()
 				return m.fail(err)
 			}
 		}
@@ -115,14 +124,14 @@ func (m *Member) recv(ctx context.Context, e end, buf []byte) (int, error) {
 	s := m.newSpinner()
 	for {
 		n, ok, err := e.TryRecv(buf)
-		if err != nil {
+		if ok || err != nil {
+			s.settle()
+			m.took(e)
 			return n, m.fail(linkErr(err))
-		}
-		if ok {
-			return n, nil
 		}
 		if s.idle() {
 			if err := m.check(ctx); err != nil {
+				s.settle()
 				return 0, m.fail(err)
 			}
 		}

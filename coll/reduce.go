@@ -61,14 +61,17 @@ func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)
 		before := len(pending)
 		var err error
 		if pending, err = m.poll(pending, acc, op); err != nil {
+			s.settle()
 			return err
 		}
 		if len(pending) == before && s.idle() {
 			if err := m.check(ctx); err != nil {
+				s.settle()
 				return m.fail(err)
 			}
 		}
 	}
+	s.settle()
 	return nil
 }
 
@@ -76,7 +79,8 @@ func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)
 // the children still pending.
 func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int, error) {
 	for i := 0; i < len(pending); {
-		n, ok, err := m.rkids[pending[i]].TryRecv(m.rx)
+		e := m.rkids[pending[i]]
+		n, ok, err := e.TryRecv(m.rx)
 		switch {
 		case err != nil:
 			return pending, m.fail(linkErr(err))
@@ -87,6 +91,7 @@ func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int
 			return pending, m.fail(fmt.Errorf("%w: reduction input of %d bytes from a child, %d here",
 				ErrMismatch, n, len(acc)))
 		}
+		m.took(e)
 		if op != nil {
 			op(acc, m.rx[:n])
 		}

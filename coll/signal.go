@@ -130,9 +130,12 @@ func newSignal(l Link) *signal {
 func (m *Member) raise(e end) error {
 	if s := e.sig; s.tx != nil {
 		s.tx.Add(1)
+		m.notify(e)
 		return nil
 	}
-	return m.fail(linkErr(e.sig.link.Signal()))
+	err := e.sig.link.Signal()
+	m.notify(e)
+	return m.fail(linkErr(err))
 }
 
 // await consumes the next signal on e, waiting for it under the spin
@@ -143,7 +146,7 @@ func (m *Member) await(ctx context.Context, e end) error {
 	s := e.sig
 	s.seen++
 	if rx, want := s.fast, s.seen; rx != nil {
-		for range flatPolls {
+		for range m.policy.Flat {
 			if rx.Load() >= want {
 				return nil
 			}
@@ -159,12 +162,16 @@ func (m *Member) awaitSlow(ctx context.Context, s *signal) error {
 	w.every = signalProgress
 	for i := 0; ; i++ {
 		if s.fast != nil && s.fast.Load() >= s.seen {
+			w.settle()
 			return nil
 		}
 		// With a fast word, ask the link (frames, failures) only every
 		// few polls: the word is where the signal almost always lands.
 		if s.fast == nil || i%signalAsk == 0 {
 			ok, err := s.arrived()
+			if ok || err != nil {
+				w.settle()
+			}
 			if ok {
 				return nil
 			}
@@ -174,6 +181,7 @@ func (m *Member) awaitSlow(ctx context.Context, s *signal) error {
 		}
 		if w.idle() {
 			if err := m.check(ctx); err != nil {
+				w.settle()
 				return m.fail(err)
 			}
 		}

@@ -5,48 +5,42 @@ import (
 	"runtime"
 	"sync/atomic"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
-// The waiting policy of every poll loop in the package. A hand-off between
-// spinning CPUs takes tens of nanoseconds and one through the scheduler
-// tens of microseconds, so waiters first poll flat out, then poll with
-// short pauses until their spin budget is spent, then give their CPU to
-// whoever else is runnable (a peer sharing it when members outnumber
-// CPUs), and finally nap so that an idle team does not burn whole CPUs.
+// Every poll loop in the package waits under Plexus's one waiting policy
+// (internal/wait): poll flat out, then with short pauses for the policy's
+// spin budget, then yield, then sleep. Which budgets apply depends on the
+// team: a pinned member owns its CPU and spins long, yielding its thread's
+// CPU rather than its P (wait.Pinned), since runtime.Gosched on a locked
+// thread parks the thread and wakes another; unpinned members, which may
+// share a CPU with the peer they wait for, yield early (wait.Shared).
 //
-// The budget depends on the team: a pinned goroutine owns its thread, and
-// runtime.Gosched on a locked thread parks that thread in the kernel, so
-// pinned members spin long (as the rings do); unpinned members, which may
-// share a CPU with the peer they wait for, yield early.
-//
-// internal/baseline/atomic.go copies this policy for its atomic barrier, so that the
-// benchmarks compare barriers rather than waiting policies; change both.
-const (
-	flatPolls   = 64      // polls without pause or checks
-	maxPause    = 64      // longest pause between polls, in loop iterations
-	checkEvery  = 64      // polls between cancellation checks while pausing
-	pinnedSpins = 1 << 14 // spin budget of pinned members
-	sharedSpins = 1 << 8  // spin budget of unpinned members and twin links
-	yieldPolls  = 1 << 8  // polls with runtime.Gosched before napping
-	nap         = 50 * time.Microsecond
-)
+// How a member sleeps is this package's: in-process members block on
+// their door and are woken by the member that sends or signals to them
+// (door.go), remote members on their bell or the transport (bell.go,
+// progress.go).
 
-// spinBudget returns the spin budget for one of n waiters: long when
-// they own their CPUs, short when some must share one and a spinning
+// policyFor returns the waiting policy for one of n members: long spins
+// when they own their CPUs, short when some must share one and a spinning
 // waiter would only delay the peer it waits for.
-func spinBudget(n int, pinned bool) int {
+func policyFor(n int, pinned bool) *wait.Policy {
 	if pinned && n <= runtime.GOMAXPROCS(0) {
-		return pinnedSpins
+		return &wait.Pinned
 	}
-	return sharedSpins
+	return &wait.Shared
 }
 
-// spinner counts one wait's polls and applies the policy. Its zero value
-// starts a wait with the unpinned budget. It is owned by one goroutine.
+// spinner is one wait of a member under the policy. Its zero value waits
+// under wait.Shared with no member behind it (twin links' own waits). It
+// is owned by one goroutine.
 type spinner struct {
-	n, spins int
-	bell     <-chan struct{} // when set, napping waits on it (see bell.go)
+	w    wait.Waiter
+	m    *Member         // the waiting member of an in-process team, else nil
+	bell <-chan struct{} // when set, napping waits on it (see bell.go)
 
+	n          int        // idle calls, for progress's cadence
 	prog       Progresser // when set, polls progress it first (see progress.go)
 	since      time.Time  // the first progress check (progress.go)
 	progressed bool       // prog has moved the transport
@@ -55,67 +49,60 @@ type spinner struct {
 	// prog: a wait for a signal that the transport does not deliver
 	// (shared counters) polls the signal in between.
 	every int
+	// announced: the member has said it is about to sleep (door.go), and
+	// the caller's next poll is the last look before it blocks.
+	announced bool
+	room      bool // the wait is for room on a full link (door.go)
 }
 
 // idle is called after a poll that found nothing. It reports whether the
 // caller should check for cancellation now.
 func (s *spinner) idle() bool {
 	s.n++
-	if s.spins == 0 {
-		s.spins = sharedSpins
+	if s.w.Policy() == nil {
+		s.w = wait.NewWaiter(&wait.Shared)
+	}
+	if s.m != nil && s.m.debt {
+		s.m.repay() // woken, and waiting again: the wake-up is over
 	}
 	if s.prog != nil {
 		if s.every > 1 && s.n%s.every != 0 {
 			return false
 		}
 		if s.progress() {
-			return s.n%checkEvery == 0
+			return s.n%s.w.Policy().Check == 0
 		}
 	}
-	switch {
-	case s.n < flatPolls:
+	switch s.w.Idle() {
+	case wait.Poll, wait.Pause:
 		return false
-	case s.bell != nil:
-		// Remote links take microseconds, and spinning would take the
-		// CPU from the threads (ours or the peer rank's) that deliver.
-		s.napOnce()
-	case s.n < s.spins:
-		pause(min(s.n-flatPolls+1, maxPause))
-		return s.n%checkEvery == 0
-	case s.n < s.spins+yieldPolls:
-		runtime.Gosched()
-	default:
-		s.napOnce()
+	case wait.Check, wait.Yield:
+		return true
 	}
+	s.sleep()
 	return true
 }
 
-// napOnce sleeps, or waits for the bell when there is one.
-func (s *spinner) napOnce() {
-	if s.bell == nil {
-		time.Sleep(nap)
-		return
+// sleep is the policy's Sleep phase for this wait.
+func (s *spinner) sleep() {
+	switch {
+	case s.bell != nil:
+		// Remote links take microseconds, and spinning would take the
+		// CPU from the threads (ours or the peer rank's) that deliver.
+		napOnBell(s.bell)
+	case s.m != nil:
+		s.sleepOnDoor()
+	default:
+		wait.Nap()
 	}
-	t := time.NewTimer(bellWait)
-	select {
-	case <-s.bell:
-	case <-t.C:
-	}
-	t.Stop()
 }
 
-// sink keeps pause's loop from being optimised away.
-var sink atomic.Uint32
-
-// pause busy-waits for about n loop iterations without touching shared
-// cache lines, so the line being polled stays with its writer meanwhile.
-func pause(n int) {
-	x := uint32(0)
-	for i := 0; i < n; i++ {
-		x += uint32(i)
-	}
-	if x == 1 {
-		sink.Store(x)
+// settle ends a wait whose last poll succeeded: a member that had
+// announced a sleep takes the announcement back (door.go).
+func (s *spinner) settle() {
+	if s.announced {
+		s.announced = false
+		s.m.retract()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -25,6 +26,10 @@ type Team struct {
 	members []*Member
 	signals bool // every tree link carries signals: Barrier uses them
 	failure atomic.Pointer[failure]
+	waking  *gauge // woken members not yet moved on (door.go)
+	// together: every member can run at once (no more than GOMAXPROCS),
+	// so a wake-up wakes them all (door.go).
+	together bool
 }
 
 // failure is why a team ended: member cpu's error, or (cpu < 0) Close
@@ -49,10 +54,12 @@ func NewTeam(cfg Config) (*Team, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	t := &Team{cfg: cfg}
+	t := &Team{cfg: cfg, waking: new(gauge), together: len(cfg.Broadcast.Children) <= runtime.GOMAXPROCS(0)}
 	ids := cfg.Broadcast.Members()
 	for _, id := range ids {
-		t.members = append(t.members, newMember(t, id))
+		m := newMember(t, id)
+		m.door = newDoor()
+		t.members = append(t.members, m)
 	}
 	if err := t.wire(); err != nil {
 		return nil, err
@@ -91,12 +98,18 @@ func (t *Team) Err() error {
 // Close ends the team: members waiting in an operation, and any later
 // operation, return ErrClosed. Any goroutine may call it, any number of
 // times.
-func (t *Team) Close() { t.failure.CompareAndSwap(nil, &failure{cpu: -1}) }
+func (t *Team) Close() { t.fail(-1, nil) }
 
-// fail ends the team with member cpu's err unless it has ended already.
+// fail ends the team with member cpu's err unless it has ended already,
+// and wakes its sleeping members to return.
 func (t *Team) fail(cpu int, err error) {
-	t.failure.CompareAndSwap(nil, &failure{cpu: cpu, err: err})
+	if t.failure.CompareAndSwap(nil, &failure{cpu: cpu, err: err}) {
+		t.wakeAll()
+	}
 }
+
+// doorOf returns the door of member cpu.
+func (t *Team) doorOf(cpu int) *door { return t.member(cpu).door }
 
 // Run runs f on every member, each on its own goroutine (pinned to the
 // member's CPU when the config says so), waits for all of them and returns

@@ -9,10 +9,11 @@ import "fmt"
 type linker struct {
 	transport transport
 	pairs     map[[2]int][2]end
+	door      func(cpu int) *door // the door of member cpu
 }
 
-func newLinker(t transport) *linker {
-	return &linker{transport: t, pairs: map[[2]int][2]end{}}
+func newLinker(t transport, door func(cpu int) *door) *linker {
+	return &linker{transport: t, pairs: map[[2]int][2]end{}, door: door}
 }
 
 // ends returns a's and b's ends of the link between them.
@@ -25,6 +26,7 @@ func (l *linker) ends(a, b int) (end, end, error) {
 			return end{}, end{}, fmt.Errorf("coll: link between CPUs %d and %d: %w", key[0], key[1], err)
 		}
 		p = [2]end{newEnd(x), newEnd(y)}
+		p[0].peer, p[1].peer = l.door(key[1]), l.door(key[0])
 		l.pairs[key] = p
 	}
 	if a == key[0] {
@@ -38,17 +40,17 @@ func (l *linker) ends(a, b int) (end, end, error) {
 // own.
 func (t *Team) wire() error {
 	tr := t.cfg.transportOrRings()
-	trees := newLinker(tr)
+	trees := newLinker(tr, t.doorOf)
 	for _, m := range t.members {
 		if err := m.wireTrees(trees); err != nil {
 			return err
 		}
 	}
 	t.signals = trees.signals()
-	if err := t.wireDissemination(newLinker(tr)); err != nil {
+	if err := t.wireDissemination(newLinker(tr, t.doorOf)); err != nil {
 		return err
 	}
-	return t.wireButterfly(newLinker(tr))
+	return t.wireButterfly(newLinker(tr, t.doorOf))
 }
 
 // signals reports whether both ends of every link carry signals. The
