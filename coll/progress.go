@@ -3,6 +3,8 @@ package coll
 import (
 	"runtime"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
 // A member on remote links that only naps on its bell pays, on every hop,
@@ -43,9 +45,10 @@ type ProgressSleeper interface {
 }
 
 // progressFor bounds how long one wait progresses the transport before it
-// naps: the budget of comm's blocking calls (comm.spinFor), for the same
-// reason. Progressing keeps a CPU busy, which an idle rank must not.
-const progressFor = 100 * time.Microsecond
+// naps: the spin budget of pollers (wait.Poller), which comm's blocking
+// calls use too, for the same reason. Progressing keeps a CPU busy, which
+// an idle rank must not.
+var progressFor = wait.Poller.Spin
 
 // progresser returns the first of ends whose link is a Progresser, or nil.
 func progresser(ends []end) Progresser {
@@ -99,8 +102,8 @@ func mustProgress(p Progresser) bool {
 }
 
 // progressCheck is how many progress calls a wait makes between looks at
-// the clock and yields: about a microsecond of polling.
-const progressCheck = 32
+// the clock and yields: the pollers' policy's check.
+var progressCheck = wait.Poller.Check
 
 // stopProgress ends the wait's progressing, telling the transport if the
 // wait moved it.

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
 // Status describes a received (or probed) message.
@@ -151,14 +153,14 @@ func (r *Request) await(ctx context.Context) {
 	r.w.sleepers.Add(-1)
 }
 
-// spinFor bounds how long a waiting goroutine polls the transport before
-// it sleeps. Waking a sleeping goroutine when its message arrives costs
-// a wake-up of the transport's reader and then a wake-up of the waiter,
-// tens of microseconds on a small VM; a waiter that reads the transport
-// itself pays neither (as MPI libraries that spin do). Polling burns a
-// core, so it is bounded: a rank waits at most this long awake, then
-// sleeps until woken, and only one goroutine per world polls.
-const spinFor = 100 * time.Microsecond
+// A waiting goroutine polls the transport under the waiting policy for
+// pollers (wait.Poller) before it sleeps. Waking a sleeping goroutine when
+// its message arrives costs a wake-up of the transport's reader and then a
+// wake-up of the waiter, tens of microseconds on a small VM; a waiter that
+// reads the transport itself pays neither (as MPI libraries that spin do).
+// Polling burns a core, so it is bounded by the policy's spin budget: a
+// rank waits at most that long awake, then sleeps until woken, and only
+// one goroutine per world polls.
 
 // bytesAhead estimates the data a Waitall waits for while it waits for the
 // last of reqs: as much again as the last one's for every other request,
@@ -180,7 +182,7 @@ func bytesAhead(reqs []*Request) int64 {
 }
 
 // minAhead is the least data ahead that lengthens a Waitall's spin: less
-// would add under a tenth of spinFor.
+// would add under a tenth of the policy's spin budget.
 const minAhead = 10 << 10
 
 // spinPerByte lengthens the spin of a large operation, whose data takes
@@ -189,37 +191,35 @@ const minAhead = 10 << 10
 const spinPerByte = time.Nanosecond
 
 // spin polls the transport for r's peer until r finishes or its budget
-// (spinFor, plus spinPerByte for each byte of r's buffer) has passed; it
-// reports whether r finished. It returns false at once if the
+// (the policy's spin, plus spinPerByte for each byte of r's buffer) has
+// passed; it reports whether r finished. It returns false at once if the
 // transport cannot be polled or another goroutine is polling. While it
 // polls it also runs the work the delivery path deferred (World.later),
 // which may wait on the network.
 //
-// The loop reads the clock and yields only every spinCheck empty polls,
-// and not at all before the first spinCheck (the budget starts there):
-// both cost more than a poll (a clock read tens of nanoseconds on a VM, a
-// yield with nothing else to run hundreds), and whatever the loop is doing
-// when the message lands delays it.
+// The policy reads the clock, and the loop yields, only at the policy's
+// checks: both cost more than a poll (a clock read tens of nanoseconds on
+// a VM, a yield with nothing else to run hundreds), and whatever the loop
+// is doing when the message lands delays it.
 func (r *Request) spin() bool {
 	p := r.w.poll
 	if p == nil || r.w.sleepers.Load() > maxSpinSleepers || !r.w.takePoller() {
 		return false
 	}
 	defer r.w.stopSpinning()
-	var start time.Time // read at the first check: most waits end before it
-	budget := spinFor + time.Duration(len(r.buf)+int(r.w.waitingBytes.Load()))*spinPerByte
-	for empty := 0; !r.finished(); {
+	pol := wait.Poller
+	pol.Spin += time.Duration(len(r.buf)+int(r.w.waitingBytes.Load())) * spinPerByte
+	w := wait.NewWaiter(&pol)
+	for !r.finished() {
 		got := r.poll(p)
 		r.w.drainPending() // what the frames asked for: a grant, a push (World.later)
 		if got {
 			continue
 		}
-		if empty++; empty%spinCheck != 0 {
+		switch w.Next() {
+		case wait.Poll, wait.Pause:
 			continue
-		}
-		if start.IsZero() {
-			start = time.Now()
-		} else if time.Since(start) > budget {
+		case wait.Sleep:
 			p.PollDone(r.peer)
 			return r.finished()
 		}
@@ -271,10 +271,6 @@ func (w *World) giveCPU() {
 // 4.4-4.9 GiB instead of about half. A crowd waits for its messages
 // anyway; its latency is the transport's, not one poller's.
 const maxSpinSleepers = 1024
-
-// spinCheck is how many empty polls spin makes between looks at the clock
-// (and yields): about a microsecond of polling.
-const spinCheck = 32
 
 // withdraw tries to take r back from wherever it waits, finishing it with
 // err; otherwise it flags r so that the delivery path finishes it soon.

@@ -2,7 +2,8 @@ package comm
 
 import (
 	"context"
-	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
 // A serialized world (Config.Serialized) is used by one goroutine at a
@@ -111,11 +112,11 @@ func (w *World) drainSerial() {
 // waitSerial is a serialized world's wait for a link or a probe: it polls
 // until a poll delivers something or ev has a token (the caller then looks
 // again), ctx ends (its error) or the world closes (nil: the caller's next
-// try reports it), spinning for spinFor and then sleeping on the
-// transport between polls.
+// try reports it), spinning under the pollers' waiting policy
+// (wait.Poller) and then sleeping on the transport between polls.
 func (w *World) waitSerial(ctx context.Context, ev <-chan struct{}) error {
-	var start time.Time
-	for empty := 0; ; empty++ {
+	sp := wait.NewWaiter(&wait.Poller)
+	for {
 		if w.pollSerial() {
 			return nil
 		}
@@ -129,14 +130,12 @@ func (w *World) waitSerial(ctx context.Context, ev <-chan struct{}) error {
 			return ctx.Err()
 		case w.ctx.Err() != nil:
 			return nil
-		case empty%spinCheck != 0:
-			continue
-		case start.IsZero():
-			start = time.Now()
-		case time.Since(start) > spinFor:
-			w.sleepSerial(ctx, func() bool { return len(ev) > 0 })
-		default:
+		}
+		switch sp.Next() {
+		case wait.Check, wait.Yield:
 			w.giveCPU()
+		case wait.Sleep:
+			w.sleepSerial(ctx, func() bool { return len(ev) > 0 })
 		}
 	}
 }

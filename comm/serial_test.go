@@ -131,7 +131,7 @@ func TestSerializedWaits(t *testing.T) {
 		}()
 		return errc
 	}
-	errc := send(5*time.Millisecond, 1, 64) // beyond spinFor: the receiver sleeps
+	errc := send(5*time.Millisecond, 1, 64) // beyond the spin budget: the receiver sleeps
 	buf := make([]byte, 64)
 	if _, err := ws[1].Recv(ctx, 0, 1, buf); err != nil || check(buf, 0, 1, 64) != nil {
 		t.Fatalf("late message: %v", err)

@@ -28,7 +28,8 @@
 //
 // For the lowest latency pin the two goroutines to different CPUs with
 // package affinity. If they share a CPU, or outnumber GOMAXPROCS, they still
-// make progress: a waiter gives the CPU up after SpinIterations polls.
+// make progress: a waiter gives the CPU up once the spin budget of Plexus's
+// waiting policy is spent.
 //
 // # Performance
 //

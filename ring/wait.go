@@ -4,68 +4,55 @@ import (
 	"context"
 	"runtime"
 	"sync/atomic"
-	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
-// The waiting policy of Send and Recv, in three phases. Polling a line the
-// peer has not written hits the local cache and costs a few nanoseconds, so
-// each spin is simply one more poll; no channel, mutex or futex is ever
-// waited on, because waking a blocked goroutine costs tens of microseconds
-// against tens of nanoseconds for a spinning hand-off.
-const (
-	// SpinIterations is how many times a waiter polls before yielding:
-	// tens of microseconds, long enough to cover a peer that is merely
-	// busy, short enough to hand the CPU over when oversubscribed.
-	SpinIterations = 1 << 14
-	// YieldIterations is how many runtime.Gosched calls follow the spins,
-	// letting goroutines that share the waiter's P or CPU run.
-	YieldIterations = 1 << 8
-	// SleepDuration is the pause between polls once spinning and yielding
-	// have failed: the peer is descheduled or idle.
-	SleepDuration = 50 * time.Microsecond
-	// CheckInterval is how many spins pass between context checks; the
-	// yield and sleep phases check every step.
-	CheckInterval = 1 << 12
+// Send and Recv wait under Plexus's one waiting policy (internal/wait):
+// poll, pause, yield, then nap. Polling a line the peer has not written
+// hits the local cache and costs a few nanoseconds; no channel, mutex or
+// futex is ever waited on, because a ring may join two processes, and
+// waking a blocked goroutine costs tens of microseconds against tens of
+// nanoseconds for a spinning hand-off. Nobody can wake a ring's waiter, so
+// its Sleep phase is a nap (wait.Nap).
 
-	probeAt = 1 << 8
-)
+// probeAt is how many bare polls of the control word Recv makes before it
+// waits under the policy.
+const probeAt = 1 << 8
 
-// Backoff carries a waiter through the spin, yield and sleep phases. The
-// zero value starts spinning; if GOMAXPROCS is 1 no peer can run while the
-// waiter spins, so after probeAt spins it starts yielding. A Backoff belongs
-// to one goroutine.
-type Backoff struct{ n int }
+// Backoff carries a waiter through the policy's phases: wait.Owned, or
+// wait.Shared when GOMAXPROCS is 1 and no peer can run while the waiter
+// spins. Its zero value is ready to use. A Backoff belongs to one
+// goroutine.
+type Backoff struct{ w wait.Waiter }
 
 // Wait waits for one step of the policy and reports whether the caller
 // should check its context now. Only the Backoff's goroutine may call it.
 func (b *Backoff) Wait() (check bool) {
-	b.n++
-	if b.n < probeAt {
-		return false // the first polls cost nothing but the poll: inlined
+	if b.w.Policy() == nil {
+		b.w = wait.NewWaiter(policy()) // GOMAXPROCS reads a global lock: once per wait
 	}
-	return b.slow()
-}
-
-// slow is Wait past the first probeAt polls.
-func (b *Backoff) slow() bool {
-	if b.n == probeAt && runtime.GOMAXPROCS(0) == 1 {
-		b.n = SpinIterations // GOMAXPROCS reads a global lock: not per poll
-	}
-	switch {
-	case b.n < SpinIterations:
-		return b.n%CheckInterval == 0
-	case b.n < SpinIterations+YieldIterations:
-		runtime.Gosched()
-	default:
-		time.Sleep(SleepDuration)
+	switch b.w.Idle() {
+	case wait.Poll, wait.Pause:
+		return false
+	case wait.Sleep:
+		wait.Nap()
 	}
 	return true
+}
+
+// policy returns the waiting policy of this process's ring ends.
+func policy() *wait.Policy {
+	if runtime.GOMAXPROCS(0) == 1 {
+		return &wait.Shared
+	}
+	return &wait.Owned
 }
 
 // Send sends p, waiting for room under the Backoff policy. It returns
 // ErrTooLarge at once for a message longer than MaxMessage, and ctx.Err()
 // unchanged if ctx ends while it waits; ctx is checked only while waiting,
-// every CheckInterval spins. It must only be called by the sender.
+// at the policy's checks. It must only be called by the sender.
 func (r *Ring) Send(ctx context.Context, p []byte) error {
 	if len(p) <= SlotPayload && r.room(1) {
 		r.put(p) // the common case: one slot, room known
@@ -112,11 +99,9 @@ func (r *Ring) Recv(ctx context.Context, buf []byte) (int, error) {
 }
 
 // recvWait is Recv past its first probeAt polls: the Backoff policy from
-// there on, TryRecv at every context check. The Backoff starts as if it had
-// counted Recv's polls, so its next Wait is the probeAt-th, where the
-// GOMAXPROCS probe happens, and the spin budget is unchanged.
+// there on, TryRecv at every context check.
 func (r *Ring) recvWait(ctx context.Context, buf []byte) (int, error) {
-	b := Backoff{n: probeAt - 1}
+	var b Backoff
 	for {
 		if n, ok, err := r.TryRecv(buf); ok || err != nil {
 			return n, err

@@ -79,8 +79,21 @@ var (
 	// themselves while they poll (a transport's receive goroutine): it
 	// matters only when nobody waits, and every microsecond it spins is
 	// taken from a peer that may need the CPU.
-	Helper = Policy{Flat: 64, Spin: 2 * time.Microsecond, YieldFor: 2 * time.Microsecond, Check: 64, MaxPause: 64}
+	Helper = Policy{Flat: 64, Spin: 5 * time.Microsecond, YieldFor: 2 * time.Microsecond, Check: 64, MaxPause: 64}
+	// Poller is for a waiter whose poll is itself a transport sweep (a
+	// rank's blocking call polling shared memory or a socket): no pauses,
+	// a check (where the caller lets goroutines it made ready run) every
+	// Check polls, and sleep, not yield, once Spin has passed, since the
+	// transport can wake it.
+	Poller = Policy{Flat: 32, Spin: Owned.Spin, Check: 32, MaxPause: 1}
 )
+
+// StandAside is how long after a poller's last poll a transport's own
+// receiver keeps out of its way (shm, tcp): several of Poller's spin
+// budgets, so that it does not contend with a poller that is still
+// spinning, yet a poller that left without saying so leaves the
+// connection unwatched for no longer than this.
+const StandAside = 500 * time.Microsecond
 
 // NapFor is how long a waiter that nobody wakes sleeps between polls in
 // the Sleep phase. A sleep shorter than the timer's granularity lasts the

@@ -85,7 +85,7 @@ func TestWaiterPhases(t *testing.T) {
 }
 
 func TestPoliciesOrdered(t *testing.T) {
-	for name, p := range map[string]*Policy{"Owned": &Owned, "Pinned": &Pinned, "Shared": &Shared, "Helper": &Helper} {
+	for name, p := range map[string]*Policy{"Owned": &Owned, "Pinned": &Pinned, "Shared": &Shared, "Helper": &Helper, "Poller": &Poller} {
 		if p.Flat <= 0 || p.Check <= 0 || p.MaxPause <= 0 || p.Spin <= 0 || p.YieldFor < 0 {
 			t.Errorf("%s: budgets %+v must be positive", name, *p)
 		}
@@ -95,6 +95,9 @@ func TestPoliciesOrdered(t *testing.T) {
 	}
 	if !Pinned.OSYield || Owned.OSYield {
 		t.Error("only Pinned yields the thread's CPU")
+	}
+	if StandAside < 2*Poller.Spin {
+		t.Errorf("StandAside %v must outlast a poller's spin %v", StandAside, Poller.Spin)
 	}
 }
 

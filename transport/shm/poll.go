@@ -1,6 +1,10 @@
 package shm
 
-import "time"
+import (
+	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
+)
 
 // Polling: a goroutine that waits for a frame may sweep the incoming rings
 // itself (Endpoint.Poll), so that its frame costs no hand-off from the
@@ -13,10 +17,11 @@ import "time"
 // unwatched for longer than standAside, even if the poller stops calling.
 
 // standAside is how long after the last Poll the receive goroutine keeps
-// out of the way. Poll reads no clock: it counts itself in polls, and the
-// receive goroutine, which wakes every standAside while it stands aside,
-// compares the count to see whether polling stopped.
-const standAside = 500 * time.Microsecond
+// out of the way: the waiting policy's (wait.StandAside). Poll reads no
+// clock: it counts itself in polls, and the receive goroutine, which wakes
+// every standAside while it stands aside, compares the count to see
+// whether polling stopped.
+const standAside = wait.StandAside
 
 // Poll receives and delivers, in the calling goroutine, whatever frames
 // have arrived from any peer, and reports whether it delivered any. peer

@@ -2,23 +2,22 @@ package shm
 
 import (
 	"fmt"
-	"runtime"
 	"sync/atomic"
 
+	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/ring"
 	"github.com/plexus-hpc/plexus/transport/frame"
 )
 
-// The receive goroutine's waiting policy: poll every ring spinPolls times
-// (some microseconds: a peer in the middle of a burst answers within it),
-// yield yieldPolls times, then sleep on the futex until a sender wakes it
-// or sleepTimeout passes. The spin is short on purpose: a goroutine that
-// waits for a frame polls the rings itself (poll.go), so the receive
-// goroutine matters when nobody waits, and on a small host every
-// microsecond it spins is taken from a peer rank that needs the CPU.
+// The receive goroutine waits under the waiting policy for helpers
+// (wait.Helper): it polls the rings for some microseconds (a peer in the
+// middle of a burst answers within them), yields, then sleeps on the futex
+// until a sender wakes it or the heartbeat passes. The spin is short on
+// purpose: a goroutine that waits for a frame polls the rings itself
+// (poll.go), so the receive goroutine matters when nobody waits, and on a
+// small host every microsecond it spins is taken from a peer rank that
+// needs the CPU.
 const (
-	spinPolls  = 1 << 8
-	yieldPolls = 1 << 4
 	// batch bounds the messages taken from one ring per sweep, so one busy
 	// peer does not starve the others.
 	batch = 16
@@ -53,26 +52,19 @@ func (e *Endpoint) receive() {
 // receiveLoop is receive's loop, standing aside while a goroutine polls
 // the rings (poll.go).
 func (e *Endpoint) receiveLoop() {
-	idle := 0
+	w := wait.NewWaiter(&wait.Helper)
 	for !e.closing.Load() {
 		if e.standingAside() {
 			e.standAside()
-			idle = 0
+			w.Restart()
 			continue
 		}
 		if e.poll() {
-			idle = 0
+			w.Restart()
 			continue
 		}
-		idle++
-		switch {
-		case idle < spinPolls:
-		case idle < spinPolls+yieldPolls:
-			runtime.Gosched()
-		default:
-			if e.sleep() {
-				idle = 0
-			}
+		if w.Idle() == wait.Sleep && e.sleep() {
+			w.Restart()
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package tcp
 
-import "time"
+import (
+	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
+)
 
 // Polling: a goroutine that waits for a frame reads the socket itself
 // (Endpoint.Poll), so that its frame costs no goroutine wake-ups. Meanwhile
@@ -12,8 +16,8 @@ import "time"
 // standAside, even if its poller stops calling.
 
 // standAside is how long after the last Poll the reader goroutine keeps
-// out of the way.
-const standAside = 500 * time.Microsecond
+// out of the way: the waiting policy's (wait.StandAside).
+const standAside = wait.StandAside
 
 // epoch is the origin of the conns' poll times.
 var epoch = time.Now()
