@@ -58,6 +58,9 @@ func (m *Member) fanout(ctx context.Context, p []byte) error {
 
 // lockBcast takes the root's broadcast lock, spinning under the policy.
 func (m *Member) lockBcast(ctx context.Context) error {
+	if m.bcastMu.tryLock() {
+		return nil
+	}
 	// Not the member's spinner: nobody wakes a lock's waiter, so it naps.
 	s := spinner{w: wait.NewWaiter(m.policy), bell: m.bell}
 	for !m.bcastMu.tryLock() {

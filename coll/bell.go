@@ -48,6 +48,18 @@ func ringBells(m *Member) {
 	}
 }
 
+// idle is s.idle for a wait of m, starting s at the wait's first failed
+// poll: most waits end before one, and the fast path then reads none of
+// the fields a wait needs.
+func (m *Member) idle(s *spinner) bool {
+	if s.w.Policy() == nil {
+		room := s.room
+		*s = m.newSpinner()
+		s.room = room
+	}
+	return s.idle()
+}
+
 // newSpinner starts one wait of m.
 func (m *Member) newSpinner() spinner {
 	s := spinner{w: wait.NewWaiter(m.policy), bell: m.bell, prog: m.prog}

@@ -101,8 +101,7 @@ func (m *Member) send(ctx context.Context, e end, p []byte) error {
 		m.notify(e)
 		return m.fail(linkErr(err))
 	}
-	s := m.newSpinner()
-	s.room = true
+	s := spinner{room: true} // started at the first failed try (Member.idle)
 	for {
 		ok, err := e.try.TrySend(p)
 		if ok || err != nil {
@@ -110,7 +109,7 @@ func (m *Member) send(ctx context.Context, e end, p []byte) error {
 			m.notify(e)
 			return m.fail(linkErr(err))
 		}
-		if s.idle() {
+		if m.idle(&s) {
 			if err := m.check(ctx); err != nil {
 				s.settle()
 				return m.fail(err)
@@ -121,7 +120,7 @@ func (m *Member) send(ctx context.Context, e end, p []byte) error {
 
 // recv receives the next message on e into buf.
 func (m *Member) recv(ctx context.Context, e end, buf []byte) (int, error) {
-	s := m.newSpinner()
+	var s spinner // started at the first failed try (Member.idle)
 	for {
 		n, ok, err := e.TryRecv(buf)
 		if ok || err != nil {
@@ -129,7 +128,7 @@ func (m *Member) recv(ctx context.Context, e end, buf []byte) (int, error) {
 			m.took(e)
 			return n, m.fail(linkErr(err))
 		}
-		if s.idle() {
+		if m.idle(&s) {
 			if err := m.check(ctx); err != nil {
 				s.settle()
 				return 0, m.fail(err)

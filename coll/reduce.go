@@ -56,7 +56,7 @@ func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)
 	for i := range m.rkids {
 		pending = append(pending, i)
 	}
-	s := m.newSpinner()
+	var s spinner // started at the first failed poll (Member.idle)
 	for len(pending) > 0 {
 		before := len(pending)
 		var err error
@@ -64,7 +64,7 @@ func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)
 			s.settle()
 			return err
 		}
-		if len(pending) == before && s.idle() {
+		if len(pending) == before && m.idle(&s) {
 			if err := m.check(ctx); err != nil {
 				s.settle()
 				return m.fail(err)

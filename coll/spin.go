@@ -73,28 +73,28 @@ func (s *spinner) idle() bool {
 			return s.n%s.w.Policy().Check == 0
 		}
 	}
+	if s.bell != nil {
+		// Remote links take microseconds, and spinning or yielding would
+		// take the CPU from the threads (ours or the peer rank's) that
+		// deliver: past the flat polls the wait sleeps on its bell.
+		if s.w.Next() == wait.Poll {
+			return false
+		}
+		napOnBell(s.bell)
+		return true
+	}
 	switch s.w.Idle() {
 	case wait.Poll, wait.Pause:
 		return false
 	case wait.Check, wait.Yield:
 		return true
 	}
-	s.sleep()
-	return true
-}
-
-// sleep is the policy's Sleep phase for this wait.
-func (s *spinner) sleep() {
-	switch {
-	case s.bell != nil:
-		// Remote links take microseconds, and spinning would take the
-		// CPU from the threads (ours or the peer rank's) that deliver.
-		napOnBell(s.bell)
-	case s.m != nil:
+	if s.m != nil {
 		s.sleepOnDoor()
-	default:
+	} else {
 		wait.Nap()
 	}
+	return true
 }
 
 // settle ends a wait whose last poll succeeded: a member that had
