@@ -64,10 +64,11 @@
 // collectives in the same order. Only the root's Broadcast admits
 // concurrent callers.
 //
-// Every wait spins, then pauses, then yields and finally naps; nothing on
-// the fast path blocks on a channel or mutex, because a hand-off between
-// spinning CPUs costs tens of nanoseconds and one through the scheduler
-// tens of microseconds. Waits end with an error, never a hang: when ctx
+// Every wait spins, then pauses, then yields and finally sleeps until the
+// member it waits for sends or signals to it; nothing on the fast path
+// blocks on a channel or mutex, because a hand-off between spinning CPUs
+// costs tens of nanoseconds and one through the scheduler tens of
+// microseconds. Waits end with an error, never a hang: when ctx
 // ends (ctx.Err() returned unchanged), when a link fails, or when another
 // member of the team failed (ErrClosed wrapping the cause). The first
 // error ends the team.
