@@ -36,14 +36,15 @@ visited nodes.`,
 func init() { addCommand(utsCmd) }
 
 type utsOpts struct {
-	tree  string
-	p     uts.Params
-	cfg   uts.MemConfig
-	runs  int
-	json  bool
-	svg   string
-	typ   int
-	shape int
+	tree       string
+	p          uts.Params
+	cfg        uts.MemConfig
+	runs       int
+	json       bool
+	svg        string
+	cpuprofile string
+	typ        int
+	shape      int
 }
 
 func (o *utsOpts) flagSet() *flag.FlagSet {
@@ -60,8 +61,10 @@ func (o *utsOpts) flagSet() *flag.FlagSet {
 	fs.Float64Var(&o.p.ShiftDepth, "f", d.ShiftDepth, "hybrid switch depth, a `FRACTION` of -d")
 	fs.IntVar(&o.cfg.Budget, "budget", 0, "`N` nodes per task before it spills its stack as tasks (default 1024)")
 	fs.IntVar(&o.cfg.Task.Workers, "workers", 0, "task workers per rank `N` (default GOMAXPROCS)")
+	fs.DurationVar(&o.cfg.AM.FlushAge, "flush-age", 0, "oldest a buffered active message may get, `AGE` (default am.DefaultFlushAge)")
 	fs.IntVar(&o.runs, "runs", 1, "`N` traversals of the built tree; the times are the median")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write each rank's CPU profile of the traversals to `PREFIX`.RANK")
 	fs.StringVar(&o.svg, "svg", "", "also plot the nodes each rank stored and visited to `FILE`")
 	return fs
 }
@@ -84,6 +87,9 @@ func (o *utsOpts) params(fs *flag.FlagSet) error {
 	}
 	if err := p.Validate(); err != nil {
 		return usagef("%v", err)
+	}
+	if o.cfg.AM.FlushAge < 0 {
+		return usagef("--flush-age %v: want a positive age", o.cfg.AM.FlushAge)
 	}
 	if o.runs < 1 || o.cfg.Budget < 0 || o.cfg.Task.Workers < 0 {
 		return usagef("--runs %d, --budget %d and --workers %d must be positive", o.runs, o.cfg.Budget, o.cfg.Task.Workers)

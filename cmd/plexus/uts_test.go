@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,7 +23,8 @@ func TestUTSJob(t *testing.T) {
 	p := uts.T3()
 	p.B0, p.Q, p.M, p.Seed = 200, 0.12, 8, 3
 	want := uts.Search(p)
-	out := mustRun(t, append([]string{"run", "-n", "2", "--", bin, "uts", "--json", "--runs", "2"}, args...)...)
+	prof := filepath.Join(t.TempDir(), "cpu")
+	out := mustRun(t, append([]string{"run", "-n", "2", "--", bin, "uts", "--json", "--runs", "2", "--cpuprofile", prof}, args...)...)
 	out = strings.TrimPrefix(strings.ReplaceAll(out, "\n[0] ", "\n"), "[0] ")
 	var rep utsReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -37,6 +41,11 @@ func TestUTSJob(t *testing.T) {
 	if stored != want.Nodes || visited != want.Nodes || rep.NodesPerS <= 0 || len(rep.TraverseAll) != 2 {
 		t.Errorf("stored %d, visited %d of %d nodes; %+v", stored, visited, want.Nodes, rep)
 	}
+	for r := range 2 {
+		if fi, err := os.Stat(fmt.Sprintf("%s.%d", prof, r)); err != nil || fi.Size() == 0 {
+			t.Errorf("rank %d's --cpuprofile: %v", r, err)
+		}
+	}
 }
 
 func TestUTSFlags(t *testing.T) {
@@ -44,7 +53,7 @@ func TestUTSFlags(t *testing.T) {
 	if !strings.Contains(out, "-t 1 -a 3 -d 5 -b 4") {
 		t.Errorf("--tree T1 -d 5 did not start from T1 and change its depth:\n%s", out)
 	}
-	for _, args := range [][]string{{"-t", "7"}, {"--tree", "T9"}, {"-q", "1.5"}, {"--runs", "0"}, {"--workers", "-1"}} {
+	for _, args := range [][]string{{"-t", "7"}, {"--tree", "T9"}, {"-q", "1.5"}, {"--runs", "0"}, {"--workers", "-1"}, {"--flush-age", "-1ms"}} {
 		if _, errOut, code := plexus(t, append([]string{"uts"}, args...)...); code != exitUsage {
 			t.Errorf("uts %v: exit %d, want %d\n%s", args, code, exitUsage, errOut)
 		}

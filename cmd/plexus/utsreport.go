@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -66,6 +68,13 @@ func utsMeasure(ctx context.Context, o *utsOpts, m *uts.Mem, cc *collective.Comm
 		return rep, err
 	}
 	var counts uts.Counts
+	if o.cpuprofile != "" {
+		stop, err := startCPUProfile(fmt.Sprintf("%s.%d", o.cpuprofile, cc.Rank()))
+		if err != nil {
+			return rep, err
+		}
+		defer stop()
+	}
 	for range o.runs {
 		s, err := timed(ctx, cc, func() (err error) { counts, err = m.Traverse(ctx); return err })
 		if err != nil {
@@ -120,4 +129,18 @@ func (r utsReport) write(w io.Writer) error {
 		"build_s:     %.4f\ntraverse_s:  %.4f\nnodes_per_s: %.4g\nstored:      %v\nvisited:     %v\npeak_rss:    %v\n",
 		r.Tree, r.Ranks, r.Nodes, r.Leaves, r.Depth, r.BuildS, r.TraverseS, r.NodesPerS, r.Stored, r.Visited, r.PeakRSS)
 	return err
+}
+
+// startCPUProfile profiles this process into file until the returned
+// function runs: the traversals only, not the build.
+func startCPUProfile(file string) (func(), error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, fmt.Errorf("uts: --cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("uts: --cpuprofile %s: %w", file, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
