@@ -40,6 +40,10 @@ func ringBells(m *Member) {
 	ends = append(ends, m.rkids...)
 	ends = append(ends, m.dissOut...)
 	ends = append(ends, m.dissIn...)
+	ends = append(ends, m.bf.partner...)
+	if m.bf.hasFold {
+		ends = append(ends, m.bf.fold)
+	}
 	m.prog = progresser(ends)
 	for _, e := range ends {
 		if b, ok := e.Link.(Belled); ok {
