@@ -2,14 +2,13 @@ package pgas
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/plexus-hpc/plexus/am"
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // job is n ranks in one process over a commtest twin, each with an am
@@ -24,16 +23,7 @@ type job struct {
 // Funcs (it may be nil), on one goroutine per rank.
 func newJob(t *testing.T, n int, cfg Config, funcs func(rank int, h *Heap)) *job {
 	t.Helper()
-	twin := commtest.NewTwin(n)
-	ws := make([]*comm.World, n)
-	for r := range n {
-		w, err := twin.World(r, comm.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws[r] = w
-		t.Cleanup(func() { w.Close() })
-	}
+	twin, ws := jobtest.TwinWorlds(t, n)
 	j := newJobOver(t, ws, cfg, funcs)
 	j.twin = twin
 	return j
@@ -42,21 +32,10 @@ func newJob(t *testing.T, n int, cfg Config, funcs func(rank int, h *Heap)) *job
 // newJobOver is newJob over given worlds, one per rank.
 func newJobOver(t testing.TB, ws []*comm.World, cfg Config, funcs func(rank int, h *Heap)) *job {
 	t.Helper()
-	n := len(ws)
-	j := &job{es: make([]*am.Engine, n), hs: make([]*Heap, n)}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for r := range n {
-		wg.Go(func() { j.es[r], j.hs[r], errs[r] = start(ws[r], r, cfg, funcs) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range j.es {
-		t.Cleanup(func() { e.Close(context.Background()) })
-	}
-	return j
+	es, hs := jobtest.Engines(t, ws, func(r int, w *comm.World) (*am.Engine, *Heap, error) {
+		return start(w, r, cfg, funcs)
+	}, nil)
+	return &job{es: es, hs: hs}
 }
 
 func start(w *comm.World, rank int, cfg Config, funcs func(rank int, h *Heap)) (*am.Engine, *Heap, error) {

@@ -2,14 +2,13 @@ package task
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/plexus-hpc/plexus/am"
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // job is n ranks in one process over a commtest twin, each with an am
@@ -24,61 +23,20 @@ type job struct {
 // task functions (it may be nil), on one goroutine per rank.
 func newJob(t testing.TB, n int, cfg Config, reg func(rank int, p *Pool)) *job {
 	t.Helper()
-	var ws []*comm.World
-	twin := newTwinWorlds(t, n, &ws)
+	twin, ws := jobtest.TwinWorlds(t, n)
 	j := newJobOver(t, ws, cfg, reg)
 	j.twin = twin
 	return j
 }
 
-// newTwinWorlds makes the n worlds of a twin, closed when t ends.
-func newTwinWorlds(t testing.TB, n int, ws *[]*comm.World) *commtest.Twin {
-	t.Helper()
-	twin := commtest.NewTwin(n)
-	*ws = make([]*comm.World, n)
-	for r := range n {
-		w, err := twin.World(r, comm.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		(*ws)[r] = w
-		t.Cleanup(func() { w.Close() })
-	}
-	return twin
-}
-
-// eachWorld runs f for every world at once and returns their errors.
-func (j *job) eachWorld(ws []*comm.World, f func(rank int, w *comm.World) error) []error {
-	errs := make([]error, len(ws))
-	var wg sync.WaitGroup
-	for r, w := range ws {
-		wg.Go(func() { errs[r] = f(r, w) })
-	}
-	wg.Wait()
-	return errs
-}
-
-// newJobOver is newJob over given worlds, one per rank.
+// newJobOver is newJob over given worlds, one per rank; when t ends each
+// rank's pool is closed and then its engine.
 func newJobOver(t testing.TB, ws []*comm.World, cfg Config, reg func(rank int, p *Pool)) *job {
 	t.Helper()
-	n := len(ws)
-	j := &job{es: make([]*am.Engine, n), pools: make([]*Pool, n)}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for r := range n {
-		wg.Go(func() { j.es[r], j.pools[r], errs[r] = start(ws[r], r, cfg, reg) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
-	}
-	for r := range n {
-		t.Cleanup(func() {
-			j.pools[r].Close(context.Background())
-			j.es[r].Close(context.Background())
-		})
-	}
-	return j
+	es, pools := jobtest.Engines(t, ws, func(r int, w *comm.World) (*am.Engine, *Pool, error) {
+		return start(w, r, cfg, reg)
+	}, func(p *Pool) { p.Close(context.Background()) })
+	return &job{es: es, pools: pools}
 }
 
 func start(w *comm.World, rank int, cfg Config, reg func(rank int, p *Pool)) (*am.Engine, *Pool, error) {
@@ -102,13 +60,7 @@ func start(w *comm.World, rank int, cfg Config, reg func(rank int, p *Pool)) (*a
 // each runs f on every rank at once, as the ranks of a job would, and
 // returns their errors.
 func (j *job) each(f func(rank int, p *Pool) error) []error {
-	errs := make([]error, len(j.pools))
-	var wg sync.WaitGroup
-	for r, p := range j.pools {
-		wg.Go(func() { errs[r] = f(r, p) })
-	}
-	wg.Wait()
-	return errs
+	return jobtest.Each(len(j.pools), func(r int) error { return f(r, j.pools[r]) })
 }
 
 func (j *job) stats() Stats {

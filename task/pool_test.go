@@ -8,6 +8,7 @@ import (
 
 	"github.com/plexus-hpc/plexus/am"
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -65,12 +66,11 @@ func second[T any](_ T, err error) error { return err }
 // failing the test.
 func startAll(t *testing.T, n int, reg func(rank int, p *Pool)) (*job, error) {
 	j := &job{es: make([]*am.Engine, n), pools: make([]*Pool, n)}
-	var ws []*comm.World
-	twin := newTwinWorlds(t, n, &ws)
+	twin, ws := jobtest.TwinWorlds(t, n)
 	j.twin = twin
-	errs := j.eachWorld(ws, func(r int, w *comm.World) error {
+	errs := jobtest.Each(n, func(r int) error {
 		var err error
-		j.es[r], j.pools[r], err = start(w, r, Config{}, reg)
+		j.es[r], j.pools[r], err = start(ws[r], r, Config{}, reg)
 		return err
 	})
 	return j, errors.Join(errs...)
