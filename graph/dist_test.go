@@ -11,6 +11,7 @@ import (
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/collective"
 	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // onRanks runs f as every rank of an n-rank job over TCP in this
@@ -23,16 +24,7 @@ func onRanks(t *testing.T, n int, vertices int64, cfg DistConfig, f func(ctx con
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for r, w := range ws {
-		wg.Go(func() {
-			defer w.Close()
-			errs[r] = rankRun(ctx, w, vertices, cfg, f)
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := jobtest.OnWorlds(ws, func(w *comm.World) error { return rankRun(ctx, w, vertices, cfg, f) }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -2,7 +2,6 @@ package uts
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/collective"
 	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // smallTrees are one tree of each type, a few thousand nodes each.
@@ -38,16 +38,7 @@ func onRanks(t *testing.T, n int, p Params, cfg MemConfig, f func(ctx context.Co
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for r, w := range ws {
-		wg.Go(func() {
-			defer w.Close()
-			errs[r] = rank(ctx, w, p, cfg, f)
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := jobtest.OnWorlds(ws, func(w *comm.World) error { return rank(ctx, w, p, cfg, f) }); err != nil {
 		t.Fatal(err)
 	}
 }
