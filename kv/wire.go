@@ -3,6 +3,8 @@ package kv
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/plexus-hpc/plexus/internal/wire"
 )
 
 // Op is what a request asks.
@@ -61,16 +63,8 @@ type Response struct {
 func appendCommand(b []byte, r Request) []byte {
 	b = binary.AppendUvarint(b, r.Client)
 	b = binary.AppendUvarint(b, r.Seq)
-	b = appendBytes(b, r.Key)
-	return appendBytes(b, r.Value)
-}
-
-func appendBytes(b, v []byte) []byte {
-	if v == nil {
-		return append(b, 0)
-	}
-	b = binary.AppendUvarint(b, uint64(len(v))+1)
-	return append(b, v...)
+	b = wire.AppendBytes(b, r.Key)
+	return wire.AppendBytes(b, r.Value)
 }
 
 // AppendBinary appends r's wire form to b.
@@ -83,13 +77,13 @@ func (r Request) AppendBinary(b []byte) ([]byte, error) {
 
 // UnmarshalBinary sets r from its wire form (copying the bytes).
 func (r *Request) UnmarshalBinary(data []byte) error {
-	d := reader{b: data}
-	*r = Request{Op: Op(d.byte()), MinSlot: d.uvarint(), ReplyTag: int(d.uvarint() & 0x7fffffff)}
-	r.Client, r.Seq, r.Key, r.Value = d.uvarint(), d.uvarint(), d.bytes(), d.bytes()
+	d := wire.NewReader(data, ErrBadMessage)
+	*r = Request{Op: Op(d.Byte()), MinSlot: d.Uvarint(), ReplyTag: int(d.Uvarint() & 0x7fffffff)}
+	r.Client, r.Seq, r.Key, r.Value = d.Uvarint(), d.Uvarint(), d.Bytes("key"), d.Bytes("value")
 	if r.Op < OpGet || r.Op > OpStop {
-		d.fail("op %d", r.Op)
+		d.Fail("op %d", r.Op)
 	}
-	return d.done("request")
+	return d.Done("request")
 }
 
 // AppendBinary appends r's wire form to b.
@@ -97,73 +91,19 @@ func (r Response) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.AppendUvarint(b, r.Client)
 	b = binary.AppendUvarint(b, r.Seq)
 	b = binary.AppendUvarint(b, r.Slot)
-	return appendBytes(b, r.Value), nil
+	return wire.AppendBytes(b, r.Value), nil
 }
 
 // UnmarshalBinary sets r from its wire form (copying the bytes).
 func (r *Response) UnmarshalBinary(data []byte) error {
-	d := reader{b: data}
-	*r = Response{Client: d.uvarint(), Seq: d.uvarint(), Slot: d.uvarint(), Value: d.bytes()}
-	return d.done("response")
+	d := wire.NewReader(data, ErrBadMessage)
+	*r = Response{Client: d.Uvarint(), Seq: d.Uvarint(), Slot: d.Uvarint(), Value: d.Bytes("value")}
+	return d.Done("response")
 }
 
 // decodeCommand reads a Set from its agreed bytes.
 func decodeCommand(v []byte) (Request, error) {
-	d := reader{b: v}
-	r := Request{Op: OpSet, Client: d.uvarint(), Seq: d.uvarint(), Key: d.bytes(), Value: d.bytes()}
-	return r, d.done("command")
-}
-
-// reader reads varints and byte strings; its first error sticks.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (d *reader) fail(format string, args ...any) {
-	if d.err == nil {
-		d.err = fmt.Errorf("%w: %s", ErrBadMessage, fmt.Sprintf(format, args...))
-	}
-	d.b = nil
-}
-
-func (d *reader) byte() byte {
-	if len(d.b) == 0 {
-		d.fail("truncated")
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *reader) uvarint() uint64 {
-	x, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail("bad varint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
-
-func (d *reader) bytes() []byte {
-	n := d.uvarint()
-	if n == 0 {
-		return nil
-	}
-	if n-1 > uint64(len(d.b)) {
-		d.fail("%d bytes with %d left", n-1, len(d.b))
-		return nil
-	}
-	v := append([]byte{}, d.b[:n-1]...)
-	d.b = d.b[n-1:]
-	return v
-}
-
-func (d *reader) done(what string) error {
-	if d.err == nil && len(d.b) > 0 {
-		d.fail("%d bytes after the %s", len(d.b), what)
-	}
-	return d.err
+	d := wire.NewReader(v, ErrBadMessage)
+	r := Request{Op: OpSet, Client: d.Uvarint(), Seq: d.Uvarint(), Key: d.Bytes("key"), Value: d.Bytes("value")}
+	return r, d.Done("command")
 }
