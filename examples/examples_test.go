@@ -5,17 +5,12 @@ package examples_test
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strings"
-	"sync"
 	"testing"
-	"time"
+
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // TestReadmeQuotesHello checks that README.md shows examples/hello/main.go
@@ -100,67 +95,20 @@ func TestPGAS(t *testing.T) {
 }
 
 // bin holds the plexus command and the examples, built once.
-var bin struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+var bin = jobtest.Binaries{Pkgs: []string{"../cmd/plexus", "./am", "./pgas", "./hello", "./ring", "./allreduce", "./stencil"}}
 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
-	if bin.dir != "" {
-		os.RemoveAll(bin.dir)
-	}
+	bin.Remove()
 	os.Exit(code)
-}
-
-// build builds cmd/plexus and every example into one directory and
-// returns it.
-func build(t *testing.T) string {
-	t.Helper()
-	bin.once.Do(func() {
-		bin.dir, bin.err = os.MkdirTemp("", "plexus-examples-")
-		if bin.err != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", bin.dir+string(filepath.Separator),
-			"../cmd/plexus", "./am", "./pgas", "./hello", "./ring", "./allreduce", "./stencil")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			bin.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if bin.err != nil {
-		t.Fatal(bin.err)
-	}
-	return bin.dir
 }
 
 // runExample runs example under plexus run with n ranks and returns the
 // ranks' output with the "[rank] " prefixes removed.
 func runExample(t *testing.T, example string, n int, args ...string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs a job of several processes")
-	}
-	dir := build(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	argv := append([]string{"run", "-n", fmt.Sprint(n), "--timeout", "50s", "--",
-		filepath.Join(dir, example)}, args...)
-	cmd := exec.CommandContext(ctx, filepath.Join(dir, "plexus"), argv...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("plexus %s: %v\n%s", strings.Join(argv, " "), err, out)
-	}
-	return rankPrefix.ReplaceAllString(string(out), "")
+	return bin.RunPlexus(t, n, nil, example, args...)
 }
 
-var rankPrefix = regexp.MustCompile(`(?m)^\[\d+\] `)
-
-func mustContain(t *testing.T, out, want string) {
-	t.Helper()
-	if !strings.Contains(out, want) {
-		t.Errorf("output lacks %q:\n%s", want, out)
-	}
-}
+var mustContain = jobtest.MustContain

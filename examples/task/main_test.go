@@ -1,49 +1,20 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strings"
-	"sync"
 	"testing"
-	"time"
+
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // bin holds the plexus command and this example, built once.
-var bin struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+var bin = jobtest.Binaries{Pkgs: []string{"../../cmd/plexus", "."}}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if bin.dir != "" {
-		os.RemoveAll(bin.dir)
-	}
+	bin.Remove()
 	os.Exit(code)
-}
-
-func build(t *testing.T) string {
-	t.Helper()
-	bin.once.Do(func() {
-		bin.dir, bin.err = os.MkdirTemp("", "plexus-task-example-")
-		if bin.err != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", bin.dir+string(filepath.Separator), "../../cmd/plexus", ".")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			bin.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if bin.err != nil {
-		t.Fatal(bin.err)
-	}
-	return bin.dir
 }
 
 // These tests run the example as a real job of several processes under
@@ -78,27 +49,7 @@ func TestLostRank(t *testing.T) {
 // "[rank] " prefixes removed.
 func runJob(t *testing.T, n int, args ...string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs a job of several processes")
-	}
-	dir := build(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	argv := append([]string{"run", "-n", fmt.Sprint(n), "--timeout", "50s", "--", filepath.Join(dir, "task")}, args...)
-	cmd := exec.CommandContext(ctx, filepath.Join(dir, "plexus"), argv...)
-	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("plexus %s: %v\n%s", strings.Join(argv, " "), err, out)
-	}
-	return rankPrefix.ReplaceAllString(string(out), "")
+	return bin.RunPlexus(t, n, []string{"GORACE=atexit_sleep_ms=0"}, "task", args...)
 }
 
-var rankPrefix = regexp.MustCompile(`(?m)^\[\d+\] `)
-
-func mustContain(t *testing.T, out, want string) {
-	t.Helper()
-	if !strings.Contains(out, want) {
-		t.Errorf("output lacks %q:\n%s", want, out)
-	}
-}
+var mustContain = jobtest.MustContain
