@@ -10,6 +10,7 @@ import (
 
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 	"github.com/plexus-hpc/plexus/kv/kvcheck"
 )
 
@@ -22,16 +23,9 @@ type job struct {
 }
 
 func newJob(t *testing.T, replicas, ranks int) *job {
-	j := &job{twin: commtest.NewTwin(ranks)}
-	t.Cleanup(j.wg.Wait)
-	for r := range ranks {
-		w, err := j.twin.World(r, comm.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = w.Close() })
-		j.worlds = append(j.worlds, w)
-	}
+	j := &job{}
+	t.Cleanup(j.wg.Wait) // runs last, after the worlds close
+	j.twin, j.worlds = jobtest.TwinWorlds(t, ranks)
 	for r := range replicas {
 		ctx, cancel := context.WithCancel(context.Background())
 		t.Cleanup(cancel)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // fixture is a set of worlds in this process and a way to crash one.
@@ -21,16 +22,7 @@ type fixture struct {
 // twinWorlds returns n worlds on one comm twin.
 func twinWorlds(t testing.TB, n int) fixture {
 	t.Helper()
-	tw := commtest.NewTwin(n)
-	ws := make([]*comm.World, n)
-	for i := range ws {
-		w, err := tw.World(i, comm.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws[i] = w
-	}
-	t.Cleanup(func() { closeAll(ws) })
+	tw, ws := jobtest.TwinWorlds(t, n)
 	return fixture{ws, tw.Kill}
 }
 
