@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/plexus-hpc/plexus/bench"
-	"github.com/plexus-hpc/plexus/transport/multirail"
 )
 
 func init() { addCommand(benchRailCmd) }
@@ -117,15 +116,11 @@ func contains(list []string, s string) bool {
 }
 
 func runBenchRail(c *cli, args []string) error {
-	inner, isRank := rankArgs(args)
 	o := new(benchRailOpts)
 	fs := o.flagSet()
-	if err := c.parse(fs, map[bool][]string{true: inner, false: args}[isRank]); err != nil {
-		return err
-	}
-	only, err := multirail.ParseNets(o.rails)
+	only, isRank, err := parseRailArgs(c, fs, args, &o.rails)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	impls, err := parseImpls(o.impls)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"net"
 	"time"
 
-	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/rail"
 	"github.com/plexus-hpc/plexus/transport/multirail"
 )
@@ -57,16 +56,11 @@ type railCaseDone struct {
 
 // benchRailRank is one rank of plexus bench rail.
 func benchRailRank(ctx context.Context, c *cli, o *benchRailOpts, impls []string, only []*net.IPNet) error {
-	w, err := comm.Join(ctx)
+	w, s, done, err := joinRails(ctx, only)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
-	s, err := openRails(ctx, w, only)
-	if err != nil {
-		return err
-	}
-	defer s.close()
+	defer done()
 	switch w.Rank() {
 	case 0:
 		return driveRails(ctx, c, o, impls, s)

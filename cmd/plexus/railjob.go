@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"time"
@@ -56,6 +57,37 @@ func openRails(ctx context.Context, w *comm.World, only []*net.IPNet) (*railSess
 		return s, s.plan(ctx, only)
 	}
 	return s, nil
+}
+
+// parseRailArgs parses args into fs, which holds the flags of a rail
+// command (rails its --rails value): the command's own arguments, or its
+// rank verb's (isRank). only is the networks --rails names.
+func parseRailArgs(c *cli, fs *flag.FlagSet, args []string, rails *string) (only []*net.IPNet, isRank bool, err error) {
+	inner, isRank := rankArgs(args)
+	if err := c.parse(fs, map[bool][]string{true: inner, false: args}[isRank]); err != nil {
+		return nil, isRank, err
+	}
+	only, err = multirail.ParseNets(*rails)
+	if err != nil {
+		return nil, isRank, usagef("%v", err)
+	}
+	return only, isRank, nil
+}
+
+// joinRails is a rail job's rank: it joins the world and opens the rail
+// session (only limiting the rails); done closes the session, then the
+// world.
+func joinRails(ctx context.Context, only []*net.IPNet) (w *comm.World, s *railSession, done func(), err error) {
+	w, err = comm.Join(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err = openRails(ctx, w, only)
+	if err != nil {
+		w.Close()
+		return nil, nil, nil, err
+	}
+	return w, s, func() { s.close(); w.Close() }, nil
 }
 
 // listen is rank 1's side of openRails.

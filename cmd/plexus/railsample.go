@@ -11,7 +11,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/rail"
 	"github.com/plexus-hpc/plexus/transport/multirail"
 )
@@ -57,15 +56,11 @@ func (o *railSampleOpts) flagSet() *flag.FlagSet {
 }
 
 func runRailSample(c *cli, args []string) error {
-	inner, isRank := rankArgs(args)
 	o := new(railSampleOpts)
 	fs := o.flagSet()
-	if err := c.parse(fs, map[bool][]string{true: inner, false: args}[isRank]); err != nil {
-		return err
-	}
-	only, err := multirail.ParseNets(o.rails)
+	only, isRank, err := parseRailArgs(c, fs, args, &o.rails)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
 	if o.max < 4 || o.max > 64<<20 {
 		return usagef("--max %d: want 4 to %d", o.max, 64<<20)
@@ -120,16 +115,11 @@ func launchRailJob(c *cli, cmdName, host, hostfile, rsh string, flags []string) 
 
 // sampleRank is one rank of plexus rail sample.
 func sampleRank(ctx context.Context, c *cli, o *railSampleOpts, only []*net.IPNet) error {
-	w, err := comm.Join(ctx)
+	w, s, done, err := joinRails(ctx, only)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
-	s, err := openRails(ctx, w, only)
-	if err != nil {
-		return err
-	}
-	defer s.close()
+	defer done()
 	if w.Rank() > 1 {
 		return nil
 	}
