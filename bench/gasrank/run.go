@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/internal/cliflag"
 )
 
 // ErrUsage reports options Run cannot run with.
@@ -49,14 +50,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.n, "n", 100000, "timed operations (per rank for gups)")
 	fs.IntVar(&o.log, "log", 24, "gups: the global array holds 2^`LOG` int64")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "give up after this long")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, err
-		}
-		return o, fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
+	if err := cliflag.Parse(fs, args, ErrUsage); err != nil {
+		return o, err
 	}
 	return o, o.check()
 }

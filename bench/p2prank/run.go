@@ -12,6 +12,7 @@ import (
 
 	"github.com/plexus-hpc/plexus/bench"
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/internal/cliflag"
 )
 
 // ErrUsage reports options Run cannot run with.
@@ -59,14 +60,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.serialized, "serialized", false, "join a serialized world (comm.Config.Serialized: one goroutine at a time; not for latency_mt and msgrate_mt)")
 	fs.BoolVar(&o.algorithms, "algorithms", false, "coll also times the 8-byte allreduce with each algorithm forced (allreduce-trees, allreduce-doubling)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, err
-		}
-		return o, fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
+	if err := cliflag.Parse(fs, args, ErrUsage); err != nil {
+		return o, err
 	}
 	return o, o.finish(*sizes, *gs)
 }
