@@ -38,22 +38,16 @@ func newJobOver(t testing.TB, ws []*comm.World, cfg Config, funcs func(rank int,
 	return &job{es: es, hs: hs}
 }
 
+// start is one rank's start: a heap of cfg, its Funcs registered by
+// funcs (if not nil), bound to a new engine of w.
 func start(w *comm.World, rank int, cfg Config, funcs func(rank int, h *Heap)) (*am.Engine, *Heap, error) {
-	var reg am.Registry
-	h, err := New(&reg, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	if funcs != nil {
-		funcs(rank, h)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	e, err := am.New(ctx, w, &reg, am.Config{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return e, h, h.Bind(e)
+	return jobtest.Start(w, func(reg *am.Registry) (*Heap, error) {
+		h, err := New(reg, cfg)
+		if err == nil && funcs != nil {
+			funcs(rank, h)
+		}
+		return h, err
+	})
 }
 
 // alloc makes the same array on every rank, as a collective Alloc does.

@@ -39,22 +39,16 @@ func newJobOver(t testing.TB, ws []*comm.World, cfg Config, reg func(rank int, p
 	return &job{es: es, pools: pools}
 }
 
+// start is one rank's start: a pool of cfg, its task functions
+// registered by reg (if not nil), bound to a new engine of w.
 func start(w *comm.World, rank int, cfg Config, reg func(rank int, p *Pool)) (*am.Engine, *Pool, error) {
-	var ar am.Registry
-	p, err := New(&ar, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	if reg != nil {
-		reg(rank, p)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	e, err := am.New(ctx, w, &ar, am.Config{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return e, p, p.Bind(e)
+	return jobtest.Start(w, func(ar *am.Registry) (*Pool, error) {
+		p, err := New(ar, cfg)
+		if err == nil && reg != nil {
+			reg(rank, p)
+		}
+		return p, err
+	})
 }
 
 // each runs f on every rank at once, as the ranks of a job would, and

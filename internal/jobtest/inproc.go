@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/plexus-hpc/plexus/am"
 	"github.com/plexus-hpc/plexus/comm"
@@ -74,4 +75,26 @@ func OnWorlds(ws []*comm.World, f func(w *comm.World) error) error {
 		defer ws[r].Close()
 		return f(ws[r])
 	})...)
+}
+
+// Binder is a rank's state that serves an am engine once bound to it, as
+// a task.Pool or a pgas.Heap does.
+type Binder interface{ Bind(e *am.Engine) error }
+
+// Start is one rank's start over w: mk makes the rank's state over a
+// fresh am.Registry (registering its handlers there), then an engine of
+// the registry starts, given ten seconds, and the state is bound to it.
+func Start[S Binder](w *comm.World, mk func(reg *am.Registry) (S, error)) (*am.Engine, S, error) {
+	var reg am.Registry
+	s, err := mk(&reg)
+	if err != nil {
+		return nil, s, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	e, err := am.New(ctx, w, &reg, am.Config{})
+	if err != nil {
+		return nil, s, err
+	}
+	return e, s, s.Bind(e)
 }
