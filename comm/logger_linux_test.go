@@ -6,11 +6,11 @@ import (
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
+	"github.com/plexus-hpc/plexus/internal/syncbuf"
 	"github.com/plexus-hpc/plexus/transport/tcp"
 )
 
@@ -35,7 +35,7 @@ func captureDefault(t *testing.T) *logtest.Sink {
 // nothing reaches the global logger.
 func TestLoggerGetsRefusals(t *testing.T) {
 	global := captureDefault(t)
-	var buf syncBuf
+	var buf syncbuf.Buffer
 	user := slog.New(slog.NewTextHandler(&buf, nil))
 	ws := joinPairWith(t, TransportTCP, Config{Logger: user})
 	nc, err := net.Dial("tcp", ws[0].t.(*tcp.Endpoint).Addr())
@@ -86,22 +86,4 @@ func TestLoggerSilentOnClose(t *testing.T) {
 	if s := global.String(); s != "" {
 		t.Errorf("the global logger got:\n%s", s)
 	}
-}
-
-// syncBuf is a bytes.Buffer safe for concurrent writers.
-type syncBuf struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuf) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -16,24 +16,6 @@ import (
 	"time"
 )
 
-// syncBuffer is a log destination shared by goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -72,7 +54,7 @@ func wantBooks(t *testing.T, books []Book, errs []error) {
 }
 
 func TestJoinRefusesStrangers(t *testing.T) {
-	var logs syncBuffer
+	var logs lockedBuffer
 	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Handshake: 2 * time.Second}
 	info := Info{Size: 4, Launcher: Plexus, JobID: "t", Root: freeAddr(t), Secret: secret16()}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -143,7 +125,7 @@ func garbage(t *testing.T, addr string, junk []byte) {
 }
 
 func TestJoinMissingRank(t *testing.T) {
-	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))}
+	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&lockedBuffer{}, nil))}
 	info := Info{Size: 5, Launcher: Plexus, JobID: "t", Root: freeAddr(t), Secret: secret16()}
 	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
 	defer cancel()
@@ -165,7 +147,7 @@ func TestJoinMissingRank(t *testing.T) {
 
 func TestJoinRendezvousFile(t *testing.T) {
 	dir := t.TempDir()
-	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))}
+	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&lockedBuffer{}, nil))}
 	info := Info{Size: 4, Launcher: MPIRun, JobID: "ompi-77@1"}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -183,7 +165,7 @@ func TestJoinRendezvousFile(t *testing.T) {
 
 func TestJoinReplacesStaleFile(t *testing.T) {
 	dir := t.TempDir()
-	var logs syncBuffer
+	var logs lockedBuffer
 	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	info := Info{Size: 2, Launcher: SRun, JobID: "slurm-1.0", Root: freeAddr(t)}
 	path := rendezvousPath(dir, info.JobID)
@@ -201,7 +183,7 @@ func TestJoinReplacesStaleFile(t *testing.T) {
 
 func TestJoinRefusesUntrustedFile(t *testing.T) {
 	dir := t.TempDir()
-	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))}
+	b := Bootstrap{TempDir: dir, Logger: slog.New(slog.NewTextHandler(&lockedBuffer{}, nil))}
 	info := Info{Rank: 1, Size: 2, Launcher: MPIRun, JobID: "ompi-5"}
 	path := rendezvousPath(dir, info.JobID)
 	if err := os.WriteFile(path, []byte("127.0.0.1:1\n"+strings.Repeat("00", 32)+"\n"), 0o644); err != nil {

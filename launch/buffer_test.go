@@ -1,24 +1,7 @@
 package launch
 
-import (
-	"bytes"
-	"sync"
-)
+import "github.com/plexus-hpc/plexus/internal/syncbuf"
 
-// lockedBuffer lets a test read what ranks write while Run still runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// lockedBuffer lets a test read what ranks (or a logger) write while Run
+// still runs.
+type lockedBuffer = syncbuf.Buffer

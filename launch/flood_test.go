@@ -67,7 +67,7 @@ func closedWithin(conns []net.Conn, d time.Duration) int {
 // bounded number of places at rank 0, the job's ranks still register at
 // once, and the refusals write a bounded number of log lines.
 func TestJoinThroughAFlood(t *testing.T) {
-	var logs syncBuffer
+	var logs lockedBuffer
 	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -92,7 +92,7 @@ func TestJoinThroughAFlood(t *testing.T) {
 // TestJoinRefusesLongFrames: a stranger announcing a frame longer than
 // any registration is dropped at once, before rank 0 allocates it.
 func TestJoinRefusesLongFrames(t *testing.T) {
-	var logs syncBuffer
+	var logs lockedBuffer
 	b := Bootstrap{Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -1,16 +1,15 @@
 package pgas
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/internal/syncbuf"
 	"github.com/plexus-hpc/plexus/launch"
 )
 
@@ -22,7 +21,7 @@ func runJob(t *testing.T, n int, mode string, load int) string {
 	t.Setenv(rankEnv, mode)
 	t.Setenv("PGAS_TEST_N", fmt.Sprint(load))
 	t.Setenv("GORACE", "atexit_sleep_ms=0") // else each rank lingers a second under -race
-	var out, errOut lockedBuffer
+	var out, errOut syncbuf.Buffer
 	j := launch.Job{N: n, Prog: os.Args[0], Args: []string{"-test.run=^$"},
 		Timeout: 50 * time.Second, Stdout: &out, Stderr: &errOut}
 	if err := j.Validate(); err != nil {
@@ -75,22 +74,4 @@ func mustHave(t *testing.T, out, want string) {
 	if !strings.Contains(out, want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer that the job's ranks write at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
