@@ -30,15 +30,9 @@ func teamFor(m *topo.Model, cpus []int, topology tree.Topology, op tree.Op) (*co
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	byCPU := map[int]*coll.Member{}
-	for _, mem := range team.Members() {
-		byCPU[mem.CPU()] = mem
-	}
-	members := make([]*coll.Member, len(cpus))
-	for i, c := range cpus {
-		if members[i] = byCPU[c]; members[i] == nil {
-			return nil, nil, nil, fmt.Errorf("bench: team has no member for cpu %d", c)
-		}
+	members, err := inOrder(team, cpus)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	return team, members, t, nil
 }
