@@ -2,31 +2,12 @@ package pgas
 
 import (
 	"context"
-	"os"
 	"sync"
 	"testing"
-
-	"github.com/plexus-hpc/plexus/comm"
-	"github.com/plexus-hpc/plexus/comm/commtest"
-	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
 // shmJob is 2 ranks in this process over shared memory.
-func shmJob(b *testing.B) *job {
-	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-pgas-bench-")
-	if err != nil {
-		b.Skip(err)
-	}
-	b.Cleanup(func() { os.RemoveAll(dir) })
-	ws, err := commtest.SHMWorlds(2, "pgas-bench", dir, comm.Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, w := range ws {
-		b.Cleanup(func() { w.Close() })
-	}
-	return newJobOver(b, ws, Config{}, nil)
-}
+func shmJob(b *testing.B) *job { return shmJobConfig(b, Config{}) }
 
 // BenchmarkFetchAndAdd runs FetchAndAdd from rank 0 on a counter homed on
 // rank 1 over shm: mode=blocking is one round trip after another (the
