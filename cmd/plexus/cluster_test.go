@@ -22,7 +22,7 @@ const clusterScript = "../../testdata/cluster/cluster.sh"
 
 // TestRunOnTwoHosts runs 4 ranks on two namespace hosts through plexus
 // run --hostfile --rsh agent: 2 on h1 and 2 on h2. Every pair of ranks
-// exchanges a small and a 4 MiB message with checked contents, which the
+// exchanges an 8-byte and a 4 MiB message with checked contents, which the
 // ranks on one host send through shared memory (a segment in their host's
 // own /dev/shm) and those on two hosts over TCP between the namespaces;
 // every rank says which transport reaches each other rank. Then wildcard
@@ -184,7 +184,8 @@ func receiveFrom(ctx context.Context, w *comm.World, p int) error {
 	return nil
 }
 
-func greeting(from, to int) []byte { return fmt.Appendf(nil, "from %d to %d", from, to) }
+// greeting is the small message of a pair: 8 bytes, as the issue asks.
+func greeting(from, to int) []byte { return fmt.Appendf(nil, "f%03dt%03d", from%1000, to%1000) }
 
 // pattern is a 4 MiB message, large enough for the transports' bulk paths.
 func pattern(from, to int) []byte {
