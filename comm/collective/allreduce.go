@@ -32,6 +32,18 @@ func planAllreduce(m *topo.Model, reduce, bcast *tree.Tree, cfg Config, crowded 
 	return p, nil
 }
 
+// keepTrees reports whether the allreduce plan keeps the trees whatever
+// the model says: when any rank's machine is crowded (more ranks than
+// CPUs), as on one crowded host (crowdedTopology) and on hosts that share
+// a kernel's CPUs, every hop in a row waits for a CPU, which the
+// placement costs do not show. Between two namespace hosts of 2 ranks on
+// 2 CPUs the model chose doubling, which took 38-46 us per 8-byte
+// allreduce where the trees took 30-38 (docs/benchmarks.md, "Between
+// namespace hosts on a quiet machine C").
+func keepTrees(hs []hello, cfg Config) bool {
+	return cfg.Given == nil && (crowdedTopology(hs, cfg) || anyCrowded(hs))
+}
+
 // AllreducePlan returns Allreduce's algorithm for each length of a piece
 // (at most MaxMessage bytes; longer buffers go in pieces), the same at
 // every rank.

@@ -182,22 +182,27 @@ func TestCrowdedMachineTakesPlacement(t *testing.T) {
 		}
 		return n
 	}
-	for _, crowded := range []bool{false, true} {
-		for i := range hs {
-			hs[i].Crowded = crowded
-		}
-		cfg := Config{}
-		if err := cfg.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		m, r, b, err := (&Comm{cfg: cfg}).trees(hs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		placed := m.Provenance.Source == "placement"
-		if placed != crowded || (crowded && (cross(r) != 1 || cross(b) != 1)) {
-			t.Errorf("crowded %v: model from %s, trees %v %v cross hosts %d and %d times",
-				crowded, m.Provenance.Source, r.Children, b.Children, cross(r), cross(b))
+	for _, top := range []tree.Topology{tree.Adaptive, tree.Best} {
+		for _, crowded := range []bool{false, true} {
+			for i := range hs {
+				hs[i].Crowded = crowded
+			}
+			cfg := Config{Topology: top}
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			m, r, b, err := (&Comm{cfg: cfg}).trees(hs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			placed := m.Provenance.Source == "placement"
+			if placed != crowded || (crowded && (cross(r) != 1 || cross(b) != 1)) {
+				t.Errorf("%v, crowded %v: model from %s, trees %v %v cross hosts %d and %d times",
+					top, crowded, m.Provenance.Source, r.Children, b.Children, cross(r), cross(b))
+			}
+			if keepTrees(hs, cfg) != crowded {
+				t.Errorf("%v, crowded %v: allreduce keeps the trees: %v", top, crowded, keepTrees(hs, cfg))
+			}
 		}
 	}
 }

@@ -68,8 +68,7 @@ func (c *Comm) makePlan(ctx context.Context, own hello) (ans plan, err error) {
 	}
 	c.model, ans.Reduce, ans.Bcast, err = c.trees(hs)
 	if err == nil {
-		crowded := c.cfg.Given == nil && crowdedTopology(hs, c.cfg)
-		ans.Allreduce, err = planAllreduce(c.model, ans.Reduce, ans.Bcast, c.cfg, crowded)
+		ans.Allreduce, err = planAllreduce(c.model, ans.Reduce, ans.Bcast, c.cfg, keepTrees(hs, c.cfg))
 	}
 	if err != nil {
 		ans = plan{Err: err.Error()}
@@ -92,8 +91,18 @@ func (c *Comm) trees(hs []hello) (*topo.Model, *tree.Tree, *tree.Tree, error) {
 		}
 	}
 	cfg := c.cfg
-	if c.cfg.Given == nil && crowdedTopology(hs, cfg) {
+	switch {
+	case c.cfg.Given == nil && crowdedTopology(hs, cfg):
 		cfg.Topology = tree.Sequential
+	case c.cfg.Given == nil && cfg.Topology == tree.Best && anyCrowded(hs):
+		// The model is placement's two costs there (rankModel), on which
+		// Best's simulation ties trees that cross between hosts once per
+		// host with trees that cross more; Adaptive sends across once per
+		// host by construction (Smelt's remote-first order). Between two
+		// namespace hosts of 2 ranks, Best's 0 -> {1, 2}, 1 -> 3 made the
+		// 4-rank barrier about 1.3x Adaptive's (docs/benchmarks.md,
+		// "Between namespace hosts on a quiet machine C").
+		cfg.Topology = tree.Adaptive
 	}
 	r, b, err := buildTrees(m, cfg)
 	if err != nil {
