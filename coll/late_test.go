@@ -17,8 +17,9 @@ import (
 // the depth of 16 members' trees did that with the default budgets, and a
 // team that fell into it stayed there. Two members on two CPUs reproduce
 // it with budgets shorter than one wake-up: before sleepers were woken by
-// their events (door.go), a team held up once by 1 ms ran at a nap per
-// operation afterwards, hundreds of times slower than before the hold.
+// their events (door.go), a team held up once ran at a nap per operation
+// afterwards, orders of magnitude slower than before the hold
+// (docs/benchmarks.md, "One waiting policy").
 
 // shortBudget is a policy whose spin and yield budgets are far shorter
 // than a wake-up, so every late peer makes its waiter sleep.

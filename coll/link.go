@@ -38,8 +38,9 @@ type transport func(a, b int) (Link, Link, error)
 // value on every message, and the compiler copies a 40-byte struct with
 // overlapping 16-byte moves, so that reading a field of a fresh copy
 // straddles two stores and waits for them instead of being forwarded;
-// the padding took about a quarter off a two-member Allreduce's own cost
-// (BenchmarkAllreduceOwnCost; docs/benchmarks.md).
+// the padding makes a two-member Allreduce's own cost visibly smaller
+// (BenchmarkAllreduceOwnCost; docs/benchmarks.md, "Allreduce by recursive
+// doubling").
 type end struct {
 	Link
 	try trySender // nil when the link has no TrySend

@@ -12,12 +12,11 @@ import (
 // the model of the ranks (tree.PlanAllreduce), so that every rank runs
 // the same algorithm for a length whatever its own view of the costs.
 //
-// On a crowded host (crowded: the trees are flat for the reason
-// crowdedTopology gives) it keeps the trees: there every hop in a row
-// waits for a CPU, which the costs do not show, and the flat trees'
-// allreduce is two hops in a row where doubling takes log2(p), plus two
-// with folds: never fewer. On 4 ranks sharing 2 CPUs the two measured
-// alike (docs/benchmarks.md, "Allreduce by recursive doubling").
+// On a crowded machine (keepTrees) it keeps the trees: there every hop in
+// a row waits for a CPU, which the costs do not show, and the trees'
+// allreduce on one host (flat there) is two hops in a row where doubling
+// takes log2(p), plus two with folds: never fewer (docs/benchmarks.md,
+// "Allreduce by recursive doubling").
 func planAllreduce(m *topo.Model, reduce, bcast *tree.Tree, cfg Config, crowded bool) (tree.AllreducePlan, error) {
 	switch {
 	case cfg.Allreduce != 0:
@@ -34,14 +33,12 @@ func planAllreduce(m *topo.Model, reduce, bcast *tree.Tree, cfg Config, crowded 
 
 // keepTrees reports whether the allreduce plan keeps the trees whatever
 // the model says: when any rank's machine is crowded (more ranks than
-// CPUs), as on one crowded host (crowdedTopology) and on hosts that share
-// a kernel's CPUs, every hop in a row waits for a CPU, which the
-// placement costs do not show. Between two namespace hosts of 2 ranks on
-// 2 CPUs the model chose doubling, which took 38-46 us per 8-byte
-// allreduce where the trees took 30-38 (docs/benchmarks.md, "Between
-// namespace hosts on a quiet machine C").
+// CPUs; one crowded host, or hosts that share a kernel's CPUs), every hop
+// in a row waits for a CPU, which the placement costs do not show, and
+// the trees measured faster than the doubling the model chose
+// (docs/benchmarks.md, "Between namespace hosts on a quiet machine C").
 func keepTrees(hs []hello, cfg Config) bool {
-	return cfg.Given == nil && (crowdedTopology(hs, cfg) || anyCrowded(hs))
+	return cfg.Given == nil && anyCrowded(hs)
 }
 
 // AllreducePlan returns Allreduce's algorithm for each length of a piece

@@ -98,10 +98,9 @@ func (c *Comm) trees(hs []hello) (*topo.Model, *tree.Tree, *tree.Tree, error) {
 		// The model is placement's two costs there (rankModel), on which
 		// Best's simulation ties trees that cross between hosts once per
 		// host with trees that cross more; Adaptive sends across once per
-		// host by construction (Smelt's remote-first order). Between two
-		// namespace hosts of 2 ranks, Best's 0 -> {1, 2}, 1 -> 3 made the
-		// 4-rank barrier about 1.3x Adaptive's (docs/benchmarks.md,
-		// "Between namespace hosts on a quiet machine C").
+		// host by construction (Smelt's remote-first order), and its
+		// trees measured faster there (docs/benchmarks.md, "Between
+		// namespace hosts on a quiet machine C").
 		cfg.Topology = tree.Adaptive
 	}
 	r, b, err := buildTrees(m, cfg)

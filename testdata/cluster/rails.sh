@@ -6,8 +6,9 @@
 # network namespaces, with 10.252.K.I/24 on host hI's end (its own subnet,
 # so each rail is a route of its own), shaped at both ends by a tc tbf of
 # the K-th RATE (such as 1gbit, 500mbit, 250mbit), a 256 KiB burst and
-# up to 100 ms of queue (less made the slower rails drop packets and run
-# at half their rate under a stream of megabytes). Nothing else is
+# up to 100 ms of queue (with less, the slower rails dropped packets under
+# a stream of megabytes and sampled far below their rate; commit ce4b8c7).
+# Nothing else is
 # reachable through them. Where the kernel has MPTCP, each rail's address
 # is also an MPTCP endpoint of its host ("ip mptcp endpoint ... signal",
 # with limits that accept as many), so that an MPTCP connection over one
