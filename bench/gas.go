@@ -27,6 +27,8 @@ type GasConfig struct {
 	// Runs repeats every case; the median is reported. Default 3, 1 with
 	// Quick.
 	Runs int
+	// GUPSRanks lists the job sizes of the gups case (default 1 and 2).
+	GUPSRanks []int
 	// Rank is the command line that runs one Plexus rank (package
 	// gasrank): a program and its leading arguments, to which each case's
 	// options are added; plexus bench gas passes its own binary and
@@ -43,6 +45,9 @@ type GasConfig struct {
 	Timeout time.Duration
 }
 
+// maxGUPSRanks bounds a gups job: one host's ranks, each a process.
+const maxGUPSRanks = 1024
+
 // ErrGasConfig reports a GasConfig that cannot run.
 var ErrGasConfig = errors.New("bench: bad gas config")
 
@@ -53,6 +58,11 @@ func (c GasConfig) Validate() error {
 	}
 	if c.Runs < 0 || c.Timeout < 0 {
 		return fmt.Errorf("%w: %d runs, timeout %v", ErrGasConfig, c.Runs, c.Timeout)
+	}
+	for _, n := range c.GUPSRanks {
+		if n < 1 || n > maxGUPSRanks {
+			return fmt.Errorf("%w: gups at %d ranks; want 1 to %d", ErrGasConfig, n, maxGUPSRanks)
+		}
 	}
 	return nil
 }
@@ -66,6 +76,9 @@ func (c GasConfig) withDefaults() GasConfig {
 	}
 	if c.Timeout == 0 {
 		c.Timeout = 5 * time.Minute
+	}
+	if len(c.GUPSRanks) == 0 {
+		c.GUPSRanks = []int{1, 2}
 	}
 	if c.Log == nil {
 		c.Log = io.Discard
@@ -96,7 +109,7 @@ func gasPlan(c GasConfig, peers bool) []gasCase {
 		plan = append(plan, gasCase{"openmpi", "am", 2, []string{"-n", strconv.Itoa(am / 64)}})
 	}
 	plan = append(plan, gasCase{"plexus", "", 2, []string{"-bench", "delegate_latency", "-n", strconv.Itoa(lat)}})
-	for _, ranks := range []int{1, 2} {
+	for _, ranks := range c.GUPSRanks {
 		n := strconv.Itoa(gups / ranks)
 		plan = append(plan, gasCase{"plexus", "", ranks, []string{"-bench", "gups", "-n", n, "-log", strconv.Itoa(log)}})
 		if peers {

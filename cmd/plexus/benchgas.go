@@ -13,7 +13,7 @@ import (
 var benchGasCmd = &command{
 	name:    "bench gas",
 	summary: "measure active messages and global-address-space delegates, side by side with Open MPI",
-	usage: `bench gas [--transport tcp|shm] [--quick] [--runs N] [--json]
+	usage: `bench gas [--transport tcp|shm] [--quick] [--runs N] [--gups-ranks LIST] [--json]
 
 Starts jobs of ranks on this host, as plexus run does, each rank this
 binary running the Plexus program (packages am and pgas over comm) as the
@@ -30,7 +30,7 @@ Cases:
                     rank, µs per round trip
   gups              posted pgas Adds of 1 to random elements of a global
                     array of 2^24 int64 (2^20 with --quick), at 1 and 2
-                    ranks, updates per second of the job; impl openmpi
+                    ranks (--gups-ranks), updates per second of the job; impl openmpi
                     (bench/peers/gups.c): MPI_Accumulate in a passive
                     epoch, flushed every 1024 updates
 Every case runs --runs times and the median is reported. Without Open MPI
@@ -44,8 +44,9 @@ impl, transport, ranks, size, value, unit, iters, runs, note).`,
 }
 
 type gasOpts struct {
-	cfg  bench.GasConfig
-	json bool
+	cfg       bench.GasConfig
+	gupsRanks string
+	json      bool
 }
 
 func (o *gasOpts) flagSet() *flag.FlagSet {
@@ -53,6 +54,7 @@ func (o *gasOpts) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between Plexus's ranks, `tcp|shm`: TCP loopback or shared memory")
 	fs.BoolVar(&o.cfg.Quick, "quick", false, "few operations, one run, gups on 2^20 elements: a smoke test")
 	fs.IntVar(&o.cfg.Runs, "runs", 0, "`N` runs per case, reported as the median (default 3, 1 with --quick)")
+	fs.StringVar(&o.gupsRanks, "gups-ranks", "1,2", "job sizes of the gups case as a comma-separated `LIST`")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	return fs
 }
@@ -65,10 +67,13 @@ func runBenchGas(c *cli, args []string) error {
 	if err := c.parse(o.flagSet(), args); err != nil {
 		return err
 	}
+	var err error
+	if o.cfg.GUPSRanks, err = intList(o.gupsRanks); err != nil {
+		return usagef("--gups-ranks: %v", err)
+	}
 	if err := o.cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	var err error
 	if o.cfg.Rank, err = selfRank("gas"); err != nil {
 		return err
 	}
