@@ -55,7 +55,7 @@ func (c *Config) waitPolicy() *wait.Policy {
 	if c.policy != nil {
 		return c.policy
 	}
-	return policyFor(len(c.Broadcast.Children), c.Pin)
+	return policyFor(len(c.Broadcast.Children))
 }
 
 // Validate checks c and fills in its defaults.

@@ -65,7 +65,10 @@
 // concurrent callers.
 //
 // Every wait spins, then pauses, then yields and finally sleeps until the
-// member it waits for sends or signals to it; nothing on the fast path
+// member it waits for sends or signals to it. Members of a team no larger
+// than GOMAXPROCS spin long and yield their thread's CPU, never their P,
+// whoever pinned them (so other goroutines of the process may wait for a
+// P while members spin); members of a larger team yield early; nothing on the fast path
 // blocks on a channel or mutex, because a hand-off between spinning CPUs
 // costs tens of nanoseconds and one through the scheduler tens of
 // microseconds. Waits end with an error, never a hang: when ctx

@@ -11,11 +11,18 @@ import (
 
 // Every poll loop in the package waits under Plexus's one waiting policy
 // (internal/wait): poll flat out, then with short pauses for the policy's
-// spin budget, then yield, then sleep. Which budgets apply depends on the
-// team: a pinned member owns its CPU and spins long, yielding its thread's
-// CPU rather than its P (wait.Pinned), since runtime.Gosched on a locked
-// thread parks the thread and wakes another; unpinned members, which may
-// share a CPU with the peer they wait for, yield early (wait.Shared).
+// spin budget, then yield, then sleep. Which budgets apply depends on
+// whether the members can all run at once, not on who pinned them: when
+// they are no more than GOMAXPROCS, each owns a CPU (or P) as far as the
+// team is concerned, spins long and yields its thread's CPU rather than
+// its P (wait.Pinned). That holds for members pinned by Run (Config.Pin),
+// by their callers (Member.Pin, affinity.Pin) or not at all: a member
+// whose goroutine is locked to a thread must never yield with
+// runtime.Gosched, which parks the thread and hands the goroutine back
+// through another, tens of microseconds on a VM, and coll cannot see
+// whether its caller locked the thread. Members that outnumber the Ps
+// share them, so a spinning waiter would only delay the peer it waits
+// for: they yield early (wait.Shared).
 //
 // How a member sleeps is this package's: in-process members block on
 // their door and are woken by the member that sends or signals to them
@@ -23,10 +30,9 @@ import (
 // progress.go).
 
 // policyFor returns the waiting policy for one of n members: long spins
-// when they own their CPUs, short when some must share one and a spinning
-// waiter would only delay the peer it waits for.
-func policyFor(n int, pinned bool) *wait.Policy {
-	if pinned && n <= runtime.GOMAXPROCS(0) {
+// when they can all run at once, short when some must share a P.
+func policyFor(n int) *wait.Policy {
+	if n <= runtime.GOMAXPROCS(0) {
 		return &wait.Pinned
 	}
 	return &wait.Shared
