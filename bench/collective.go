@@ -40,7 +40,7 @@ func teamFor(m *topo.Model, cpus []int, topology tree.Topology, op tree.Op) (*co
 // teamSetup returns a setup for the team version of bench (barrier, bcast
 // or reduce) and records the tree it built in *built.
 func teamSetup(ctx context.Context, m *topo.Model, cpus []int, topology tree.Topology, bench string, built **tree.Tree) func() (body, func(), error) {
-	op := map[string]tree.Op{"barrier": tree.Barrier, "bcast": tree.Bcast, "reduce": tree.Reduce}[bench]
+	op := map[string]tree.Op{"barrier": tree.ReleaseBarrier, "bcast": tree.Bcast, "reduce": tree.Reduce}[bench]
 	return func() (body, func(), error) {
 		team, members, t, err := teamFor(m, cpus, topology, op)
 		if err != nil {

@@ -9,7 +9,11 @@ import (
 // barrier (§4.2.2), a zero-payload reduction up the reduction tree and a
 // zero-payload broadcast down the broadcast tree. When every link of the
 // team carries signals (Signaler) both are made of signals, Smelt's
-// optimised zero-payload variants; otherwise of zero-length messages.
+// optimised zero-payload variants; otherwise of zero-length messages. In
+// a team made by NewTeam (members in this process) the broadcast half is
+// a release: each member releases all its broadcast children at once
+// through one word they read, so a tree for barriers is best built for
+// tree.ReleaseBarrier, which the simulator times so.
 //
 // A team of two exchanges instead: each member raises the other and then
 // waits for it, so the two notifications cross and the barrier takes one
@@ -38,9 +42,34 @@ func (m *Member) signalBarrier(ctx context.Context) error {
 		if err := m.raise(m.rparent); err != nil {
 			return err
 		}
-		if err := m.await(ctx, m.bparent); err != nil {
+		if err := m.awaitRelease(ctx); err != nil {
 			return err
 		}
+	}
+	return m.release()
+}
+
+// awaitRelease waits for the broadcast parent's release: its release word
+// in an in-process team (release.go), else the signal on the link.
+func (m *Member) awaitRelease(ctx context.Context) error {
+	if m.relFrom != nil {
+		return m.awaitSignal(ctx, m.relFrom)
+	}
+	return m.await(ctx, m.bparent)
+}
+
+// release releases the member's broadcast children: one raise of its
+// release word, which all of them poll, in an in-process team; else a
+// signal on each child's link.
+func (m *Member) release() error {
+	if m.rel != nil {
+		if len(m.bkids) > 0 {
+			m.rel.n.Add(1)
+			for _, c := range m.bkids {
+				m.notify(c)
+			}
+		}
+		return nil
 	}
 	for _, c := range m.bkids {
 		if err := m.raise(c); err != nil {

@@ -100,7 +100,7 @@ type signalLine struct {
 // are both nil or both set; fast is rx, or the link's SignalWord, or nil.
 type signal struct {
 	signalState
-	_ [(cacheLine - unsafe.Sizeof(signalState{})%cacheLine) % cacheLine]byte
+	_ [cacheLine - unsafe.Sizeof(signalState{})%cacheLine]byte // never empty: a trailing empty field would be padded
 }
 
 type signalState struct {
@@ -108,6 +108,9 @@ type signalState struct {
 	tx, rx *atomic.Uint64
 	fast   *atomic.Uint64 // polled first by await
 	seen   uint64
+	// watch, when set, is a link whose failure ends a wait on rx: the
+	// link to the broadcast parent, for a wait on its release word.
+	watch Signaler
 }
 
 // newSignal returns the signal state of a link, or nil if it has none.
@@ -143,7 +146,11 @@ func (m *Member) raise(e end) error {
 // no call, no check, as a hand-off between spinning CPUs is the fast
 // path. Only e's member may call it.
 func (m *Member) await(ctx context.Context, e end) error {
-	s := e.sig
+	return m.awaitSignal(ctx, e.sig)
+}
+
+// awaitSignal is await on s, a link's signal or a member's release.
+func (m *Member) awaitSignal(ctx context.Context, s *signal) error {
 	s.seen++
 	if rx, want := s.fast, s.seen; rx != nil {
 		for range m.policy.Flat {
@@ -203,7 +210,11 @@ const signalProgress = 4
 // before a link failed is still consumed, as a queued message would be.
 func (s *signal) arrived() (bool, error) {
 	if s.rx != nil {
-		return s.rx.Load() >= s.seen, nil
+		if s.rx.Load() >= s.seen || s.watch == nil {
+			return s.rx.Load() >= s.seen, nil
+		}
+		_, err := s.watch.Signals()
+		return s.rx.Load() >= s.seen, err
 	}
 	n, err := s.link.Signals()
 	return n >= s.seen, err

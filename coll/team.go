@@ -64,6 +64,7 @@ func NewTeam(cfg Config) (*Team, error) {
 	if err := t.wire(); err != nil {
 		return nil, err
 	}
+	t.wireRelease()
 	return t, nil
 }
 

@@ -49,7 +49,7 @@ func TestBestBeatsEveryTopology(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, op := range Ops() {
+		for _, op := range allOps() {
 			b, bt := latencyOf(t, m, Spec{Topology: Best, Op: op, CPUs: cpus, Root: AutoRoot}, op)
 			if err := bt.Validate(); err != nil || len(bt.Children) != k {
 				t.Fatalf("%d CPUs %v: invalid tree: %v", k, op, err)
@@ -149,7 +149,7 @@ func TestSearchEvalMatchesSimulator(t *testing.T) {
 	m := randModel(rng, 12)
 	g, _ := newGroup(m, nil)
 	x := newSim(g)
-	for _, op := range Ops() {
+	for _, op := range allOps() {
 		l := newSearch(g, build(g, Fibonacci, op, 0), op)
 		for range 300 {
 			e := edit{v: 1 + rng.Intn(11), u: 1 + rng.Intn(11), swap: rng.Intn(2) == 0}

@@ -164,7 +164,11 @@ func (l *search) values(x int, kids []int) vals {
 	if len(kids) == 0 {
 		return vals{critT: 1, critC: 1}
 	}
-	if l.op != Reduce {
+	switch l.op {
+	case Reduce:
+	case ReleaseBarrier:
+		v.tail, v.critT = l.releaseValues(x, kids)
+	default:
 		v.tail, v.critT = l.bcastValues(x, kids)
 	}
 	if l.op != Bcast {
@@ -192,6 +196,21 @@ func (l *search) bcastValues(x int, kids []int) (tail float64, crit int) {
 		}
 	}
 	l.jobs = jobs
+	return tail, crit
+}
+
+// releaseValues releases every child at once: the tail is the slowest
+// child's send, receive and own tail; the critical children attain it.
+func (l *search) releaseValues(x int, kids []int) (tail float64, crit int) {
+	g := l.g
+	for _, c := range kids {
+		tail = max(tail, g.s[x][c]+g.r[x][c]+l.get(c).tail)
+	}
+	for _, c := range kids {
+		if g.s[x][c]+g.r[x][c]+l.get(c).tail >= tail*(1-1e-9) {
+			crit += l.get(c).critT
+		}
+	}
 	return tail, crit
 }
 

@@ -96,7 +96,7 @@ func (s *Spec) Validate() error {
 	if s.Op == 0 {
 		s.Op = Bcast
 	}
-	if s.Op < Bcast || s.Op > Barrier {
+	if s.Op < Bcast || s.Op > ReleaseBarrier {
 		return fmt.Errorf("tree: spec has an invalid operation (%d)", int(s.Op))
 	}
 	return nil

@@ -8,7 +8,8 @@
 // event-based simulation of the broadcast on the model, with send
 // reordering and shuffling), and Best, which improves on all of them for a
 // chosen operation. Exact finds the optimal broadcast tree for small groups.
-// Simulate times any tree on any model.
+// Simulate times any tree on any model, for Smelt's operations (Ops) and
+// for ReleaseBarrier, the barrier of coll's in-process teams.
 //
 //	m, _ := load.Open("data/smelt/machinedb/intel_xeon_e5_v2_2x10")
 //	t, err := tree.Build(m, tree.Spec{Topology: tree.Adaptive, Root: tree.AutoRoot})

@@ -12,15 +12,23 @@ import (
 type Op int
 
 // The operations. A barrier is a reduction followed by a broadcast on the
-// same tree (Smelt's two-line barrier).
+// same tree (Smelt's two-line barrier). ReleaseBarrier is the barrier of
+// coll's in-process teams: a reduction, then each parent releases all its
+// children at once through one word they read, rather than one message
+// (or signal) per child in turn.
 const (
 	Bcast Op = 1 + iota
 	Reduce
 	Barrier
+	ReleaseBarrier
 )
 
-// Ops returns every operation in display order, in a new slice.
+// Ops returns Smelt's operations in display order, in a new slice: the
+// ones every comparison and survey shows. ReleaseBarrier is left out.
 func Ops() []Op { return []Op{Bcast, Reduce, Barrier} }
+
+// allOps is every operation the simulator times.
+func allOps() []Op { return append(Ops(), ReleaseBarrier) }
 
 // String returns the operation's CLI name.
 func (o Op) String() string {
@@ -31,18 +39,20 @@ func (o Op) String() string {
 		return "reduce"
 	case Barrier:
 		return "barrier"
+	case ReleaseBarrier:
+		return "release-barrier"
 	}
 	return fmt.Sprintf("Op(%d)", int(o))
 }
 
-// ParseOp parses "bcast", "reduce" or "barrier".
+// ParseOp parses "bcast", "reduce", "barrier" or "release-barrier".
 func ParseOp(s string) (Op, error) {
-	for _, o := range Ops() {
+	for _, o := range allOps() {
 		if strings.EqualFold(s, o.String()) {
 			return o, nil
 		}
 	}
-	return 0, fmt.Errorf("tree: unknown operation %q (want bcast, reduce or barrier)", s)
+	return 0, fmt.Errorf("tree: unknown operation %q (want bcast, reduce, barrier or release-barrier)", s)
 }
 
 // Result is a simulated latency.
@@ -65,6 +75,9 @@ type Result struct {
 //     serially in arrival order (Recv[c][p] each), then sends once to its
 //     parent (Send[c][p]); the latency is when the root has received all.
 //   - barrier: a reduction then a broadcast.
+//   - release barrier: a reduction, then a release in which every child is
+//     active Send[p][c] + Recv[p][c] after its parent, siblings in
+//     parallel: one write of the parent's that all its children read.
 func Simulate(m *topo.Model, t *Tree, op Op) (Result, error) {
 	g, err := newGroup(m, t.Members())
 	if err != nil {
@@ -107,6 +120,10 @@ func (x *sim) run(s *shape, op Op) (float64, int) {
 		r := x.reduce(s)
 		b, last := x.bcast(s)
 		return r + b, last
+	case ReleaseBarrier:
+		r := x.reduce(s)
+		b, last := x.release(s)
+		return r + b, last
 	}
 	panic(fmt.Sprintf("tree: simulate: bad op %d", int(op)))
 }
@@ -137,6 +154,27 @@ func (x *sim) bcast(s *shape) (float64, int) {
 		}
 	}
 	x.order = stack
+	return lat, last
+}
+
+// release returns the latency of a release down s and the last node
+// released: each child is active its send and receive costs after its
+// parent, whatever its siblings. x.at holds every node's activation time
+// afterwards.
+func (x *sim) release(s *shape) (float64, int) {
+	g := x.g
+	x.at[s.root] = 0
+	order := preorder(s, x.order[:0])
+	lat, last := 0.0, s.root
+	for _, p := range order {
+		for _, c := range s.kids[p] {
+			x.at[c] = x.at[p] + g.s[p][c] + g.r[p][c]
+			if x.at[c] > lat {
+				lat, last = x.at[c], c
+			}
+		}
+	}
+	x.order = order
 	return lat, last
 }
 
