@@ -38,6 +38,7 @@ type Engine struct {
 	bufs sync.Pool // packet buffers of capacity cfg.maxPacket(), as *[]byte
 
 	appended atomic.Uint64 // messages appended to any outbox, for idleness
+	pushed   atomic.Uint64 // appended as of the last Push
 	wake     chan struct{} // a token when an empty buffer gets a message
 	stats    counters
 
@@ -206,6 +207,21 @@ func (e *Engine) Flush(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Push sends every buffer that holds messages, now, without waiting for
+// its packets to reach comm: for a sender that is about to yield its
+// processor or to compute for a while, so that what it queued does not
+// wait for FlushAge meanwhile. When nothing was appended since the last
+// Push it returns at once. Any goroutine may call it.
+func (e *Engine) Push() {
+	n := e.appended.Load()
+	if e.pushed.Swap(n) == n {
+		return
+	}
+	for _, o := range e.out {
+		o.push()
+	}
 }
 
 // Close flushes every buffer, waits until the packets are handed to comm,

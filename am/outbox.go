@@ -172,6 +172,15 @@ func (o *outbox) flush(c cause) <-chan struct{} {
 	return done
 }
 
+// push sends the buffer if it holds messages, without waiting (Push).
+func (o *outbox) push() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err == nil && len(o.buf) > 0 {
+		o.sendLocked(causeFlush)
+	}
+}
+
 func (o *outbox) sendLocked(c cause) {
 	o.e.stats.count(c, len(o.buf), o.n, o.e.rt.remote(o.dest))
 	o.q <- packet{b: o.buf}

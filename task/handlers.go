@@ -46,6 +46,7 @@ func (p *Pool) accept(items []*item, q *deque) int {
 // this rank's counts and enter its sent counts in the same critical
 // section, so a wave never sees them nowhere.
 func (p *Pool) handleSteal(context.Context, int, []byte) ([]byte, error) {
+	p.thief.Store(true) // an idle rank: the next T.Yield sends what waits for it
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []byte

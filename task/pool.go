@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/am"
 )
@@ -32,6 +33,7 @@ type Pool struct {
 	wg     sync.WaitGroup // workers and the stealer
 	kick   chan struct{}  // a token when a worker went idle or a group began
 	stats  counters
+	thief  atomic.Bool // a rank asked to steal since the last T.Yield that pushed
 
 	// mu guards the queues, the groups and their counters, and the
 	// fields below. The am handlers take it too, so they never block

@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/plexus-hpc/plexus/comm"
 )
@@ -28,6 +29,22 @@ func (t *T) Spawn(f Func, args []byte) error { return t.p.spawn(t.g, f, args) }
 
 // SpawnOn runs a task of f with args on rank; it is not stolen.
 func (t *T) SpawnOn(rank int, f Func, args []byte) error { return t.p.spawnOn(t.g, rank, f, args) }
+
+// Yield lets the rank's other goroutines run for a moment: the timer that
+// sends the active messages the task's spawns queued once they are old
+// enough, the handlers of arrived ones, the other workers. A task that
+// computes for long without returning should call it every few tens of
+// microseconds of work: Go preempts a busy goroutine only after about ten
+// milliseconds, and on a rank bound to one CPU what it queued for other
+// ranks waits that long meanwhile, so that the ranks take turns instead
+// of working at once (docs/design/apps.md, UTS-Mem). Between tasks a
+// worker takes the next one without yielding.
+func (t *T) Yield() {
+	if t.p.thief.Swap(false) {
+		t.p.e.Push()
+	}
+	runtime.Gosched()
+}
 
 // ParallelFor queues the iterations [start, start+n) of body as one
 // stealable task of the group, which splits as it runs. It does not wait

@@ -10,11 +10,21 @@ import (
 // stealer is the rank's one outstanding steal, as in Grappa: when this
 // rank has a group under way, no queued task, and a worker waiting, it
 // asks a random live rank for half of its public queue. Steals that find
-// nothing back off, so idle ranks do not flood busy ones.
+// nothing back off, so idle ranks do not flood busy ones; the backoff
+// counts the failures of one idle spell only. A rank that got work since
+// (a task sent to it, say) starts its next spell stealing at once: its
+// steal request is also what makes a busy rank send the tasks and replies
+// it holds for it (am sends a buffer with a reply when its handlers are
+// done), so a backoff carried over from an earlier spell would hold a
+// rank that other ranks feed by SpawnOn idle for up to maxBackoff at
+// every hand-off (docs/design/apps.md, UTS-Mem).
 func (p *Pool) stealer() {
 	defer p.wg.Done()
-	fails := 0
+	fails, ran := 0, p.stats.tasks.Load()
 	for p.hungry() {
+		if n := p.stats.tasks.Load(); n != ran { // this rank ran tasks since: a new spell
+			fails, ran = 0, n
+		}
 		if fails > 0 && !p.sleep(backoff(fails)) {
 			return
 		}

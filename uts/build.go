@@ -27,7 +27,7 @@ func (p pending) encode() []byte {
 }
 
 func decodePending(b []byte) (pending, error) {
-	if len(b) != pendingBytes {
+	if len(b) < pendingBytes {
 		return pending{}, fmt.Errorf("%w: build task of %d bytes, want %d", ErrBadTree, len(b), pendingBytes)
 	}
 	var p pending
@@ -87,6 +87,13 @@ func (m *Mem) buildTask(ctx context.Context, t *task.T, args []byte) error {
 	if err != nil {
 		return err
 	}
+	from, stored, ok, err := decodeDealer(args[pendingBytes:], m.ranks)
+	if err != nil {
+		return err
+	}
+	if ok {
+		m.heard[from].Store(stored)
+	}
 	stack := []pending{first}
 	for done := 0; len(stack) > 0; done++ {
 		if done >= m.cfg.Budget && len(stack) > 1 {
@@ -125,14 +132,22 @@ func (m *Mem) store1(ctx context.Context, p pending, stack []pending) ([]pending
 	return stack, nil
 }
 
-// spill deals split-off subtrees round-robin over the ranks as build
-// tasks: a tree's subtrees differ in size by orders of magnitude, and
-// stealing alone left one rank most of a deep, narrow tree (T3), since
-// the rank that splits work runs its own tasks first. A task that stays
-// here is public, so an idle rank may still steal it.
+// spill deals a split-off subtree to the rank storing the fewest nodes as
+// far as this rank knows (deal.go): a tree's subtrees differ in size by
+// orders of magnitude, and stealing alone left one rank most of a deep,
+// narrow tree (T3), since the rank that splits work runs its own tasks
+// first. A task that stays here is public, so an idle rank may still
+// steal it.
 func (m *Mem) spill(t *task.T, p pending) error {
-	if dest := int(m.deal.Add(1) % uint64(m.ranks)); dest != m.rank {
-		return t.SpawnOn(dest, m.build, p.encode())
+	known := make([]int64, m.ranks)
+	for r := range known {
+		known[r] = m.heard[r].Load()
 	}
-	return t.Spawn(m.build, p.encode())
+	mine := m.store.len()
+	dest := dealTo(m.rank, mine, known)
+	if dest == m.rank {
+		return t.Spawn(m.build, p.encode())
+	}
+	m.heard[dest].Add(int64(m.cfg.Budget)) // at least that much will be stored there
+	return t.SpawnOn(dest, m.build, appendDealer(p.encode(), m.rank, mine))
 }

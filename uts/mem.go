@@ -61,7 +61,7 @@ type Mem struct {
 	counts  Counts     // this rank's part of the traversal
 	full    bool
 	visited atomic.Int64
-	deal    atomic.Uint64 // the next rank spill sends a task to
+	heard   []atomic.Int64 // each rank's stored nodes as last heard, plus what was sent there since (deal.go)
 }
 
 // NewMem makes this rank's UTS-Mem for p's tree over w, with its own
@@ -79,8 +79,7 @@ func NewMem(ctx context.Context, w *comm.World, c *collective.Comm, p Params, cf
 	if cfg.Budget < 1 {
 		return nil, fmt.Errorf("%w: task budget %d", ErrBadTree, cfg.Budget)
 	}
-	m := &Mem{p: p, cfg: cfg, c: c, rank: w.Rank(), ranks: w.Size()}
-	m.deal.Store(uint64(m.rank))
+	m := &Mem{p: p, cfg: cfg, c: c, rank: w.Rank(), ranks: w.Size(), heard: make([]atomic.Int64, w.Size())}
 	var reg am.Registry
 	var err error
 	if m.pool, err = task.New(&reg, cfg.Task); err != nil {

@@ -58,8 +58,10 @@ func (m *Mem) total(ctx context.Context) (Counts, error) {
 
 // visitTask visits nodes depth first from its pointer by following the
 // stored child pointers; after each Budget nodes it hands the oldest
-// pointer on its stack to a new public task, which an idle worker or
-// rank may take, and goes on with the rest.
+// pointer on its stack to a new task of this rank's (a visit must run
+// where its nodes are: a thief on another rank would only send it back),
+// which an idle worker here may take, yields so that the visits it sent
+// to other ranks leave (task.T.Yield), and goes on with the rest.
 func (m *Mem) visitTask(ctx context.Context, t *task.T, args []byte) error {
 	if len(args) != 8 {
 		return fmt.Errorf("%w: visit task of %d bytes, want 8", ErrBadTree, len(args))
@@ -69,11 +71,15 @@ func (m *Mem) visitTask(ctx context.Context, t *task.T, args []byte) error {
 	defer m.add(&c)
 	stored := m.store.len()
 	for done := 0; len(stack) > 0; done++ {
-		if done >= m.cfg.Budget && len(stack) > 1 {
-			if err := t.Spawn(m.visit, ptrArgs(stack[0])); err != nil {
-				return err
+		if done >= m.cfg.Budget {
+			if len(stack) > 1 {
+				if err := t.SpawnOn(m.rank, m.visit, ptrArgs(stack[0])); err != nil {
+					return err
+				}
+				stack = stack[1:]
 			}
-			stack, done = stack[1:], 0
+			done = 0
+			t.Yield()
 		}
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
