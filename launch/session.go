@@ -55,7 +55,7 @@ func (s *session) run(ctx context.Context) error {
 // are not reached from here. A plexus run job has no rendezvous file to
 // remove: its ranks bootstrap through PLEXUS_ROOT.
 func (s *session) removeSegment() {
-	os.Remove(shm.SegmentPath(shm.DefaultDir, s.jobID))
+	shm.RemoveSegment(shm.DefaultDir, s.jobID) //nolint:errcheck // best effort, as before
 }
 
 // start starts rank r and a goroutine that reports its end on exits.

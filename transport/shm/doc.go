@@ -99,7 +99,7 @@
 // # Performance
 //
 // A round trip of small frames costs a few hundred nanoseconds, the same
-// between two processes as within one; a receiver asleep on its futex
+// between two processes as within one; a receiver asleep on its doorbell
 // costs around ten microseconds to wake, which is why comm polls for a
 // while before it sleeps; a Pull costs microseconds of system call and
 // then copies at several GB/s. BenchmarkPingPong, BenchmarkStream,

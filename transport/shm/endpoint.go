@@ -55,6 +55,8 @@ type Endpoint struct {
 	probeLogged atomic.Bool // a failed probe was logged
 	// pids are the ranks' process ids when comm knows them (ExpectPIDs).
 	pids atomic.Pointer[[]int]
+	// bell is this rank's doorbell, where it sleeps (bell_linux.go).
+	bell *doorbell
 }
 
 // outbox is the sending end of the ring to one peer; mu serialises the
@@ -78,14 +80,17 @@ type peer struct {
 	lost    atomic.Pointer[error] // set once, by whoever notices first
 	watch   watch                 // monitor goroutine only
 	awaited atomic.Bool           // awaitStalled asked AwaitJoin to watch it
+	bell    atomic.Int32          // the peer's doorbell opened to ring (bell.go): fd+1, 0 not yet
+	bellMu  sync.Mutex            // serialises opening it
 }
 
 // Stats counts how the receive goroutine waited.
 type Stats struct {
-	// Sleeps is the number of futex waits the receive goroutine began.
+	// Sleeps is the number of sleeps on its doorbell the receive goroutine
+	// began.
 	Sleeps uint64
-	// Wakes is the number of futex wake-ups this rank's Sends issued to
-	// sleeping peers.
+	// Wakes is the number of wake-ups this rank's Sends issued to sleeping
+	// peers.
 	Wakes uint64
 }
 
@@ -104,11 +109,18 @@ func Open(cfg Config) (*Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
+	bell, err := openDoorbell(bellPath(seg.path, cfg.Rank))
+	if err != nil {
+		seg.close(false)
+		return nil, err
+	}
 	if err := seg.claim(cfg.Rank); err != nil {
+		bell.release() // the rank may be another process's: its bell stays
 		seg.close(false)
 		return nil, err
 	}
 	e := newEndpoint(cfg, seg)
+	e.bell = bell
 	e.publishCanary()
 	if cfg.NoPull {
 		e.refusePulls()
@@ -162,7 +174,7 @@ func (e *Endpoint) Close() error {
 			e.out[i].mu.Unlock()
 		}
 		close(e.stop)
-		wakeWord(e.seg.wait(e.cfg.Rank))
+		e.wakeRank(e.cfg.Rank)
 		e.wg.Wait()
 		// Wait out a Poll in progress (later ones see closing), then the
 		// Sends and Pulls in progress (they see closing too).
@@ -174,9 +186,10 @@ func (e *Endpoint) Close() error {
 		atomic.StoreUint64(e.seg.state(e.cfg.Rank), stateClosed)
 		for p := range e.cfg.Size {
 			if p != e.cfg.Rank {
-				wakeWord(e.seg.wait(p))
+				e.wakeRank(p)
 			}
 		}
+		e.closeBells()
 		e.closeErr = e.seg.close(e.seg.allGone())
 	})
 	return e.closeErr
@@ -195,7 +208,7 @@ func (e *Endpoint) markLost(p int, cause error) {
 	err := fmt.Errorf("%w: rank %d: %w", ErrPeerLost, p, cause)
 	if e.peers[p].lost.CompareAndSwap(nil, &err) {
 		e.lostPending.Add(1)
-		wakeWord(e.seg.wait(e.cfg.Rank))
+		e.wakeRank(e.cfg.Rank)
 		e.resumeReceive()
 	}
 }

@@ -23,6 +23,6 @@ var (
 	// of another user or namespace), or Config.NoPull is set.
 	ErrNoPull = errors.New("shm: cannot read the peer's memory")
 	// ErrUnsupported reports an operating system without the shared-memory
-	// transport (it needs Linux futexes).
+	// transport (it needs Linux: shared mappings, FIFOs, process_vm_readv).
 	ErrUnsupported = errors.New("shm: not supported on this operating system")
 )

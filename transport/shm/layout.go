@@ -69,7 +69,7 @@ const (
 	pidOff    = 0
 	beatOff   = 8
 	stateOff  = 16
-	waitOff   = 24 // 32-bit futex word
+	waitOff   = 24 // 32-bit sleep word: 1 while the rank sleeps on its doorbell
 	canaryAt  = 32 // address of the rank's canary word, in its own memory
 	canaryVal = 40 // the value the canary word holds
 )

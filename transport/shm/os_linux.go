@@ -4,21 +4,12 @@ import (
 	"errors"
 	"os"
 	"runtime"
-	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
 const supported = true
-
-// futex operations; shared (not FUTEX_PRIVATE_FLAG), since waiter and
-// waker are usually different processes.
-const (
-	futexWaitOp = 0
-	futexWakeOp = 1
-)
 
 // mapFile maps size bytes of f shared, read-write.
 func mapFile(f *os.File, size int) ([]byte, error) {
@@ -35,36 +26,11 @@ func retire(mem []byte) error {
 	return err
 }
 
-// futexWait sleeps while *w == val, at most d. Spurious returns (EINTR,
-// EAGAIN when *w already changed, the timeout) are all fine for callers,
-// which re-check their condition.
-func futexWait(w *uint32, val uint32, d time.Duration) {
-	ts := unix.NsecToTimespec(d.Nanoseconds())
-	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWaitOp, uintptr(val),
-		uintptr(unsafe.Pointer(&ts)), 0, 0)
-}
-
-// futexWake wakes the waiters on w. The call is raw (the Go scheduler is
-// not told): it never blocks, and on a small VM it can take longer than
-// the scheduler's system-call threshold (tens of microseconds), after
-// which it would hand the caller's P away.
-func futexWake(w *uint32) {
-	unix.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakeOp, 1<<30, 0, 0, 0)
-}
-
 // processAlive reports whether pid exists. Only ESRCH counts as dead: a
 // process of another user (EPERM) and a zombie not yet reaped count as
 // alive — the heartbeat catches those.
 func processAlive(pid int) bool {
 	return !errors.Is(unix.Kill(pid, 0), unix.ESRCH)
-}
-
-// wakeWord wakes the rank sleeping on w, if it announced that it sleeps.
-// Any goroutine of any rank may call it.
-func wakeWord(w *uint32) {
-	if atomic.LoadUint32(w) == 1 && atomic.CompareAndSwapUint32(w, 1, 0) {
-		futexWake(w)
-	}
 }
 
 // errNoProcess and errNoPermission are how process_vm_readv says that the

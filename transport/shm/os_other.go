@@ -15,13 +15,25 @@ func openPrivate(string, int) (*os.File, error) { return nil, ErrUnsupported }
 
 func retire([]byte) error { return ErrUnsupported }
 
-func futexWait(*uint32, uint32, time.Duration) {}
-
-func futexWake(*uint32) {}
-
 func processAlive(int) bool { return true }
 
-func wakeWord(*uint32) {}
+type doorbell struct{}
+
+func bellPath(string, int) string { return "" }
+
+func openDoorbell(string) (*doorbell, error) { return nil, ErrUnsupported }
+
+func (*doorbell) wait(time.Duration) {}
+
+func (*doorbell) close() {}
+
+func (*doorbell) release() {}
+
+func openBell(string) int { return -1 }
+
+func ringBell(int) {}
+
+func closeBell(int) {}
 
 var (
 	errNoProcess    = ErrUnsupported

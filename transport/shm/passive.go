@@ -44,9 +44,9 @@ func (e *Endpoint) takeWait(o *outbox) {
 // ends, the Endpoint closes or a Heartbeat passes; the caller then polls
 // (PollUntil) and looks at what it waits for. It first writes the frames
 // Queue holds back, since the caller may wait for an answer to them. It
-// announces the sleep in the segment (senders wake a sleeping rank's
-// futex) before it looks at the rings and calls ready (may be nil) once
-// more, so that nothing that comes before the futex wait is missed:
+// announces the sleep in the segment (senders ring a sleeping rank's
+// doorbell) before it looks at the rings and calls ready (may be nil) once
+// more, so that nothing that comes before the sleep is missed:
 // ready must report the state of whatever the caller waits for that does
 // not come as a frame, such as signal counters (Endpoint.SignalWord). A
 // non-passive Endpoint's receive goroutine receives instead, and Sleep
@@ -62,11 +62,11 @@ func (e *Endpoint) Sleep(ctx context.Context, ready func() bool) {
 	if e.arrived() || e.closing.Load() || e.lostPending.Load() > 0 || ctx.Err() != nil || ready != nil && ready() {
 		return
 	}
-	stop := context.AfterFunc(ctx, func() { wakeWord(w) })
+	stop := context.AfterFunc(ctx, func() { e.wakeRank(e.cfg.Rank) })
 	defer stop()
 	e.cfg.Idle()
 	e.sleeps.Add(1)
-	futexWait(w, 1, e.cfg.Heartbeat)
+	e.bell.wait(e.cfg.Heartbeat)
 }
 
 // arrived reports whether a ring from some peer holds a message, or a

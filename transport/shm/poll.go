@@ -13,7 +13,7 @@ import (
 // for the rings and, on a small host, for the CPU the peer needs. It
 // blocks instead until no Poll came for standAside, until PollDone says
 // the poller has gone to sleep, or until a peer is lost, and then polls
-// (and sleeps on its futex) as usual. So the rings are never left
+// (and sleeps on its doorbell) as usual. So the rings are never left
 // unwatched for longer than standAside, even if the poller stops calling.
 
 // standAside is how long after the last Poll the receive goroutine keeps

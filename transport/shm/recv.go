@@ -11,7 +11,7 @@ import (
 
 // The receive goroutine waits under the waiting policy for helpers
 // (wait.Helper): it polls the rings for some microseconds (a peer in the
-// middle of a burst answers within them), yields, then sleeps on the futex
+// middle of a burst answers within them), yields, then sleeps on its doorbell
 // until a sender wakes it or the heartbeat passes. The spin is short on
 // purpose: a goroutine that waits for a frame polls the rings itself
 // (poll.go), so the receive goroutine matters when nobody waits, and on a
@@ -99,7 +99,7 @@ func (e *Endpoint) pollUntil(done interface{ Done() bool }) bool {
 }
 
 // sleep announces that this rank sleeps, polls once more and, if still
-// nothing is there, waits on the futex. It reports whether the last poll
+// nothing is there, waits on its doorbell. It reports whether the last poll
 // made progress.
 func (e *Endpoint) sleep() bool {
 	w := e.seg.wait(e.cfg.Rank)
@@ -110,7 +110,7 @@ func (e *Endpoint) sleep() bool {
 	}
 	e.cfg.Idle()
 	e.sleeps.Add(1)
-	futexWait(w, 1, e.cfg.Heartbeat)
+	e.bell.wait(e.cfg.Heartbeat)
 	atomic.StoreUint32(w, 0)
 	return false
 }

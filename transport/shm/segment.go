@@ -35,6 +35,22 @@ func SegmentPath(dir, job string) string {
 	return filepath.Join(dir, "plexus-"+clean+"-"+strconv.Itoa(os.Getuid()))
 }
 
+// RemoveSegment removes a job's segment file and its ranks' doorbells
+// (FIFOs named after it), for a launcher cleaning up after a job whose
+// ranks may have died before they could. Files that are not there are
+// not an error.
+func RemoveSegment(dir, job string) error {
+	path := SegmentPath(dir, job)
+	bells, _ := filepath.Glob(path + ".bell.*") // a bad pattern cannot come from SegmentPath
+	var errs []error
+	for _, f := range append([]string{path}, bells...) {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // openSegment creates the job's segment, or maps the one another rank
 // created once its header is complete. An existing file must be private
 // to this user (openPrivate) before anything of it is read.

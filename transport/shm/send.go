@@ -284,9 +284,8 @@ func (e *Endpoint) waitErr(ctx context.Context, peer int) error {
 // after the ring's publishing store is the sender's half of layout.go's
 // Dekker pattern.
 func (e *Endpoint) wake(peer int) {
-	w := e.seg.wait(peer)
-	if atomic.LoadUint32(w) == 1 {
+	if atomic.LoadUint32(e.seg.wait(peer)) == 1 {
 		e.wakes.Add(1)
-		wakeWord(w)
+		e.wakeRank(peer)
 	}
 }

@@ -16,7 +16,7 @@ import (
 //
 // Nobody watches the counters: a receiver polls them. One that stops
 // polling to sleep must be woken some other way, so Signal reports
-// whether the peer's receive goroutine sleeps (its futex word, read after
+// whether the peer's receive goroutine sleeps (its sleep word, read after
 // the add: Dekker's pattern, as for frames in layout.go), and the caller
 // can then send a frame; Config.Idle runs each time the receive goroutine
 // is about to sleep, after it announced so, so that a receiver can look
@@ -67,7 +67,7 @@ func (e *Endpoint) SignalWord(peer, slot int) (*atomic.Uint64, error) {
 	return (*atomic.Uint64)(unsafe.Pointer(e.seg.signal(peer, e.cfg.Rank, slot))), nil
 }
 
-// SignalTx returns the counter Signal(peer, slot) raises and peer's futex
+// SignalTx returns the counter Signal(peer, slot) raises and peer's sleep
 // word, which is 1 while peer's receive goroutine sleeps: what a sender
 // that signals often needs to do Signal's work without the call (an
 // atomic add on count, then a load of asleep). Both stay harmless to touch
