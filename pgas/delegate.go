@@ -90,10 +90,24 @@ func (p Ptr[T]) Add(ctx context.Context, delta T) error {
 	if p.h == nil {
 		return fmt.Errorf("%w: Add on the zero Ptr", ErrBadAddress)
 	}
-	args := p.args(delta)
 	if p.addr.Rank == p.h.e.Rank() {
-		_, err := p.h.hs[opAdd](ctx, p.addr.Rank, args)
-		return wrapOp(err, "add", p.addr)
+		return wrapOp(p.addHere(delta), "add", p.addr)
 	}
-	return wrapOp(p.h.e.Post(ctx, p.addr.Rank, p.h.ops[opAdd], args), "add", p.addr)
+	return wrapOp(p.h.e.Post(ctx, p.addr.Rank, p.h.ops[opAddPost], p.args(delta)), "add", p.addr)
+}
+
+// addHere is Add at its home: the element changes under the heap's lock,
+// as the home handler changes it, without an encoded message or a reply
+// (GUPS at one rank runs on nothing else).
+func (p Ptr[T]) addHere(delta T) error {
+	h, off := p.h, p.addr.Offset
+	if off < 0 || off > int64(len(h.mem)-p.size) {
+		return fmt.Errorf("%w: %d bytes at offset %d, heap of %d", ErrBadAddress, p.size, off, len(h.mem))
+	}
+	var d [8]byte
+	put(d[:p.size], delta)
+	h.mu.Lock()
+	add(p.k, h.mem[off:off+int64(p.size)], d[:p.size])
+	h.mu.Unlock()
+	return nil
 }

@@ -16,12 +16,13 @@ const (
 	opCAS
 	opAdd
 	opFence
-	opGet // a cache's read of a run of home memory
-	opPut // a cache's write-back of a run
+	opGet     // a cache's read of a run of home memory
+	opPut     // a cache's write-back of a run
+	opAddPost // an Add, which nobody waits for: no reply to make
 	nops
 )
 
-var opNames = [nops]string{"pgas.read", "pgas.write", "pgas.cas", "pgas.add", "pgas.fence", "pgas.get", "pgas.put"}
+var opNames = [nops]string{"pgas.read", "pgas.write", "pgas.cas", "pgas.add", "pgas.fence", "pgas.get", "pgas.put", "pgas.addpost"}
 
 // header is the start of every delegate's args: the element's kind, its
 // size and its offset in the home heap; operands follow.
@@ -78,6 +79,10 @@ func (h *Heap) handlers() [nops]am.Handler {
 		opFence: func(context.Context, int, []byte) ([]byte, error) { return nil, nil },
 		opGet:   h.get,
 		opPut:   h.put,
+		opAddPost: h.homeOp(1, func(r request, e []byte) ([]byte, error) {
+			add(r.k, e, r.ops)
+			return nil, nil
+		}),
 	}
 }
 
