@@ -21,14 +21,17 @@
 //	err = m.Close(ctx)
 //
 // Build starts one task at rank 0; a task generates up to
-// MemConfig.Budget nodes depth first into its rank's store, then spawns
-// what is left on its stack as tasks that idle ranks steal, so the tree
-// spreads over the ranks. A node's children are global pointers (rank,
-// index); a child built on another rank than its parent's slot is
-// linked by an active message to the slot's rank. Traverse starts at the
-// root and follows the pointers the same way, sending a pointer homed on
-// another rank to that rank as a task. The counts are the same on every
-// rank count; Stored and Visited tell how the work spread.
+// MemConfig.Budget nodes depth first into its rank's store, then splits
+// off the largest subtree left on its stack as a task for the rank that
+// stores the fewest nodes as far as it knows (idle ranks may still steal
+// the ones it keeps), so the tree spreads evenly over the ranks. A node's
+// children are global pointers (rank, index); a child built on another
+// rank than its parent's slot is linked by an active message to the
+// slot's rank. Traverse starts at the root and follows the pointers,
+// sending a pointer homed on another rank to that rank as a task; the
+// work it splits off stays on its rank, where the nodes are. The counts
+// are the same on every rank count; Stored and Visited tell how the work
+// spread.
 //
 // The plexus command runs it as "plexus uts".
 package uts
