@@ -55,4 +55,3 @@ func decodeDealer(b []byte, ranks int) (rank int, stored int64, ok bool, err err
 	}
 	return rank, stored, true, nil
 }
-
