@@ -25,11 +25,12 @@ const slurmConf = "/run/plexus-slurm/slurm.conf"
 
 // TestSlurm runs 4 ranks on the namespace hosts h1 and h2 under Slurm,
 // which it starts once for its subtests: srun, an sbatch script that
-// calls srun, plexus run under salloc, and under srun a rank killed and
-// a host cut off.
+// calls srun, plexus run under salloc, the applications under srun, and
+// under srun a rank killed and a host cut off.
 func TestSlurm(t *testing.T) {
 	s := slurmUp(t)
 	t.Run("srun", s.testSrun)
+	t.Run("apps under srun", s.testApps)
 	t.Run("sbatch", s.testSbatch)
 	t.Run("plexus run under salloc", s.testRunInAllocation)
 	t.Run("srun loses rank", s.testSrunLosesRank)
@@ -106,6 +107,24 @@ func (s slurm) testSrun(t *testing.T) {
 		t.Fatalf("srun: %v\n%s", err, b)
 	}
 	checkHosts(t, unlabel(string(b)), []string{"h1", "h1", "h2", "h2"})
+}
+
+// testApps runs graph bfs and uts (appRuns) as 2 ranks on each host
+// under srun -N 2 -n 4.
+func (s slurm) testApps(t *testing.T) {
+	for _, app := range appRuns(benchBinary(t)) {
+		t.Run(app.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := s.command(ctx, []string{"PLEXUS_SECRET=" + newSecret(t)},
+				append([]string{"srun", "-N", "2", "-n", "4", "--label"}, app.args...)...)
+			b, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("srun: %v\n%s", err, b)
+			}
+			app.check(t, rank0(unlabel(string(b))), 4)
+		})
+	}
 }
 
 // srunLabel is the prefix srun --label puts on each line: the task's
