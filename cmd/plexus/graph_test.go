@@ -94,3 +94,40 @@ func TestGraphSVGs(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphSVGWith: --svg-with draws a 1-rank run's JSON beside a 2-rank
+// job's in both plots; files of another graph, files that are not a
+// run's JSON and --svg-with without --svg are refused.
+func TestGraphSVGWith(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs jobs")
+	}
+	dir := t.TempDir()
+	one := dir + "/1.json"
+	if err := os.WriteFile(one, []byte(mustRun(t, "graph", "bfs", "--scale", "8", "--nbfs", "4", "--quiet", "--json")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bin := benchBinary(t)
+	mustRun(t, "run", "-n", "2", "--", bin, "graph", "bfs", "--scale", "8", "--nbfs", "4", "--quiet", "--svg", dir+"/bfs.svg", "--svg-with", one)
+	for _, name := range []string{"bfs-teps.svg", "bfs-levels.svg"} {
+		b, err := os.ReadFile(dir + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := string(b); !strings.Contains(s, "1 ranks") || !strings.Contains(s, "2 ranks") {
+			t.Errorf("%s lacks a line per rank count:\n%.400s", name, b)
+		}
+	}
+	junk := dir + "/junk.json"
+	os.WriteFile(junk, []byte("not json"), 0o600)
+	for _, args := range [][]string{
+		{"--scale", "9", "--svg", dir + "/x.svg", "--svg-with", one}, // another graph
+		{"--scale", "8", "--svg", dir + "/x.svg", "--svg-with", junk},
+		{"--scale", "8", "--svg", dir + "/x.svg", "--svg-with", dir + "/missing.json"},
+		{"--scale", "8", "--svg-with", one},
+	} {
+		if _, errOut, code := plexus(t, append([]string{"graph", "bfs"}, args...)...); code != exitUsage || !strings.Contains(errOut, "--svg-with") {
+			t.Errorf("graph bfs %v: exit %d, want %d naming --svg-with\n%s", args, code, exitUsage, errOut)
+		}
+	}
+}

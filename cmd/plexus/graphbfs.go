@@ -17,7 +17,7 @@ import (
 var graphBFSCmd = &command{
 	name:    "graph bfs",
 	summary: "Graph500 breadth-first search on a Kronecker graph across the job's ranks",
-	usage: `graph bfs [--scale SCALE] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json] [--svg FILE]
+	usage: `graph bfs [--scale SCALE] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json] [--svg FILE [--svg-with LIST]]
 
 Graph500 kernel 2 on Plexus: every rank generates its share of a Kronecker
 graph of 2^scale vertices and edgefactor × 2^scale edges (initiator 0.57,
@@ -31,7 +31,11 @@ the rule. Run it as the ranks of a job:
   mpirun -n 2 plexus graph bfs --scale 20
 Alone it is one rank. Rank 0 prints the reference implementation's
 statistics (time, nedge and TEPS; TEPS counts the input edges in the
-root's component, a self-loop once) and progress on stderr.`,
+root's component, a self-loop once) and progress on stderr.
+--svg-with draws earlier runs' --json outputs (other rank counts of the
+same graph) beside this one in the --svg plots, one line per run:
+  plexus run -n 1 -- plexus graph bfs --scale 18 --json > 1.json
+  plexus run -n 2 -- plexus graph bfs --scale 18 --svg bfs.svg --svg-with 1.json`,
 	flags: func() *flag.FlagSet { return new(bfsOpts).flagSet() },
 	run:   runGraphBFS,
 }
@@ -45,6 +49,8 @@ type bfsOpts struct {
 	quiet bool
 	json  bool
 	svg   string
+	with  string      // --svg-with
+	other []bfsReport // the runs read from --svg-with
 }
 
 func (o *bfsOpts) flagSet() *flag.FlagSet {
@@ -60,6 +66,7 @@ func (o *bfsOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the reference's lines")
 	fs.StringVar(&o.svg, "svg", "", "also plot TEPS per search and time per level to `FILE`-teps.svg and FILE-levels.svg")
+	fs.StringVar(&o.with, "svg-with", "", "draw these earlier --json outputs of the same graph beside this run in the --svg plots: a comma-separated `LIST` of files")
 	return fs
 }
 
@@ -77,6 +84,15 @@ func (o *bfsOpts) check() error {
 			o.cfg.Scale, graph.MaxScale, o.cfg.EdgeFactor, o.cfg.NBFS)
 	}
 	o.cfg.Seed = uint64(o.seed)
+	if o.with != "" {
+		if o.svg == "" {
+			return usagef("--svg-with needs --svg")
+		}
+		var err error
+		if o.other, err = readBFSReports(o.with, o.cfg.Scale, o.cfg.EdgeFactor); err != nil {
+			return usagef("--svg-with: %v", err)
+		}
+	}
 	return nil
 }
 
@@ -145,7 +161,7 @@ func bfsRank(ctx context.Context, c *cli, o *bfsOpts, w *comm.World, cc *collect
 	}
 	rep := newBFSReport(res, o.mode, rss)
 	if o.svg != "" {
-		if err := writeBFSSVGs(c.stderr, o.svg, rep); err != nil {
+		if err := writeBFSSVGs(c.stderr, o.svg, append(o.other, rep)); err != nil {
 			return err
 		}
 	}
