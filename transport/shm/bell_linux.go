@@ -124,6 +124,13 @@ func openBell(path string) int {
 	return fd
 }
 
+// ownFIFO reports whether path is a FIFO of this user's (not following a
+// symbolic link), as a doorbell is.
+func ownFIFO(path string) bool {
+	var st unix.Stat_t
+	return unix.Lstat(path, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFIFO && int(st.Uid) == os.Getuid()
+}
+
 // ringBell writes one byte to the bell at fd, without blocking: a full FIFO
 // has rung already. The call is raw: it never blocks,
 // and the scheduler need not hand the caller's P away.

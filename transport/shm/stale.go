@@ -1,9 +1,12 @@
 package shm
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -15,8 +18,9 @@ import (
 const staleAge = time.Minute
 
 // CleanStale removes the segments in dir (empty means DefaultDir) that
-// belong to this user and that no rank can use any more, and returns
-// their paths: every rank has joined and every one's process is gone
+// belong to this user and that no rank can use any more, and the ranks'
+// doorbells whose segment is gone, and returns their paths. A segment is
+// removed when every rank has joined and every one's process is gone
 // (kill(pid, 0) fails with ESRCH), or the segment is older than a minute,
 // some rank never joined and no rank's process is alive. A segment that
 // a rank may still join keeps what the others sent it, even if they have
@@ -36,7 +40,26 @@ func CleanStale(dir string) ([]string, error) {
 			removed = append(removed, p)
 		}
 	}
-	return removed, nil
+	return append(removed, cleanBells(dir)...), nil
+}
+
+// cleanBells removes the doorbells (bell_linux.go) of this user's whose
+// segment is gone: a rank removes its own when it closes, and one that
+// was killed leaves it to the launcher or to here. It returns their
+// paths.
+func cleanBells(dir string) []string {
+	bells, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("plexus-*-%d.bell.*", os.Getuid()))) // the pattern is well formed
+	var removed []string
+	for _, b := range bells {
+		seg := b[:strings.LastIndex(b, ".bell.")]
+		if _, err := os.Lstat(seg); !errors.Is(err, fs.ErrNotExist) || !ownFIFO(b) {
+			continue
+		}
+		if os.Remove(b) == nil {
+			removed = append(removed, b)
+		}
+	}
+	return removed
 }
 
 // stale reports whether the segment at path is a Plexus segment no rank

@@ -14,6 +14,7 @@ import (
 
 	"github.com/plexus-hpc/plexus/internal/logtest"
 	"github.com/plexus-hpc/plexus/transport/frame"
+	"golang.org/x/sys/unix"
 )
 
 // lateFrames are what the "sendexit" child sends rank 0 before it exits:
@@ -100,5 +101,31 @@ func TestCleanStaleKeepsJoinableSegments(t *testing.T) {
 	slices.Sort(removed)
 	if want := slices.Sorted(slices.Values(paths)); !slices.Equal(removed, want) {
 		t.Errorf("CleanStale removed %v, want %v once older than staleAge", removed, want)
+	}
+}
+
+// TestCleanStaleBells: CleanStale removes a doorbell whose segment is
+// gone, and leaves one whose segment is there and a file of the same
+// name that is not a FIFO.
+func TestCleanStaleBells(t *testing.T) {
+	dir := shmDir(t)
+	eps, _ := openN(t, dir, 2, nil)
+	live := bellPath(eps[0].Path(), 0)
+	orphan := bellPath(SegmentPath(dir, "gone-job"), 1)
+	notFIFO := bellPath(SegmentPath(dir, "other-job"), 0)
+	if err := unix.Mkfifo(orphan, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(notFIFO, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := CleanStale(dir)
+	if err != nil || !slices.Equal(removed, []string{orphan}) {
+		t.Errorf("CleanStale removed %v (%v), want only %s", removed, err, orphan)
+	}
+	for _, keep := range []string{live, notFIFO} {
+		if _, err := os.Lstat(keep); err != nil {
+			t.Errorf("%s: %v, want it kept", keep, err)
+		}
 	}
 }
