@@ -57,7 +57,7 @@ func (a Array[T]) Free(ctx context.Context) error {
 		return fmt.Errorf("%w: Free of the zero Array", ErrBadAddress)
 	}
 	h := a.h
-	h.mu.Lock()
+	h.lock() // pending Adds land before the memory is cleared
 	defer h.mu.Unlock()
 	n, ok := h.alloc.used[a.base]
 	if err := h.alloc.release(a.base); err != nil {

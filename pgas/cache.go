@@ -181,7 +181,7 @@ func (c *Cache[T]) local(op int) {
 		if p.rank != h.e.Rank() {
 			continue
 		}
-		h.mu.Lock()
+		h.lock()
 		for _, s := range p.spans {
 			mem := h.mem[s.off : s.off+s.n*size]
 			if op == opGet {

@@ -42,7 +42,7 @@ func (h *Heap) get(_ context.Context, _ int, args []byte) ([]byte, error) {
 		return nil, err
 	}
 	reply := make([]byte, n)
-	h.mu.Lock()
+	h.lock()
 	copy(reply, h.mem[off:off+n])
 	h.mu.Unlock()
 	return reply, nil
@@ -58,7 +58,7 @@ func (h *Heap) put(_ context.Context, _ int, args []byte) ([]byte, error) {
 	if err := h.run(off, int64(len(data))); err != nil {
 		return nil, err
 	}
-	h.mu.Lock()
+	h.lock()
 	copy(h.mem[off:], data)
 	h.mu.Unlock()
 	return nil, nil

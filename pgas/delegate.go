@@ -96,18 +96,18 @@ func (p Ptr[T]) Add(ctx context.Context, delta T) error {
 	return wrapOp(p.h.e.Post(ctx, p.addr.Rank, p.h.ops[opAddPost], p.args(delta)), "add", p.addr)
 }
 
-// addHere is Add at its home: the element changes under the heap's lock,
-// as the home handler changes it, without an encoded message or a reply
-// (GUPS at one rank runs on nothing else).
+// addHere is Add at its home: the Add joins the rank's pending local
+// Adds (localadds.go), applied in batches, without an encoded message or
+// a reply (GUPS at one rank runs on nothing else).
 func (p Ptr[T]) addHere(delta T) error {
 	h, off := p.h, p.addr.Offset
 	if off < 0 || off > int64(len(h.mem)-p.size) {
 		return fmt.Errorf("%w: %d bytes at offset %d, heap of %d", ErrBadAddress, p.size, off, len(h.mem))
 	}
-	var d [8]byte
-	put(d[:p.size], delta)
+	a := localAdd{off: off, k: p.k, size: uint8(p.size)}
+	put(a.delta[:p.size], delta)
 	h.mu.Lock()
-	add(p.k, h.mem[off:off+int64(p.size)], d[:p.size])
+	h.pushAddLocked(a)
 	h.mu.Unlock()
 	return nil
 }

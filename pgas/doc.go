@@ -50,7 +50,13 @@
 // packets. Add posts an increment with no reply; Heap.Quiet returns once
 // every Add made before it has been applied. A rank's delegates to one
 // home run there in the order this rank issued them (am's per-source
-// order), async or not.
+// order), async or not. A home applies the Adds that reach it in batches,
+// before any other delegate runs there, so no delegate ever sees an
+// element without an Add that reached its home before it; batching lets
+// the processor fetch many elements of a large heap at once, where one
+// at a time each fetch waits for the last. A heap of a few MiB or more
+// also asks Linux for transparent huge pages (madvise), since delegates
+// touch it at random.
 //
 // # Cache
 //

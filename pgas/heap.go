@@ -78,6 +78,7 @@ type Heap struct {
 	mu    sync.Mutex
 	mem   []byte
 	alloc *allocator
+	adds  []localAdd // this rank's Adds here, not applied yet (localadds.go)
 }
 
 // New makes a rank's heap and registers its delegates' handlers in reg,
@@ -91,6 +92,7 @@ func New(reg *am.Registry, cfg Config) (*Heap, error) {
 	// The memory exists before the engine: other ranks may send
 	// delegates as soon as their am.New returns, before this Bind.
 	h := &Heap{cfg: cfg, reg: reg, mem: make([]byte, cfg.HeapBytes), alloc: newAllocator(cfg.HeapBytes)}
+	adviseHuge(h.mem)
 	h.hs = h.handlers()
 	for op, f := range h.hs {
 		id, err := reg.Register(opNames[op], f)
@@ -135,6 +137,8 @@ func (h *Heap) Quiet(ctx context.Context) error {
 	if err := h.bound(); err != nil {
 		return err
 	}
+	h.lock() // this rank's own Adds, applied here
+	h.mu.Unlock()
 	errs := make(chan error, h.e.Size())
 	for r := range h.e.Size() {
 		go func() {

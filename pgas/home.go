@@ -72,18 +72,30 @@ func validKind(k kind, size int) bool {
 // handlers returns the home side of each operation.
 func (h *Heap) handlers() [nops]am.Handler {
 	return [nops]am.Handler{
-		opRead:  h.homeOp(0, func(r request, e []byte) ([]byte, error) { return bytes.Clone(e), nil }),
-		opWrite: h.homeOp(1, func(r request, e []byte) ([]byte, error) { copy(e, r.ops); return nil, nil }),
-		opCAS:   h.homeOp(2, cas),
-		opAdd:   h.homeOp(1, fetchAdd),
-		opFence: func(context.Context, int, []byte) ([]byte, error) { return nil, nil },
-		opGet:   h.get,
-		opPut:   h.put,
-		opAddPost: h.homeOp(1, func(r request, e []byte) ([]byte, error) {
-			add(r.k, e, r.ops)
-			return nil, nil
-		}),
+		opRead:    h.homeOp(0, func(r request, e []byte) ([]byte, error) { return bytes.Clone(e), nil }),
+		opWrite:   h.homeOp(1, func(r request, e []byte) ([]byte, error) { copy(e, r.ops); return nil, nil }),
+		opCAS:     h.homeOp(2, cas),
+		opAdd:     h.homeOp(1, fetchAdd),
+		opFence:   func(context.Context, int, []byte) ([]byte, error) { h.lock(); h.mu.Unlock(); return nil, nil },
+		opGet:     h.get,
+		opPut:     h.put,
+		opAddPost: h.addPost,
 	}
+}
+
+// addPost is the home of a posted Add: it joins the pending Adds
+// (localadds.go), as this rank's own do.
+func (h *Heap) addPost(_ context.Context, _ int, args []byte) ([]byte, error) {
+	r, err := h.decode(args, 1)
+	if err != nil {
+		return nil, err
+	}
+	a := localAdd{off: r.off, k: r.k, size: uint8(r.size)}
+	copy(a.delta[:], r.ops)
+	h.mu.Lock()
+	h.pushAddLocked(a)
+	h.mu.Unlock()
+	return nil, nil
 }
 
 // cas compares bit patterns (so a float NaN equals itself, and -0 does
@@ -111,7 +123,7 @@ func (h *Heap) homeOp(operands int, f func(r request, elem []byte) ([]byte, erro
 		if err != nil {
 			return nil, err
 		}
-		h.mu.Lock()
+		h.lock()
 		defer h.mu.Unlock()
 		return f(r, h.mem[r.off:r.off+int64(r.size)])
 	}

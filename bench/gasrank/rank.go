@@ -38,6 +38,13 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 		return err
 	}
 	defer r.c.Close()
+	if o.profile != "" {
+		stop, err := startProfile(fmt.Sprintf("%s.%d", o.profile, w.Rank()))
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	err = r.bench(ctx)
 	if err == nil {
 		err = r.c.Barrier(ctx) // nobody closes while others send to it

@@ -22,6 +22,7 @@ type options struct {
 	n         int
 	log       int
 	timeout   time.Duration
+	profile   string // -cpuprofile: FILE, written as FILE.RANK
 }
 
 // Run is one rank of a job: it joins the world of the job it was started
@@ -50,6 +51,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.n, "n", 100000, "timed operations (per rank for gups)")
 	fs.IntVar(&o.log, "log", 24, "gups: the global array holds 2^`LOG` int64")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "give up after this long")
+	fs.StringVar(&o.profile, "cpuprofile", "", "write each rank's CPU profile of the case to `FILE`.RANK")
 	if err := cliflag.Parse(fs, args, ErrUsage); err != nil {
 		return o, err
 	}
