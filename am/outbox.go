@@ -201,32 +201,84 @@ func (o *outbox) fail(err error) {
 
 // run sends the queued packets in order until q closes. After a failed
 // send it drops the rest, still closing Flush markers.
+//
+// The packets queued at one time go out together: each is started with
+// Isend and then all are waited for, so that the transport may write
+// them in one system call rather than one each (TCP's queued sends);
+// system calls, not the messages, were most of a busy sender's time.
 func (o *outbox) run(ctx context.Context) {
 	defer o.e.senders.Done()
 	var failed bool
+	var batch []packet
 	for p := range o.q {
+		batch = append(batch[:0], p)
+		for more := true; more && len(batch) < cap(o.q); {
+			select {
+			case q, ok := <-o.q:
+				if ok {
+					batch = append(batch, q)
+				} else {
+					more = false
+				}
+			default:
+				more = false
+			}
+		}
+		failed = o.sendBatch(ctx, batch, failed)
+	}
+}
+
+// sendBatch sends batch's packets in order and closes its Flush markers
+// once the packets before them are handed to comm; it returns whether
+// sending has failed (it had, or it does now).
+func (o *outbox) sendBatch(ctx context.Context, batch []packet, failed bool) bool {
+	var started []packet
+	var reqs []*comm.Request
+	finish := func() {
+		if len(reqs) > 0 {
+			_, err := comm.Waitall(ctx, reqs...)
+			if err != nil && !failed {
+				o.sendFailed(err)
+				failed = true
+			}
+			for _, p := range started {
+				o.e.putBuf(p.b)
+			}
+			started, reqs = started[:0], reqs[:0]
+		}
+	}
+	for _, p := range batch {
 		switch {
 		case p.done != nil:
+			finish()
 			close(p.done)
 		case failed:
 		case o.dest == o.e.rank:
 			o.e.inboxes[o.dest].deliver(p.b) // which recycles it
 		default:
-			err := o.e.w.Send(ctx, o.dest, o.e.cfg.Tag, p.b)
-			o.e.putBuf(p.b)
+			r, err := o.e.w.Isend(o.dest, o.e.cfg.Tag, p.b)
 			if err != nil {
+				o.e.putBuf(p.b)
+				o.sendFailed(err)
 				failed = true
-				// Not on this goroutine: failing the outbox takes its
-				// lock, which an append blocked on the full q may hold
-				// until this goroutine drains q.
-				o.e.workers.Add(1)
-				go func() {
-					defer o.e.workers.Done()
-					o.e.sendFailed(o.dest, err)
-				}()
+				continue
 			}
+			started, reqs = append(started, p), append(reqs, r)
 		}
 	}
+	finish()
+	return failed
+}
+
+// sendFailed hands a failed send to e.sendFailed, not on the outbox's
+// goroutine: failing the outbox takes its lock, which an append blocked
+// on the full q may hold until this goroutine drains q.
+func (o *outbox) sendFailed(err error) {
+	o.e.workers.Add(1)
+	go func() {
+		defer o.e.workers.Done()
+		o.e.sendFailed(o.dest, err)
+	}()
 }
 
 // sendFailed handles a packet that comm could not send.
