@@ -72,3 +72,59 @@ func longestTurnGap(t *testing.T) time.Duration {
 	}
 	return worst
 }
+
+// TestBellsBeyondTheBound: past maxBells a rank rings a sleeping peer's
+// doorbell by opening it each time; the peer still wakes at once (the
+// heartbeat, which would also end its sleep, is minutes here), and no
+// more bells than the bound stay open.
+func TestBellsBeyondTheBound(t *testing.T) {
+	defer func(n int32) { maxBells = n }(maxBells)
+	maxBells = 1
+	eps, sinks := openN(t, shmDir(t), 3, func(c *Config) { c.Heartbeat, c.PeerTimeout = time.Minute, 2*time.Minute })
+	for round := range 3 {
+		for _, p := range []int{1, 2} {
+			deadline := time.Now().Add(5 * time.Second)
+			for eps[p].Stats().Sleeps <= uint64(round) { // let it fall asleep
+				if time.Now().After(deadline) {
+					t.Fatalf("rank %d never slept", p)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			start := time.Now()
+			if err := eps[0].Send(context.Background(), p, frame.Header{Kind: frame.Eager, Seq: uint64(round)}, []byte("x")); err != nil {
+				t.Fatal(err)
+			}
+			sinks[p].wait(t, round+1, 10*time.Second)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("round %d: rank %d woke after %v", round, p, d)
+			}
+		}
+	}
+	if n := eps[0].bellsOpen.Load(); n != 1 {
+		t.Errorf("%d bells kept open, want 1", n)
+	}
+}
+
+// TestCloseAfterPeersIsPrompt: a rank closing after its peers, while its
+// receive goroutine sleeps, wakes it through its doorbell at once, not
+// at the heartbeat (a minute here). A closing Endpoint once cleared a
+// sleeper's word and then declined to open its bell, so the sleep ran
+// to the heartbeat.
+func TestCloseAfterPeersIsPrompt(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 3, func(c *Config) { c.Heartbeat, c.PeerTimeout = time.Minute, 2*time.Minute })
+	for _, e := range eps {
+		deadline := time.Now().Add(5 * time.Second)
+		for e.Stats().Sleeps == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for r, e := range eps {
+		start := time.Now()
+		if err := e.Close(); err != nil {
+			t.Errorf("rank %d: Close: %v", r, err)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("rank %d: Close took %v, want well under the heartbeat", r, d)
+		}
+	}
+}

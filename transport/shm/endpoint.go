@@ -57,6 +57,8 @@ type Endpoint struct {
 	pids atomic.Pointer[[]int]
 	// bell is this rank's doorbell, where it sleeps (bell_linux.go).
 	bell *doorbell
+	// bellsOpen counts the peers' doorbells kept open (bell.go).
+	bellsOpen atomic.Int32
 }
 
 // outbox is the sending end of the ring to one peer; mu serialises the
