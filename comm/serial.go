@@ -11,7 +11,7 @@ import (
 // (sleeper), so no receive goroutine delivers beside the caller, and
 // nothing else does either — deferred work waits for the caller's next
 // poll instead of a goroutine of its own, and a caller that waits polls
-// and then sleeps on the transport (its futex), not on a channel that a
+// and then sleeps on the transport (its doorbell), not on a channel that a
 // delivery would close. Delivery and the caller's own operations thus
 // never overlap, and the world drops the locks that kept them apart: the
 // matching table's (match.Table.SetSerial), the free requests' stack's,

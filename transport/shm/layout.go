@@ -31,9 +31,10 @@ package shm
 // ring; a sender publishes a message (an atomic store of the slot's
 // control word) and then loads wait. At least one of them sees the other's
 // store: either the receiver's poll finds the message, or the sender sees
-// wait = 1, CASes it to 0 and calls FUTEX_WAKE. FUTEX_WAIT(wait, 1) returns
-// at once if wait is no longer 1, so a wake that comes before the wait is
-// not lost. Waits also time out, so liveness and Close are checked anyway.
+// wait = 1, CASes it to 0 and rings the receiver's doorbell (a byte into
+// its FIFO, bell_linux.go). A ring that comes before the receiver reads
+// its doorbell waits in the FIFO, so it is not lost. Waits also time out,
+// so liveness and Close are checked anyway.
 //
 // Closing: a rank finishes (or gives up) every Send, then stores state =
 // closed; a receiver that sees closed drains the rank's ring before it
