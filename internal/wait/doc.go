@@ -19,8 +19,7 @@
 //   - Sleep: the peer is descheduled or idle. The waiter blocks on
 //     whatever will tell it that its event happened (a bell the writer
 //     rings, a shared-memory doorbell, a request's channel); where nobody
-//     can tell it, it
-//     naps for Nap and polls again.
+//     can tell it, it naps for Nap and polls again.
 //
 // Which Policy a wait uses depends on who it waits for, not on where it is
 // written: Owned when the waiter has a CPU of its own (pinned members,
