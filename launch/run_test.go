@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -136,7 +137,8 @@ func TestJobValidate(t *testing.T) {
 }
 
 // TestRunRemovesSegment checks that a job whose ranks opened a
-// shared-memory segment and then failed or were killed leaves no segment.
+// shared-memory segment and then failed or were killed leaves no segment
+// and no doorbell.
 func TestRunRemovesSegment(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("shared memory segments are Linux only")
@@ -155,5 +157,8 @@ func TestRunRemovesSegment(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("segment %s left after the job: %v", path, err)
+	}
+	if bells, _ := filepath.Glob(path + ".bell.*"); len(bells) > 0 {
+		t.Errorf("doorbells %v left after the job", bells)
 	}
 }
