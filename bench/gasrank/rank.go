@@ -12,6 +12,7 @@ import (
 	"github.com/plexus-hpc/plexus/bench"
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/collective"
+	"github.com/plexus-hpc/plexus/internal/cpuprof"
 	"github.com/plexus-hpc/plexus/pgas"
 )
 
@@ -39,7 +40,7 @@ func run(ctx context.Context, o options, stdout io.Writer) error {
 	}
 	defer r.c.Close()
 	if o.profile != "" {
-		stop, err := startProfile(fmt.Sprintf("%s.%d", o.profile, w.Rank()))
+		stop, err := cpuprof.Start(fmt.Sprintf("%s.%d", o.profile, w.Rank()))
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/plexus-hpc/plexus/bench"
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/internal/cliflag"
+	"github.com/plexus-hpc/plexus/internal/cpuprof"
 )
 
 // ErrUsage reports options Run cannot run with.
@@ -132,7 +133,7 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 	defer w.Close()
 	if o.cpuprofile != "" {
-		stop, err := startProfile(fmt.Sprintf("%s.%d", o.cpuprofile, w.Rank()))
+		stop, err := cpuprof.Start(fmt.Sprintf("%s.%d", o.cpuprofile, w.Rank()))
 		if err != nil {
 			return err
 		}

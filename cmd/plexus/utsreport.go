@@ -5,13 +5,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"os"
-	"runtime/pprof"
 	"slices"
 	"time"
 
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/collective"
+	"github.com/plexus-hpc/plexus/internal/cpuprof"
 	"github.com/plexus-hpc/plexus/uts"
 )
 
@@ -134,13 +133,9 @@ func (r utsReport) write(w io.Writer) error {
 // startCPUProfile profiles this process into file until the returned
 // function runs: the traversals only, not the build.
 func startCPUProfile(file string) (func(), error) {
-	f, err := os.Create(file)
+	stop, err := cpuprof.Start(file)
 	if err != nil {
 		return nil, fmt.Errorf("uts: --cpuprofile: %w", err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("uts: --cpuprofile %s: %w", file, err)
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return stop, nil
 }
