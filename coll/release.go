@@ -6,7 +6,7 @@ package coll
 // on a line the child last read, so raising k children one after another
 // costs k line transfers in a row, each waiting for the last; one add
 // that k children read costs about one, the children pulling the line in
-// parallel. On 16 cores the per-link raises were most of a 16-member
+// parallel. On many cores the per-link raises were most of a wide tree's
 // barrier (docs/benchmarks.md, "Many cores").
 //
 // Invariants: a member's release word counts its releases (one per

@@ -14,10 +14,9 @@ import (
 // When the policy followed Config.Pin instead, they waited under
 // wait.Shared: a wait longer than its short spin yielded with
 // runtime.Gosched, which on a locked thread parks the thread and hands
-// the goroutine back through another. On a 16-core host every barrier's
-// leaves waited that long, and teams of 8-16 members ran at tens to
-// hundreds of microseconds per operation (issue 20; docs/benchmarks.md,
-// "Many cores"). Two CPUs do not show it in time (the hand-off is cheap
+// the goroutine back through another. On many cores every barrier's
+// leaves wait that long, and large teams stalled at every operation
+// (issue 20; docs/benchmarks.md, "Many cores"). Two CPUs do not show it in time (the hand-off is cheap
 // with two threads), so this test checks the rule itself.
 
 // TestPolicyFollowsWhoCanRun checks every member's waiting policy: teams

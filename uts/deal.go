@@ -11,21 +11,20 @@ import (
 // sent to another rank carries its sender's rank and stored count, and
 // each rank remembers the last count it heard from every other, plus the
 // budgets of the tasks it sent there since (they will be stored there).
-// Round-robin dealing left T3's heavy-tailed subtrees stored 2.7 M /
-// 1.4 M over 2 ranks (docs/benchmarks.md, "UTS-Mem traversal that
-// yields").
+// Round-robin dealing left T3's heavy-tailed subtrees stored unevenly
+// (docs/benchmarks.md, "UTS-Mem traversal that yields").
 
 // dealerBytes is the trailer of a build task sent to another rank: the
 // sender's rank and stored count.
 const dealerBytes = 4 + 8
 
-// dealTo returns the rank to build a split-off subtree on: the one with
-// the smallest known count, mine for self; ties go to self, then to the
-// lowest rank. It is pure.
-func dealTo(self int, mine int64, known []int64) int {
+// dealTo returns the rank of ranks to build a split-off subtree on: the
+// one with the smallest known count (known(r); mine for self); ties go to
+// self, then to the lowest rank. It is pure when known is.
+func dealTo(self int, mine int64, ranks int, known func(r int) int64) int {
 	best, least := self, mine
-	for r, n := range known {
-		if r != self && n < least {
+	for r := range ranks {
+		if n := known(r); r != self && n < least {
 			best, least = r, n
 		}
 	}
