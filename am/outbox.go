@@ -38,6 +38,11 @@ type outbox struct {
 	waiting int       // Calls in buf whose callers block on their replies
 	err     error     // set once: the destination is lost or the engine closed
 	q       chan packet
+
+	// The packets run has started and not yet waited for, and their
+	// requests: state of run's goroutine alone, kept to be reused.
+	started []packet
+	reqs    []*comm.Request
 }
 
 func newOutbox(e *Engine, dest int) *outbox {
@@ -232,25 +237,10 @@ func (o *outbox) run(ctx context.Context) {
 // once the packets before them are handed to comm; it returns whether
 // sending has failed (it had, or it does now).
 func (o *outbox) sendBatch(ctx context.Context, batch []packet, failed bool) bool {
-	var started []packet
-	var reqs []*comm.Request
-	finish := func() {
-		if len(reqs) > 0 {
-			_, err := comm.Waitall(ctx, reqs...)
-			if err != nil && !failed {
-				o.sendFailed(err)
-				failed = true
-			}
-			for _, p := range started {
-				o.e.putBuf(p.b)
-			}
-			started, reqs = started[:0], reqs[:0]
-		}
-	}
 	for _, p := range batch {
 		switch {
 		case p.done != nil:
-			finish()
+			failed = o.finish(ctx, failed)
 			close(p.done)
 		case failed:
 		case o.dest == o.e.rank:
@@ -263,10 +253,28 @@ func (o *outbox) sendBatch(ctx context.Context, batch []packet, failed bool) boo
 				failed = true
 				continue
 			}
-			started, reqs = append(started, p), append(reqs, r)
+			o.started, o.reqs = append(o.started, p), append(o.reqs, r)
 		}
 	}
-	finish()
+	return o.finish(ctx, failed)
+}
+
+// finish waits for the packets started so far and recycles them; it
+// returns whether sending has failed.
+func (o *outbox) finish(ctx context.Context, failed bool) bool {
+	if len(o.reqs) == 0 {
+		return failed
+	}
+	if err := comm.WaitallInto(ctx, nil, o.reqs...); err != nil && !failed {
+		o.sendFailed(err)
+		failed = true
+	}
+	for _, p := range o.started {
+		o.e.putBuf(p.b)
+	}
+	clear(o.reqs)
+	clear(o.started)
+	o.started, o.reqs = o.started[:0], o.reqs[:0]
 	return failed
 }
 

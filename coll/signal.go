@@ -210,8 +210,8 @@ const signalProgress = 4
 // before a link failed is still consumed, as a queued message would be.
 func (s *signal) arrived() (bool, error) {
 	if s.rx != nil {
-		if s.rx.Load() >= s.seen || s.watch == nil {
-			return s.rx.Load() >= s.seen, nil
+		if ok := s.rx.Load() >= s.seen; ok || s.watch == nil {
+			return ok, nil
 		}
 		_, err := s.watch.Signals()
 		return s.rx.Load() >= s.seen, err

@@ -139,12 +139,8 @@ func (m *Mem) store1(ctx context.Context, p pending, stack []pending) ([]pending
 // first. A task that stays here is public, so an idle rank may still
 // steal it.
 func (m *Mem) spill(t *task.T, p pending) error {
-	known := make([]int64, m.ranks)
-	for r := range known {
-		known[r] = m.heard[r].Load()
-	}
 	mine := m.store.len()
-	dest := dealTo(m.rank, mine, known)
+	dest := dealTo(m.rank, mine, m.ranks, func(r int) int64 { return m.heard[r].Load() })
 	if dest == m.rank {
 		return t.Spawn(m.build, p.encode())
 	}

@@ -19,7 +19,7 @@ func TestDealTo(t *testing.T) {
 		{0, 0, []int64{999, 0, 0}, 0},          // the self entry of known is ignored
 		{3, 500, []int64{700, 300, 800, 0}, 1}, // the smallest of the others
 	} {
-		if got := dealTo(c.self, c.mine, c.known); got != c.want {
+		if got := dealTo(c.self, c.mine, len(c.known), func(r int) int64 { return c.known[r] }); got != c.want {
 			t.Errorf("dealTo(%d, %d, %v) = %d, want %d", c.self, c.mine, c.known, got, c.want)
 		}
 	}
