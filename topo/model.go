@@ -84,6 +84,15 @@ type Model struct {
 	Distance [][]float64 `json:"numa_distance,omitempty"`
 	Send     *Costs      `json:"send,omitempty"`
 	Recv     *Costs      `json:"recv,omitempty"`
+	// Latency is the optional latency under load: Latency.Mean[i][j] is
+	// the time, beyond Send[i][j] and Recv[i][j], from the end of i's send
+	// to the moment j can start receiving the message, when every CPU of
+	// the machine exchanges messages at once (a dependent hop pays the
+	// cache line's travel, which Send and Recv, measured with one pair
+	// busy and messages pipelined, leave out). It is symmetric when
+	// measured. nil means zero: older model files and estimated or
+	// imported models simulate as before. It needs Send and Recv.
+	Latency *Costs `json:"latency,omitempty"`
 }
 
 // N returns the number of CPUs in the model.

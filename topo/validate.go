@@ -7,8 +7,9 @@ import (
 
 // Validate checks that the model is internally consistent: unique CPU ids,
 // node references in range, square matrices of the right size with finite,
-// non-negative entries, and cost matrices with zeros on the diagonal (a CPU
-// does not message itself). It returns an error wrapping ErrInvalid that
+// non-negative entries, and cost matrices (Send, Recv and Latency) with
+// zeros on the diagonal (a CPU does not message itself); Latency only
+// together with Send and Recv. It returns an error wrapping ErrInvalid that
 // says what is wrong, or one wrapping ErrTooLarge when the model is past
 // MaxCPUs, MaxCostCPUs, MaxNodes or MaxCPUID.
 func (m *Model) Validate() error {
@@ -29,10 +30,13 @@ func (m *Model) Validate() error {
 	if (m.Send == nil) != (m.Recv == nil) {
 		return invalid("send and recv costs must both be present or both absent")
 	}
+	if m.Latency != nil && m.Send == nil {
+		return invalid("latency needs send and recv costs, which the model lacks")
+	}
 	for _, c := range []struct {
 		name string
 		c    *Costs
-	}{{"send", m.Send}, {"recv", m.Recv}} {
+	}{{"send", m.Send}, {"recv", m.Recv}, {"latency", m.Latency}} {
 		if c.c == nil {
 			continue
 		}
@@ -50,7 +54,7 @@ func (m *Model) Validate() error {
 
 // checkSize applies the limits, before anything walks the model.
 func (m *Model) checkSize() error {
-	if err := CheckCPUs(len(m.CPUs), m.Send != nil || m.Recv != nil); err != nil {
+	if err := CheckCPUs(len(m.CPUs), m.Send != nil || m.Recv != nil || m.Latency != nil); err != nil {
 		return err
 	}
 	if len(m.Nodes) > MaxNodes {
