@@ -27,7 +27,8 @@ var DefaultAllreduceCosts = AllreduceCosts{Byte: 0.1, Op: 0.2}
 // over the members of the trees (which must have the same members) on
 // model m, with the simulator's rules (Simulate): a member sends one
 // message at a time, busy Send for each; a message can be received once
-// its send has ended, and receiving it keeps the receiver busy Recv. In a
+// its send has ended and it has spent the model's Latency in flight (zero
+// when the model has none), and receiving it keeps the receiver busy Recv. In a
 // round of doubling or Rabenseifner every member sends to its partner
 // first and then receives the partner's message. Trees cost a reduction
 // on the reduction tree (whose receives include the fold) plus a
@@ -145,7 +146,7 @@ func (x *allreduceSim) round(p, d int, b float64, fold bool) {
 	for i := range p {
 		j := i ^ d
 		sent := x.t[i] + x.send(i, j, b)
-		arrived := x.t[j] + x.send(j, i, b)
+		arrived := x.t[j] + x.send(j, i, b) + x.g.flight(j, i)
 		x.next[i] = max(sent, arrived) + x.recv(j, i, b, fold)
 	}
 	copy(x.t[:p], x.next[:p])
@@ -158,7 +159,7 @@ func (x *allreduceSim) foldIn(b float64) int {
 	for e := p; e < x.g.n(); e++ {
 		h := e - p
 		x.t[e] += x.send(e, h, b)
-		x.t[h] = max(x.t[h], x.t[e]) + x.recv(e, h, b, true)
+		x.t[h] = max(x.t[h], x.t[e]+x.g.flight(e, h)) + x.recv(e, h, b, true)
 	}
 	return p
 }
@@ -169,7 +170,7 @@ func (x *allreduceSim) foldOut(p int, b float64) float64 {
 	for e := p; e < x.g.n(); e++ {
 		h := e - p
 		x.t[h] += x.send(h, e, b)
-		x.t[e] = max(x.t[e], x.t[h]) + x.recv(h, e, b, false)
+		x.t[e] = max(x.t[e], x.t[h]+x.g.flight(h, e)) + x.recv(h, e, b, false)
 	}
 	return slices.Max(x.t)
 }
@@ -203,10 +204,12 @@ func (x *allreduceSim) trees(b float64) (float64, error) {
 }
 
 // withBytes returns a copy of g whose send costs are ds more and whose
-// receive costs are dr more between distinct members.
+// receive costs are dr more between distinct members; the flights are
+// unchanged.
 func (g *group) withBytes(ds, dr float64) *group {
 	c := *g
 	c.s, c.r = addOffDiagonal(g.s, ds), addOffDiagonal(g.r, dr)
+	c.flights()
 	return &c
 }
 

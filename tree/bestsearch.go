@@ -177,11 +177,12 @@ func (l *search) values(x int, kids []int) vals {
 	return v
 }
 
-// bcastValues sends in Jackson order (longest delivery first).
+// bcastValues sends in Jackson order (longest delivery first); a child's
+// delivery is its flight, receive and own tail.
 func (l *search) bcastValues(x int, kids []int) (tail float64, crit int) {
 	g, jobs := l.g, l.jobs[:0]
 	for _, c := range kids {
-		jobs = append(jobs, job{g.r[x][c] + l.get(c).tail, g.s[x][c], c})
+		jobs = append(jobs, job{g.fr[x][c] + l.get(c).tail, g.s[x][c], c})
 	}
 	slices.SortFunc(jobs, func(a, b job) int { return cmpFloat(b.key, a.key) })
 	t := 0.0
@@ -200,26 +201,27 @@ func (l *search) bcastValues(x int, kids []int) (tail float64, crit int) {
 }
 
 // releaseValues releases every child at once: the tail is the slowest
-// child's send, receive and own tail; the critical children attain it.
+// child's send, flight, receive and own tail; the critical children attain it.
 func (l *search) releaseValues(x int, kids []int) (tail float64, crit int) {
 	g := l.g
 	for _, c := range kids {
-		tail = max(tail, g.s[x][c]+g.r[x][c]+l.get(c).tail)
+		tail = max(tail, g.s[x][c]+g.fr[x][c]+l.get(c).tail)
 	}
 	for _, c := range kids {
-		if g.s[x][c]+g.r[x][c]+l.get(c).tail >= tail*(1-1e-9) {
+		if g.s[x][c]+g.fr[x][c]+l.get(c).tail >= tail*(1-1e-9) {
 			crit += l.get(c).critT
 		}
 	}
 	return tail, crit
 }
 
-// reduceValues receives in arrival order; comp is the latest arrival plus
+// reduceValues receives in arrival order (a child's completion, send and
+// flight); comp is the latest arrival plus
 // every receive after it, the critical children those that attain it.
 func (l *search) reduceValues(x int, kids []int) (comp float64, crit int) {
 	g, jobs := l.g, l.jobs[:0]
 	for _, c := range kids {
-		jobs = append(jobs, job{l.get(c).comp + g.s[c][x], g.r[c][x], c})
+		jobs = append(jobs, job{l.get(c).comp + g.sf[c][x], g.r[c][x], c})
 	}
 	slices.SortFunc(jobs, func(a, b job) int { return cmpFloat(a.key, b.key) })
 	for _, j := range jobs {

@@ -62,13 +62,13 @@ func exact(g *group, root int) (*shape, float64) {
 // state is the set of informed nodes, each with the time it is next free;
 // a node that will send no more is retired. At every step the informed,
 // unretired node that is free first decides: send to some uninformed node
-// (which is informed Send+Recv later and free from then on) or retire.
+// (which is informed Send+Latency+Recv later and free from then on) or retire.
 // Every tree with a send order is exactly one path of decisions, since a
 // node's sends are decided in time order.
 type exactSearch struct {
 	n        int
-	c        [ExactMaxCPUs][ExactMaxCPUs]float64 // Send+Recv: informing cost
-	s, r     [ExactMaxCPUs][ExactMaxCPUs]float64
+	c        [ExactMaxCPUs][ExactMaxCPUs]float64 // s+r: informing cost
+	s, r     [ExactMaxCPUs][ExactMaxCPUs]float64 // send; flight and receive (group.fr)
 	free     [ExactMaxCPUs]float64
 	alive    uint16 // informed and not retired
 	informed uint16
@@ -85,7 +85,7 @@ func newExactSearch(g *group, root int, seedLat float64) *exactSearch {
 	e := &exactSearch{n: n, all: 1<<n - 1, best: seedLat * (1 - 1e-9)}
 	for a := range n {
 		for b := range n {
-			e.s[a][b], e.r[a][b], e.c[a][b] = g.s[a][b], g.r[a][b], g.s[a][b]+g.r[a][b]
+			e.s[a][b], e.r[a][b], e.c[a][b] = g.s[a][b], g.fr[a][b], g.s[a][b]+g.fr[a][b]
 		}
 	}
 	e.alive, e.informed = 1<<root, 1<<root
@@ -193,7 +193,7 @@ func (e *exactSearch) retire(u int, done float64) {
 // bound is a lower bound on the latency of any completion of the current
 // state: every uninformed node is informed either by an unretired node
 // after it is next free, or by another uninformed node after that one is
-// informed. Shortest informing times along such chains (Dijkstra over the
+// informed, each hop costing at least its send, flight and receive. Shortest informing times along such chains (Dijkstra over the
 // uninformed nodes) bound each node's activation from below.
 func (e *exactSearch) bound(done float64) float64 {
 	var dist [ExactMaxCPUs]float64

@@ -13,7 +13,7 @@ func optimiseAdaptive(g *group, s *shape) *shape {
 
 // reorder sorts every node's children so the child with the most expensive
 // remaining path (receive plus its subtree's broadcast time) is sent to
-// first. For fixed subtrees this order minimises the node's completion time
+// first (the flight counts as part of the receive). For fixed subtrees this order minimises the node's completion time
 // (Jackson's rule for one machine with delivery times), so applied bottom
 // up it gives the best send order for the tree's shape.
 func reorder(g *group, s *shape) {
@@ -23,7 +23,7 @@ func reorder(g *group, s *shape) {
 		u := order[i]
 		kids := s.kids[u]
 		slices.SortStableFunc(kids, func(a, b int) int {
-			qa, qb := g.r[u][a]+tail[a], g.r[u][b]+tail[b]
+			qa, qb := g.fr[u][a]+tail[a], g.fr[u][b]+tail[b]
 			switch {
 			case qa > qb:
 				return -1
@@ -35,7 +35,7 @@ func reorder(g *group, s *shape) {
 		t := 0.0
 		for _, c := range kids {
 			t += g.s[u][c]
-			tail[u] = max(tail[u], t+g.r[u][c]+tail[c])
+			tail[u] = max(tail[u], t+g.fr[u][c]+tail[c])
 		}
 	}
 }

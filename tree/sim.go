@@ -66,18 +66,23 @@ type Result struct {
 }
 
 // Simulate times op on tree t over model m, using the model's send and
-// receive costs:
+// receive costs and its latency under load (Latency; zero when the model
+// has none), which every message spends in flight between the end of its
+// send and the start of its receive:
 //
 //   - broadcast: a node sends to its children in order, busy Send[p][c] for
-//     each; a child is active Recv[p][c] after its send ends; the latency is
-//     the last activation.
-//   - reduction: a node waits for all children, receives their messages
-//     serially in arrival order (Recv[c][p] each), then sends once to its
-//     parent (Send[c][p]); the latency is when the root has received all.
+//     each; a child is active Latency[p][c] + Recv[p][c] after its send
+//     ends; the latency is the last activation.
+//   - reduction: a node waits for all children; a child's message arrives
+//     Send[c][p] + Latency[c][p] after the child completes; the node
+//     receives the messages serially in arrival order (Recv[c][p] each),
+//     then sends once to its parent; the latency is when the root has
+//     received all.
 //   - barrier: a reduction then a broadcast.
 //   - release barrier: a reduction, then a release in which every child is
-//     active Send[p][c] + Recv[p][c] after its parent, siblings in
-//     parallel: one write of the parent's that all its children read.
+//     active Send[p][c] + Latency[p][c] + Recv[p][c] after its parent,
+//     siblings in parallel: one write of the parent's that all its
+//     children read.
 func Simulate(m *topo.Model, t *Tree, op Op) (Result, error) {
 	g, err := newGroup(m, t.Members())
 	if err != nil {
@@ -146,7 +151,7 @@ func (x *sim) bcast(s *shape) (float64, int) {
 		t := x.at[p]
 		for _, c := range s.kids[p] {
 			t += g.s[p][c]
-			x.at[c] = t + g.r[p][c]
+			x.at[c] = t + g.fr[p][c]
 			if x.at[c] > lat {
 				lat, last = x.at[c], c
 			}
@@ -159,7 +164,7 @@ func (x *sim) bcast(s *shape) (float64, int) {
 
 // release returns the latency of a release down s and the last node
 // released: each child is active its send and receive costs after its
-// parent, whatever its siblings. x.at holds every node's activation time
+// parent (and the flight between), whatever its siblings. x.at holds every node's activation time
 // afterwards.
 func (x *sim) release(s *shape) (float64, int) {
 	g := x.g
@@ -168,7 +173,7 @@ func (x *sim) release(s *shape) (float64, int) {
 	lat, last := 0.0, s.root
 	for _, p := range order {
 		for _, c := range s.kids[p] {
-			x.at[c] = x.at[p] + g.s[p][c] + g.r[p][c]
+			x.at[c] = x.at[p] + g.s[p][c] + g.fr[p][c]
 			if x.at[c] > lat {
 				lat, last = x.at[c], c
 			}
@@ -187,7 +192,7 @@ func (x *sim) reduce(s *shape) float64 {
 		u := order[i]
 		arr := x.arr[:0]
 		for _, c := range s.kids[u] {
-			arr = append(arr, arrival{x.at[c] + g.s[c][u], c})
+			arr = append(arr, arrival{x.at[c] + g.sf[c][u], c})
 		}
 		sortArrivals(arr)
 		t := 0.0
