@@ -18,7 +18,7 @@ import (
 var measureCmd = &command{
 	name:    "machine measure",
 	summary: "measure this machine's pairwise send/receive costs (Smelt's benchmark)",
-	usage: `machine measure [--cpus LIST] [--quick] [--reps N] [-o FILE]
+	usage: `machine measure [--cpus LIST] [--quick] [--reps N] [--no-loaded] [-o FILE]
 
 Discovers this machine from /sys, then runs Smelt's pairwise benchmark on
 every ordered pair of the CPUs in --cpus (all the process may use by
@@ -26,6 +26,11 @@ default): a sender thread pinned to one CPU and a receiver pinned to the
 other time batches of 8 sends and of 8 receives of already-queued messages
 over a fresh message ring, --reps times; the largest 10% of samples are
 dropped and the rest averaged (see package topo/measure for the method).
+Then, unless --no-loaded, every pair's round trip is timed again with every
+CPU busy (the pairs in the rounds of a round-robin tournament, each round's
+pairs at once), which gives the model's latency under load: what half a
+loaded round trip leaves after the sends and receives, the time a message
+spends in flight between busy CPUs, which the tree simulator adds per hop.
 Prints the machine with the measured costs, as 'plexus machine' does, and
 with -o writes the model file that --model reads. Interrupt to stop.`,
 	flags: func() *flag.FlagSet { return new(measureOpts).flagSet() },
@@ -33,10 +38,11 @@ with -o writes the model file that --model reads. Interrupt to stop.`,
 }
 
 type measureOpts struct {
-	cpus  string
-	quick bool
-	reps  int
-	out   string
+	cpus     string
+	quick    bool
+	reps     int
+	noLoaded bool
+	out      string
 }
 
 func (o *measureOpts) flagSet() *flag.FlagSet {
@@ -44,6 +50,7 @@ func (o *measureOpts) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.cpus, "cpus", "", "CPUs to measure as a `LIST` such as 0-7,16 (default all allowed)")
 	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("fewer repetitions (%d instead of %d) for a rough model", measure.QuickReps, measure.DefaultReps))
 	fs.IntVar(&o.reps, "reps", 0, "timed repetitions per ordered pair `N` (default 200, 20 with --quick)")
+	fs.BoolVar(&o.noLoaded, "no-loaded", false, "skip the loaded phase: a model without latency under load")
 	fs.StringVar(&o.out, "o", "", "write the measured model to `FILE` (JSON, for --model)")
 	return fs
 }
@@ -87,7 +94,7 @@ func runMeasure(c *cli, args []string) error {
 // config turns the flags into a measure.Config, reporting bad values as
 // usage errors.
 func (o *measureOpts) config(m *topo.Model) (measure.Config, error) {
-	cfg := measure.Config{Reps: o.reps, Quick: o.quick}
+	cfg := measure.Config{Reps: o.reps, Quick: o.quick, SkipLoaded: o.noLoaded}
 	if o.reps < 0 {
 		return cfg, usagef("--reps: %d is negative", o.reps)
 	}
@@ -114,8 +121,16 @@ func writeMeasured(w io.Writer, m *topo.Model, r *measure.Result) {
 		writeMatrix(w, "send cost (ns), row = sender, column = receiver", m, m.Send.Mean)
 		writeMatrix(w, "receive cost (ns), row = sender, column = receiver", m, m.Recv.Mean)
 		writeMatrix(w, "round trip (ns), row = sender, column = echoer", m, r.RTT.Mean)
+		if r.Latency != nil {
+			writeMatrix(w, "round trip under load (ns), every CPU busy", m, r.LoadedRTT.Mean)
+			writeMatrix(w, "latency under load (ns), beyond send and receive", m, r.Latency.Mean)
+		}
 	}
 	n := len(r.CPUs)
 	fmt.Fprintf(w, "\nmeasured %d ordered pairs × %d repetitions (batch %d, %d warm-up) in %s; clock reading %.0f ns\n",
 		n*(n-1), r.Config.Reps, r.Config.Batch, r.Config.Warmup, r.Elapsed.Round(time.Millisecond), r.ClockNs)
+	if r.Latency != nil {
+		fmt.Fprintf(w, "loaded phase: %d unordered pairs, all CPUs busy, in %s of that\n",
+			n*(n-1)/2, r.LoadedElapsed.Round(time.Microsecond))
+	}
 }

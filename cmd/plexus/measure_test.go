@@ -30,14 +30,14 @@ func TestMachineMeasure(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	wantAll(t, "measure output", out, "source    measured", "costs     measured", "2 PUs",
-		"send cost (ns)", "receive cost (ns)", "round trip (ns)",
-		"measured 2 ordered pairs × 4 repetitions (batch 8", "wrote "+path)
+		"send cost (ns)", "receive cost (ns)", "round trip (ns)", "latency under load (ns)",
+		"measured 2 ordered pairs × 4 repetitions (batch 8", "loaded phase: 1 unordered pairs", "wrote "+path)
 	wantAll(t, "measure progress", errOut, "100%", "ETA", "done in")
 	m, err := topo.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.N() != 2 || !m.HasCosts() || m.Provenance.Source != "measured" || m.Provenance.CostsEstimated || m.Send.SD == nil {
+	if m.N() != 2 || !m.HasCosts() || m.Latency == nil || m.Provenance.Source != "measured" || m.Provenance.CostsEstimated || m.Send.SD == nil {
 		t.Errorf("model file: %d CPUs, costs %v, provenance %+v", m.N(), m.HasCosts(), m.Provenance)
 	}
 	tr := mustRun(t, "tree", "--model", path, "--topology", "adaptive")
@@ -66,4 +66,19 @@ func TestMachineMeasureUsage(t *testing.T) {
 	}
 	out := mustRun(t, "help", "machine", "measure")
 	wantAll(t, "help machine measure", out, "usage: plexus machine measure", "-quick", "-reps N", "-cpus LIST", "-o FILE")
+}
+
+// TestMachineMeasureNoLoaded skips the loaded phase: a model without
+// latency under load, and no loaded matrices printed.
+func TestMachineMeasureNoLoaded(t *testing.T) {
+	cpus := needTwoCPUs(t)
+	path := filepath.Join(t.TempDir(), "m.json")
+	out := mustRun(t, "machine", "measure", "--reps", "4", "--no-loaded", "--cpus", formatCPUList(cpus[:2]), "-o", path)
+	if strings.Contains(out, "latency under load") || strings.Contains(out, "loaded phase") {
+		t.Errorf("--no-loaded printed the loaded phase:\n%s", out)
+	}
+	m, err := topo.ReadFile(path)
+	if err != nil || m.Latency != nil || !m.HasCosts() {
+		t.Fatalf("model file: %v, latency %v", err, m.Latency)
+	}
 }

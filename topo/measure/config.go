@@ -61,6 +61,9 @@ type Config struct {
 	// Quick lowers the default Reps to QuickReps, for a rough model in a
 	// fraction of the time.
 	Quick bool
+	// SkipLoaded skips the loaded phase, leaving Result.Latency nil: a
+	// model without latency under load, as measured before it existed.
+	SkipLoaded bool
 }
 
 // Validate reports a config that Pairwise cannot run: negative counts,

@@ -48,6 +48,34 @@
 // cost ranged over 16–54 ns with SDs of 2–9 ns), and several visits let the
 // mean and SD include that spread.
 //
+// # Loaded phase: latency under load
+//
+// The send and receive costs are pipelined (a batch of 8) and measured
+// with one pair busy and the other CPUs idle, so neither contains the time
+// a cache line takes to travel from sender to receiver in a dependent hop,
+// nor how that travel slows when every CPU exchanges at once, as in a
+// collective on a whole team. A tree pays that travel once per level.
+//
+// After the pairwise phase, unless Config.SkipLoaded, Pairwise schedules
+// the unordered pairs in the rounds of a round-robin tournament (n−1
+// rounds of n/2 pairs for even n; n rounds with one CPU resting each for
+// odd n). In each round every pair of the round runs at once, on a fresh
+// queue pair with both ends pinned as above and all the round's threads
+// started together: the lower-numbered CPU times Config.Warmup untimed
+// and Config.Reps timed round trips (one TrySend, the partner's echo, the
+// TryRecv that gets it), the partner echoes. The tournament is run up to
+// four times, splitting Reps, like the pairwise visits. Then, with RTT
+// the median loaded round trip of the pair (Result.LoadedRTT),
+//
+//	Latency[i][j] = Latency[j][i] = max(0, RTT/2 − (s[i][j]+r[i][j]+s[j][i]+r[j][i])/2)
+//
+// the time a message spends in flight beyond its send and receive costs,
+// taken as equal both ways. Merge puts it in topo.Model.Latency, which
+// the tree simulator adds to every message (package tree). The phase is
+// 4(n−1) rounds against the pairwise phase's 4n(n−1) pair visits, a small
+// fraction of the time; each round trip carries one clock reading, which
+// is not subtracted (a few per cent of a busy machine's hop).
+//
 // Each pair's three sample sets are summarized by Summarize: the largest 10%
 // dropped (interrupts, preemption and other processes only ever lengthen a
 // sample), then the mean and the population standard deviation, as Smelt's

@@ -8,7 +8,8 @@ import (
 )
 
 // Merge returns a copy of m restricted to the CPUs of r, in r's order, with
-// r's send and receive costs and provenance "measured". NUMA nodes without
+// r's send and receive costs, its latency under load (nil when r has none)
+// and provenance "measured". NUMA nodes without
 // a measured CPU are dropped, and package, core and cache ids renumbered
 // densely, so that the copy is a complete model of the measured CPUs. m is
 // not modified. It is an error if r measured a CPU that m does not have.
@@ -21,6 +22,9 @@ func Merge(m *topo.Model, r *Result) (*topo.Model, error) {
 		return nil, err
 	}
 	out.Send, out.Recv = cloneCosts(r.Send), cloneCosts(r.Recv)
+	if r.Latency != nil {
+		out.Latency = cloneCosts(r.Latency)
+	}
 	p := &out.Provenance
 	p.Source = "measured"
 	p.Date = r.Start.Format(time.RFC3339)
@@ -28,6 +32,10 @@ func Merge(m *topo.Model, r *Result) (*topo.Model, error) {
 	p.FreqGHz = 0
 	p.Notes = fmt.Sprintf("plexus pairwise benchmark: %d reps, batch %d, largest %.0f%% dropped, %s",
 		r.Config.Reps, r.Config.Batch, 100*DropFrac, r.Elapsed.Round(time.Millisecond))
+	if r.Latency != nil {
+		p.Notes += fmt.Sprintf("; latency under load from %d loaded rounds in %s",
+			rounds(r.Config.Reps)*len(tournament(len(r.CPUs))), r.LoadedElapsed.Round(time.Millisecond))
+	}
 	if err := out.Validate(); err != nil {
 		return nil, fmt.Errorf("measure: merged model: %w", err)
 	}

@@ -60,7 +60,7 @@ func measurePair(ctx context.Context, cfg Config, from, to int) (samples, error)
 		run func(context.Context) error
 	}{{from, p.sender}, {to, p.receiver}} {
 		wg.Go(func() {
-			if err := onCPU(pctx, side.cpu, &ready, side.run); err != nil {
+			if err := onCPU(pctx, side.cpu, &ready, 2, side.run); err != nil {
 				cancel(err)
 			}
 		})
@@ -75,19 +75,20 @@ func measurePair(ctx context.Context, cfg Config, from, to int) (samples, error)
 	return p.out, nil
 }
 
-// onCPU pins the calling goroutine to cpu, waits until the other side is
-// pinned too, runs f and unpins. The start barrier spins: a locked
+// onCPU pins the calling goroutine to cpu, waits until all of the want
+// goroutines sharing ready are pinned (the other side of a pair, or every
+// side of a loaded round), runs f and unpins. The start barrier spins: a locked
 // goroutine that blocks parks its thread, and its wake-up can wait for the
 // peer's spinning goroutine to be preempted (5–10 ms a pair on the 2-CPU
 // development machine, against 0.5 ms for a whole pair with spinning).
-func onCPU(ctx context.Context, cpu int, ready *atomic.Int32, f func(context.Context) error) error {
+func onCPU(ctx context.Context, cpu int, ready *atomic.Int32, want int32, f func(context.Context) error) error {
 	unpin, err := affinity.Pin(cpu)
 	defer unpin()
 	if err != nil {
 		return err
 	}
 	ready.Add(1)
-	if err := spin(ctx, func() bool { return ready.Load() == 2 }); err != nil {
+	if err := spin(ctx, func() bool { return ready.Load() == want }); err != nil {
 		return err
 	}
 	return f(ctx)

@@ -9,14 +9,17 @@ import (
 )
 
 // Pairwise measures the send and receive cost of every ordered pair of
-// distinct CPUs in cfg.CPUs (see the package documentation for the method)
-// and returns them with the round-trip times. The calling goroutine is
-// never pinned; each pair runs on two fresh goroutines.
+// distinct CPUs in cfg.CPUs and then, unless cfg.SkipLoaded, the latency
+// under load of every unordered pair (see the package documentation for
+// the method), and returns them with the round-trip times. The calling
+// goroutine is never pinned; each pair runs on two fresh goroutines.
 //
 // progress, if not nil, is called on the calling goroutine after each
-// visit of a pair with the visits done and the total: every pair is visited
-// up to 4 times (see maxRounds), so the total is 4×n×(n−1) for n CPUs and
-// Reps ≥ 4.
+// visit of a pair, and after each round of the loaded phase, with the
+// steps done and the total: every pair is visited up to 4 times (see
+// maxRounds), and the loaded phase's tournament is run as often, so the
+// total is 4×n×(n−1) + 4×(n−1) for an even number n of CPUs (4×n more
+// loaded rounds for odd n) and Reps ≥ 4.
 //
 // Pairwise returns ctx.Err() unchanged if ctx ends, promptly: every wait
 // looks at ctx every 64 polls;
@@ -40,6 +43,14 @@ func Pairwise(ctx context.Context, cfg Config, progress func(done, total int)) (
 	n := len(cfg.CPUs)
 	acc := make([]samples, n*n)
 	done, total := 0, rounds(cfg.Reps)*n*(n-1)
+	if !cfg.SkipLoaded {
+		total += rounds(cfg.Reps) * len(tournament(n))
+	}
+	tick := func() {
+		if done++; progress != nil {
+			progress(done, total)
+		}
+	}
 	for round := range rounds(cfg.Reps) {
 		rc := cfg
 		rc.Reps = repsIn(cfg.Reps, round)
@@ -56,10 +67,7 @@ func Pairwise(ctx context.Context, cfg Config, progress func(done, total int)) (
 					return nil, err
 				}
 				acc[i*n+j].add(s)
-				done++
-				if progress != nil {
-					progress(done, total)
-				}
+				tick()
 			}
 		}
 	}
@@ -67,6 +75,13 @@ func Pairwise(ctx context.Context, cfg Config, progress func(done, total int)) (
 		if i, j := k/n, k%n; i != j {
 			r.record(i, j, s)
 		}
+	}
+	if !cfg.SkipLoaded {
+		start := time.Now()
+		if err := r.loaded(ctx, cfg, tick); err != nil {
+			return nil, err
+		}
+		r.LoadedElapsed = time.Since(start)
 	}
 	r.Elapsed = time.Since(r.Start)
 	return r, nil

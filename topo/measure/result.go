@@ -23,15 +23,27 @@ type Result struct {
 	// CPUs[j] and back, as CPUs[i] sees it. The machine model has no place
 	// for it; it is a sanity check (RTT > send + receive).
 	RTT *topo.Costs
+	// Latency.Mean[i][j] is the latency under load that Merge puts in
+	// topo.Model.Latency: what half the loaded phase's median round trip
+	// between CPUs[i] and CPUs[j] leaves after the two sends and receives
+	// (see doc.go), never negative, symmetric; SD is half the round trips'
+	// SD. nil when Config.SkipLoaded.
+	Latency *topo.Costs
+	// LoadedRTT.Mean[i][j] is the median round trip between CPUs[i] and
+	// CPUs[j] in the loaded phase, every CPU busy; symmetric; nil when
+	// Config.SkipLoaded.
+	LoadedRTT *topo.Costs
 	// Config is the configuration used, defaults filled in.
 	Config Config
 	// ClockNs is the median cost of one reading of the monotonic clock,
 	// taken on each timed batch: each per-message sample includes
 	// ClockNs / Batch of it (and each RTT sample all of it).
 	ClockNs float64
-	// Start is when the measurement began; Elapsed is how long it took.
-	Start   time.Time
-	Elapsed time.Duration
+	// Start is when the measurement began; Elapsed is how long it took,
+	// LoadedElapsed the part of it the loaded phase took.
+	Start         time.Time
+	Elapsed       time.Duration
+	LoadedElapsed time.Duration
 }
 
 // newResult allocates the matrices for n CPUs.

@@ -1,0 +1,154 @@
+package measure
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/topo"
+)
+
+// TestLoadedThisMachine runs the loaded phase on this machine's CPUs: it
+// must fill a symmetric, non-negative latency matrix and loaded round
+// trips, and Merge must carry the latency into a valid model that saves
+// and loads unchanged.
+func TestLoadedThisMachine(t *testing.T) {
+	cpus := allowed(t)
+	r, err := Pairwise(context.Background(), Config{CPUs: cpus, Reps: 10}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(cpus)
+	checkSymmetric(t, "latency", r.Latency, n, false)
+	checkSymmetric(t, "loaded rtt", r.LoadedRTT, n, true)
+	if r.LoadedElapsed <= 0 || r.LoadedElapsed >= r.Elapsed {
+		t.Errorf("loaded phase took %v of %v", r.LoadedElapsed, r.Elapsed)
+	}
+	t.Logf("CPUs %v: loaded rtt %v, latency %v (ns); loaded phase %v of %v",
+		r.CPUs, r.LoadedRTT.Mean, r.Latency.Mean, r.LoadedElapsed, r.Elapsed)
+	m, err := Merge(fourCPUs(), &Result{CPUs: []int{0, 1}, Send: sub(r.Send), Recv: sub(r.Recv), Latency: sub(r.Latency), Config: r.Config})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.Latency, sub(r.Latency)) {
+		t.Errorf("merged latency %v, measured %v", m.Latency, r.Latency)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := topo.Load(&buf); err != nil || !reflect.DeepEqual(back.Latency, m.Latency) {
+		t.Errorf("saved and loaded latency %v (%v), want %v", back.Latency, err, m.Latency)
+	}
+}
+
+// sub is the first 2×2 block of c: the measured costs of two CPUs, to
+// merge into a fixture whatever this machine's CPU numbers are.
+func sub(c *topo.Costs) *topo.Costs {
+	out := topo.NewCosts(2, true)
+	for i := range 2 {
+		copy(out.Mean[i], c.Mean[i][:2])
+		copy(out.SD[i], c.SD[i][:2])
+	}
+	return out
+}
+
+func checkSymmetric(t *testing.T, name string, c *topo.Costs, n int, positive bool) {
+	t.Helper()
+	if c == nil || len(c.Mean) != n || len(c.SD) != n {
+		t.Fatalf("%s: %v, want %d×%d matrices", name, c, n, n)
+	}
+	for i := range n {
+		for j := range n {
+			v := c.Mean[i][j]
+			switch {
+			case v != c.Mean[j][i]:
+				t.Errorf("%s[%d][%d] = %v but [%d][%d] = %v", name, i, j, v, j, i, c.Mean[j][i])
+			case i == j && v != 0:
+				t.Errorf("%s[%d][%d] = %v, want 0 on the diagonal", name, i, j, v)
+			case math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (positive && i != j && v == 0):
+				t.Errorf("%s[%d][%d] = %v, want finite and %s", name, i, j, v, map[bool]string{true: "positive", false: "non-negative"}[positive])
+			}
+		}
+	}
+}
+
+func TestSkipLoaded(t *testing.T) {
+	cpus := allowed(t)[:2]
+	var total int
+	r, err := Pairwise(context.Background(), Config{CPUs: cpus, Reps: 4, SkipLoaded: true}, func(_, n int) { total = n })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Latency != nil || r.LoadedRTT != nil || r.LoadedElapsed != 0 {
+		t.Errorf("skipped loaded phase left latency %v, rtt %v, elapsed %v", r.Latency, r.LoadedRTT, r.LoadedElapsed)
+	}
+	if total != 4*2 {
+		t.Errorf("progress total %d, want the 8 pair visits only", total)
+	}
+	m, err := Merge(fourCPUs(), &Result{CPUs: []int{0, 1}, Send: r.Send, Recv: r.Recv, Config: r.Config})
+	if err != nil || m.Latency != nil {
+		t.Errorf("merge without latency: %v, latency %v", err, m.Latency)
+	}
+}
+
+// TestFillLatency checks the arithmetic on made-up samples: half the
+// median round trip less the mean of the two ways' send plus receive,
+// clamped at zero, both ways.
+func TestFillLatency(t *testing.T) {
+	r := newResult([]int{0, 1, 2}, Config{Reps: 5}.withDefaults())
+	set := func(c *topo.Costs, i, j int, v float64) { c.Mean[i][j] = v }
+	// Pair {0,1}: s+r = 60+200 one way, 70+210 the other: 270 on average.
+	set(r.Send, 0, 1, 60)
+	set(r.Recv, 0, 1, 200)
+	set(r.Send, 1, 0, 70)
+	set(r.Recv, 1, 0, 210)
+	// Pair {0,2}: 400 on average, more than half the round trip.
+	set(r.Send, 0, 2, 100)
+	set(r.Recv, 0, 2, 300)
+	set(r.Send, 2, 0, 100)
+	set(r.Recv, 2, 0, 300)
+	acc := make([][]float64, 9)
+	acc[0*3+1] = []float64{900, 5000, 1000, 1100, 800} // median 1000
+	acc[0*3+2] = []float64{700, 600}                   // median 650
+	acc[1*3+2] = []float64{300}
+	r.fillLatency(acc)
+	for _, c := range []struct {
+		i, j     int
+		rtt, lat float64
+	}{{0, 1, 1000, 230}, {1, 0, 1000, 230}, {0, 2, 650, 0}, {2, 0, 650, 0}, {1, 2, 300, 150}, {2, 1, 300, 150}} {
+		if r.LoadedRTT.Mean[c.i][c.j] != c.rtt || r.Latency.Mean[c.i][c.j] != c.lat {
+			t.Errorf("[%d][%d]: rtt %v, latency %v; want %v, %v", c.i, c.j, r.LoadedRTT.Mean[c.i][c.j], r.Latency.Mean[c.i][c.j], c.rtt, c.lat)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{4, 1}, 2.5}, {[]float64{9, 1, 5}, 5}, {[]float64{1, 100, 2, 3}, 2.5}} {
+		in := append([]float64(nil), c.in...)
+		if got := median(c.in); got != c.want || !reflect.DeepEqual(in, c.in) {
+			t.Errorf("median(%v) = %v, want %v (input %v)", in, got, c.want, c.in)
+		}
+	}
+}
+
+// TestLoadedCancelled stops a loaded phase that would take minutes.
+func TestLoadedCancelled(t *testing.T) {
+	cpus := allowed(t)
+	r := newResult(cpus, Config{Reps: 1 << 30}.withDefaults())
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := r.loaded(ctx, r.Config, func() {}); err != context.DeadlineExceeded {
+		t.Errorf("loaded past its deadline = %v, want context.DeadlineExceeded", err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("loaded took %v to notice its deadline", el)
+	}
+}
