@@ -138,7 +138,7 @@ func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
 	case k.predict != nil:
 		r.PredictedNs, err = k.predict()
 	case k.built != nil:
-		r.PredictedNs, err = predict(cfg.Model, k.built, k.bench)
+		r.PredictedNs, err = predict(cfg.Model, k.built)
 	}
 	if err != nil {
 		return Result{}, err
@@ -151,14 +151,10 @@ func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
 
 // predict is the simulator's latency for what a team case times: a
 // reduction plus a broadcast on the tree (see collective.go), whose
-// broadcast half in a barrier is the release of an in-process team
-// (tree.ReleaseBarrier).
-func predict(m *topo.Model, t *tree.Tree, bench string) (float64, error) {
-	op := tree.Barrier
-	if bench == "barrier" {
-		op = tree.ReleaseBarrier
-	}
-	r, err := tree.Simulate(m, t, op)
+// broadcast half is the release of an in-process team
+// (tree.ReleaseBarrier), whatever the bench.
+func predict(m *topo.Model, t *tree.Tree) (float64, error) {
+	r, err := tree.Simulate(m, t, tree.ReleaseBarrier)
 	return r.Latency, err
 }
 

@@ -16,8 +16,10 @@ import (
 // latency plus the acknowledgement; reduce: an 8-byte sum to the root, then
 // a zero-payload broadcast releases the members. Both are thus a reduction
 // and a broadcast on the same tree, like the barrier, with a payload on
-// one half; the simulator's prediction for each is its broadcast plus
-// reduction latency on the measured model.
+// one half. In a team of one process every broadcast, with or without a
+// payload, is a release (each parent writes once, for all its children:
+// coll's mailboxes), so the simulator predicts all three, and builds
+// their trees, as tree.ReleaseBarrier.
 
 // teamFor builds a team over cpus on the tree topology of model m, rooted
 // at cpus[0], and returns its members in cpus order.
@@ -40,7 +42,7 @@ func teamFor(m *topo.Model, cpus []int, topology tree.Topology, op tree.Op) (*co
 // teamSetup returns a setup for the team version of bench (barrier, bcast
 // or reduce) and records the tree it built in *built.
 func teamSetup(ctx context.Context, m *topo.Model, cpus []int, topology tree.Topology, bench string, built **tree.Tree) func() (body, func(), error) {
-	op := map[string]tree.Op{"barrier": tree.ReleaseBarrier, "bcast": tree.Bcast, "reduce": tree.Reduce}[bench]
+	op := tree.ReleaseBarrier // each bench is a reduction and a broadcast (a release in a team)
 	return func() (body, func(), error) {
 		team, members, t, err := teamFor(m, cpus, topology, op)
 		if err != nil {

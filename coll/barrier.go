@@ -22,7 +22,7 @@ func (m *Member) Barrier(ctx context.Context) error {
 	if m.pair {
 		return m.pairBarrier(ctx)
 	}
-	if m.team.signals {
+	if m.team.signals && m.mail == nil {
 		return m.signalBarrier(ctx)
 	}
 	return m.messageBarrier(ctx)
@@ -42,34 +42,9 @@ func (m *Member) signalBarrier(ctx context.Context) error {
 		if err := m.raise(m.rparent); err != nil {
 			return err
 		}
-		if err := m.awaitRelease(ctx); err != nil {
+		if err := m.await(ctx, m.bparent); err != nil {
 			return err
 		}
-	}
-	return m.release()
-}
-
-// awaitRelease waits for the broadcast parent's release: its release word
-// in an in-process team (release.go), else the signal on the link.
-func (m *Member) awaitRelease(ctx context.Context) error {
-	if m.relFrom != nil {
-		return m.awaitSignal(ctx, m.relFrom)
-	}
-	return m.await(ctx, m.bparent)
-}
-
-// release releases the member's broadcast children: one raise of its
-// release word, which all of them poll, in an in-process team; else a
-// signal on each child's link.
-func (m *Member) release() error {
-	if m.rel != nil {
-		if len(m.bkids) > 0 {
-			m.rel.n.Add(1)
-			for _, c := range m.bkids {
-				m.notify(c)
-			}
-		}
-		return nil
 	}
 	for _, c := range m.bkids {
 		if err := m.raise(c); err != nil {
@@ -112,7 +87,7 @@ func (m *Member) messageBarrier(ctx context.Context) error {
 	if m.root {
 		return m.fanout(ctx, nil)
 	}
-	if err := m.send(ctx, m.rparent, nil); err != nil {
+	if err := m.sendUp(ctx, nil); err != nil {
 		return err
 	}
 	n, err := m.relay(ctx, m.rx)

@@ -39,15 +39,29 @@ func (m *Member) Broadcast(ctx context.Context, buf []byte, n int) (int, error) 
 
 // relay receives one broadcast message from the parent and passes it on.
 func (m *Member) relay(ctx context.Context, buf []byte) (int, error) {
-	n, err := m.recv(ctx, m.bparent, buf)
+	n, err := m.recvDown(ctx, buf)
 	if err != nil {
 		return n, err
 	}
 	return n, m.fanout(ctx, buf[:n])
 }
 
-// fanout sends p to every broadcast child in send order.
+// recvDown receives the broadcast parent's next message: by mail in an
+// in-process team, else from the link.
+func (m *Member) recvDown(ctx context.Context, buf []byte) (int, error) {
+	if m.mail != nil {
+		return m.takeDown(ctx, buf)
+	}
+	return m.recv(ctx, m.bparent, buf)
+}
+
+// fanout sends p to every broadcast child: by one message in the
+// member's mailbox in an in-process team, else on each child's link in
+// send order.
 func (m *Member) fanout(ctx context.Context, p []byte) error {
+	if m.mail != nil {
+		return m.postDown(ctx, p)
+	}
 	for _, c := range m.bkids {
 		if err := m.send(ctx, c, p); err != nil {
 			return err

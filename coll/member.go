@@ -34,8 +34,7 @@ type Member struct {
 	rparent end   // reduction tree parent; unset at the root
 	rkids   []end // reduction tree children
 
-	rel     *signalLine // this member's release word (release.go); nil for remote teams
-	relFrom *signal     // the broadcast parent's release word, as a signal; nil at the root and in remote teams
+	mail *memberMail // the trees' mailboxes (mail.go); nil for remote teams
 
 	dissOut []end // dissemination barrier, by round
 	dissIn  []end

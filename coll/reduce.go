@@ -36,7 +36,16 @@ func (m *Member) Reduce(ctx context.Context, in, out []byte, op func(acc, in []b
 		copy(out, acc)
 		return nil
 	}
-	return m.send(ctx, m.rparent, acc)
+	return m.sendUp(ctx, acc)
+}
+
+// sendUp sends p to the reduction parent: by mail in an in-process team,
+// else on the link.
+func (m *Member) sendUp(ctx context.Context, p []byte) error {
+	if m.mail != nil {
+		return m.postUp(ctx, p)
+	}
+	return m.send(ctx, m.rparent, p)
 }
 
 // checkSize fails the team with ErrTooLarge when a reduction of n bytes
@@ -52,6 +61,9 @@ func (m *Member) checkSize(n int) error {
 // polling the children in turn as Smelt does, so that a slow child does
 // not hold up the folding of the others. op may be nil (zero payloads).
 func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
+	if m.mail != nil {
+		return m.gatherMail(ctx, acc, op)
+	}
 	pending := m.pending[:0]
 	for i := range m.rkids {
 		pending = append(pending, i)

@@ -64,7 +64,9 @@ func NewTeam(cfg Config) (*Team, error) {
 	if err := t.wire(); err != nil {
 		return nil, err
 	}
-	t.wireRelease()
+	if t.cfg.transport == nil {
+		t.wireMail() // rings: members share memory (twin links stand for remote ones)
+	}
 	return t, nil
 }
 
