@@ -7,13 +7,13 @@ import (
 
 // Barrier returns once every member has entered it: Smelt's two-line
 // barrier (§4.2.2), a zero-payload reduction up the reduction tree and a
-// zero-payload broadcast down the broadcast tree. When every link of the
-// team carries signals (Signaler) both are made of signals, Smelt's
-// optimised zero-payload variants; otherwise of zero-length messages. In
-// a team made by NewTeam (members in this process) the broadcast half is
-// a release: each member releases all its broadcast children at once
-// through one word they read, so a tree for barriers is best built for
-// tree.ReleaseBarrier, which the simulator times so.
+// zero-payload broadcast down the broadcast tree. In a team made by
+// NewTeam (members in this process) both go by mail: each member releases
+// all its broadcast children at once with one write they read, so a tree
+// for barriers is best built for tree.ReleaseBarrier, which the simulator
+// times so. In a remote team whose links all carry signals (Signaler)
+// both halves are made of signals, Smelt's optimised zero-payload
+// variants; otherwise of zero-length messages.
 //
 // A team of two exchanges instead: each member raises the other and then
 // waits for it, so the two notifications cross and the barrier takes one

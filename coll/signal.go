@@ -108,9 +108,6 @@ type signalState struct {
 	tx, rx *atomic.Uint64
 	fast   *atomic.Uint64 // polled first by await
 	seen   uint64
-	// watch, when set, is a link whose failure ends a wait on rx: the
-	// link to the broadcast parent, for a wait on its release word.
-	watch Signaler
 }
 
 // newSignal returns the signal state of a link, or nil if it has none.
@@ -210,11 +207,7 @@ const signalProgress = 4
 // before a link failed is still consumed, as a queued message would be.
 func (s *signal) arrived() (bool, error) {
 	if s.rx != nil {
-		if ok := s.rx.Load() >= s.seen; ok || s.watch == nil {
-			return ok, nil
-		}
-		_, err := s.watch.Signals()
-		return s.rx.Load() >= s.seen, err
+		return s.rx.Load() >= s.seen, nil
 	}
 	n, err := s.link.Signals()
 	return n >= s.seen, err
