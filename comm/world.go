@@ -105,6 +105,8 @@ type World struct {
 	// loss, once every other rank is (World.countLost).
 	nlost   atomic.Int32
 	anyLost atomic.Pointer[error]
+	// lanes counts the collective area's lanes handed out (World.Area).
+	lanes atomic.Int32
 }
 
 // peer is the state kept per remote rank.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/transport/shm"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
@@ -41,7 +42,26 @@ func keepTrees(hs []hello, cfg Config) bool {
 	return cfg.Given == nil && anyCrowded(hs)
 }
 
-// AllreducePlan returns Allreduce's algorithm for each length of a piece
-// (at most MaxMessage bytes; longer buffers go in pieces), the same at
-// every rank.
+// AllreducePlan returns Allreduce's algorithm on the links for each
+// length of a piece (at most MaxMessage bytes; longer buffers go in
+// pieces), the same at every rank. Lengths up to PostBytes do not use
+// it: they run flat on the collective area.
 func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
+
+// PostBytes returns the longest Allreduce (and Broadcast) that runs flat
+// on the collective area, the same at every rank: shm.PostBytes when
+// every rank shares one shared-memory segment, the area had a lane left
+// and neither Config.NoPosts nor Config.Allreduce said otherwise for
+// Allreduce; else -1, and every length takes AllreducePlan's algorithm.
+//
+// The flat allreduce is chosen whenever it applies, not from the model:
+// it is one round in which every rank's input is a load from a line its
+// owner wrote, where every algorithm of the plan takes at least two hops
+// in a row, each a ring message behind a sweep of the incoming rings
+// (docs/design/collectives.md, "Posts across ranks").
+func (c *Comm) PostBytes() int {
+	if c.flat == nil || c.cfg.Allreduce != 0 {
+		return -1
+	}
+	return shm.PostBytes
+}

@@ -18,6 +18,7 @@ const (
 	chTrees                // coll.LaneTrees
 	chDissemination        // coll.LaneDissemination
 	chButterfly            // coll.LaneButterfly
+	chArea                 // the collective area's waits and aborts (posts.go)
 	channels
 )
 
@@ -62,6 +63,9 @@ type Comm struct {
 	scratch   []byte
 	values    []byte // the Values helpers' encodings (values.go)
 	vfold     any    // the Values helpers' op (valuefold.go)
+	// flat runs small collectives on the collective area when every rank
+	// shares one shared-memory segment, else nil (posts.go).
+	flat *flat
 
 	// failure is read at the start of every collective, so it is an
 	// atomic pointer rather than a mutex's field: a load, not a lock and
@@ -88,6 +92,11 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 		c.reduce, c.bcast, c.allreduce = p.Reduce, p.Bcast, p.Allreduce
 		ccfg := coll.Config{Broadcast: c.bcast, Reduce: c.reduce, MaxMessage: cfg.MaxMessage, Allreduce: p.Allreduce}
 		c.member, err = coll.NewMember(ccfg, w.Rank(), c.dial)
+	}
+	if err == nil && !cfg.NoPosts {
+		if a := w.Area(base + chArea); a != nil {
+			c.flat = newFlat(a, p.Crowded)
+		}
 	}
 	if err != nil {
 		c.abort(err)

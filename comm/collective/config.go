@@ -73,6 +73,11 @@ type Config struct {
 	// lets rank 0 choose per length on the model of the ranks
 	// (tree.PlanAllreduce), as it chooses the trees.
 	Allreduce tree.Algorithm
+	// NoPosts keeps Barrier, Broadcast and Allreduce on the links even
+	// when every rank shares one shared-memory segment, where they would
+	// otherwise run flat on the segment's collective area for payloads of
+	// at most shm.PostBytes (Comm.PostBytes). For comparisons.
+	NoPosts bool
 }
 
 // Validate checks c and fills in its defaults.

@@ -36,7 +36,10 @@ type plan struct {
 	Reduce    *tree.Tree         `json:"reduce,omitempty"`
 	Bcast     *tree.Tree         `json:"bcast,omitempty"`
 	Allreduce tree.AllreducePlan `json:"allreduce"`
-	Err       string             `json:"err,omitempty"`
+	// Crowded: some rank's machine runs more ranks than CPUs, where a
+	// Barrier on the collective area gathers and releases (posts.go).
+	Crowded bool   `json:"crowded,omitempty"`
+	Err     string `json:"err,omitempty"`
 }
 
 // rankModel builds the model of the ranks from their hellos (indexed by

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/plexus-hpc/plexus/coll"
+	"github.com/plexus-hpc/plexus/transport/shm"
 )
 
 // The trees have one root (Root). A collective rooted at another rank
@@ -26,6 +27,9 @@ func (c *Comm) Broadcast(ctx context.Context, root int, buf []byte) error {
 	}
 	if err := c.checkRoot(root); err != nil {
 		return err
+	}
+	if c.flat != nil && len(buf) <= shm.PostBytes {
+		return c.done(c.flat.bcast(ctx, root, buf))
 	}
 	return c.done(c.bcastFrom(ctx, root, buf))
 }
@@ -89,6 +93,9 @@ func (c *Comm) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 	if len(out) < len(in) {
 		return errShort(len(out), len(in))
 	}
+	if len(in) <= c.PostBytes() {
+		return c.done(c.flat.allreduce(ctx, in, out[:len(in)], op))
+	}
 	return c.done(c.reducePieces(ctx, in, out, op, c.member.Allreduce))
 }
 
@@ -119,6 +126,9 @@ func (c *Comm) reducePieces(ctx context.Context, in, out []byte, op func(acc, in
 func (c *Comm) Barrier(ctx context.Context) error {
 	if err := c.begin(ctx); err != nil {
 		return err
+	}
+	if c.flat != nil {
+		return c.done(c.flat.barrier(ctx))
 	}
 	return c.done(c.member.Barrier(ctx))
 }

@@ -70,6 +70,7 @@ func (c *Comm) makePlan(ctx context.Context, own hello) (ans plan, err error) {
 	if err == nil {
 		ans.Allreduce, err = planAllreduce(c.model, ans.Reduce, ans.Bcast, c.cfg, keepTrees(hs, c.cfg))
 	}
+	ans.Crowded = anyCrowded(hs)
 	if err != nil {
 		ans = plan{Err: err.Error()}
 	}

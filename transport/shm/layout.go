@@ -25,6 +25,9 @@ package shm
 //     only by rank to (package ring's own invariants).
 //   - signal counter (from, to, slot): only rank from, by atomic add; it
 //     only grows. Rank to only loads it (signal.go).
+//   - post line (rank, lane, slot): only rank rank, payload first, then an
+//     atomic store of its sequence word, which only grows; any rank loads
+//     the word, then reads the payload (posts.go has the reuse rule).
 //
 // Sleeping without losing a wake-up (Dekker's pattern on sequentially
 // consistent atomics): the receiver stores wait = 1 and then polls every
@@ -50,7 +53,7 @@ import (
 
 const (
 	magic   = 0x3130534d4858504c // "PLXHMS01", little-endian
-	version = 6
+	version = 7
 
 	line     = 64
 	pageSize = 4096
@@ -99,9 +102,9 @@ const (
 // layout is where everything lives in a segment of ranks ranks whose rings
 // have slots slots; it is computed, never read from the segment.
 type layout struct {
-	ranks, slots                                       int
-	pairsOff, pullsOff, signalsOff, ringsOff, bulksOff int
-	ringBytes, segBytes                                int
+	ranks, slots                                                 int
+	pairsOff, pullsOff, signalsOff, postsOff, ringsOff, bulksOff int
+	ringBytes, segBytes                                          int
 }
 
 func newLayout(ranks, slots int) layout {
@@ -109,7 +112,8 @@ func newLayout(ranks, slots int) layout {
 	l.pairsOff = rankLines + ranks*line
 	l.pullsOff = l.pairsOff + 8*ranks*ranks
 	l.signalsOff = roundUp(l.pullsOff+8*ranks*ranks, line)
-	l.ringsOff = roundUp(l.signalsOff+ranks*ranks*SignalSlots*line, pageSize)
+	l.postsOff = l.signalsOff + ranks*ranks*SignalSlots*line
+	l.ringsOff = roundUp(l.postsOff+ranks*postLines*line, pageSize)
 	l.bulksOff = roundUp(l.ringsOff+ranks*ranks*l.ringBytes, pageSize)
 	l.segBytes = roundUp(l.bulksOff+ranks*ranks*bulkRegion, pageSize)
 	return l
@@ -123,6 +127,9 @@ func (l layout) ringAt(from, to int) int   { return l.ringsOff + (from*l.ranks+t
 func (l layout) bulkAt(from, to int) int   { return l.bulksOff + (from*l.ranks+to)*bulkRegion }
 func (l layout) signalAt(from, to, slot int) int {
 	return l.signalsOff + ((from*l.ranks+to)*SignalSlots+slot)*line
+}
+func (l layout) postAt(rank, lane, slot int) int {
+	return l.postsOff + (rank*postLines+lane*PostDepth+slot)*line
 }
 func (l layout) pullWord(reader, owner int) int {
 	return l.pullsOff + 8*(reader*l.ranks+owner)

@@ -1,0 +1,179 @@
+package collective
+
+import (
+	"context"
+
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/transport/shm"
+)
+
+// Flat collectives on posts (docs/design/collectives.md, "Posts across
+// ranks"). When every rank shares one shared-memory segment
+// (comm.World.Area), Barrier, Broadcast and Allreduce of at most
+// shm.PostBytes run on the ranks' posts instead of the trees: each is one
+// round, where a tree is a hop per level and each hop a ring message
+// behind a sweep of every incoming ring.
+//
+//   - Barrier: every rank marks post k and waits for every rank's post k.
+//   - Broadcast: the root writes post k; the others wait for it, copy it
+//     and mark their own post k (saying they are done with the root's).
+//   - Allreduce: every rank writes its input as post k, waits for every
+//     rank's and folds them in rank order, so that every rank computes
+//     the same bytes, floating point included.
+//
+// Invariants (f.seq and f.floor belong to the collective's goroutine):
+//
+//   - Every rank posts (writes or marks) every post k, in order, and
+//     posts k only once it has finished with post k-1: so a rank that has
+//     posted k-shm.PostDepth+1 no longer reads any post k-shm.PostDepth,
+//     and a line may take a new payload (shm's reuse rule).
+//   - floor is a post every rank is known to have posted; a payload for
+//     post k is written only once floor ≥ k-shm.PostDepth+1 (reusable),
+//     which a Barrier or Allreduce establishes for free and a run of
+//     Broadcasts from one root by a look every few posts.
+//   - A reader waits for a word ≥ k: a line's word holds at most the
+//     writer's post k-shm.PostDepth before post k, and reaches
+//     k+shm.PostDepth only after the reader has posted k+1.
+
+// flat is a communicator's state on its lane of the area.
+type flat struct {
+	a     *comm.Area
+	n, me int
+	seq   uint64 // the last post of this rank
+	floor uint64 // every rank has posted at least this
+	// The waits' poll state: the post awaited, from whom (root) and the
+	// first rank not yet seen to post it (next).
+	want uint64
+	root int
+	next int
+	// The polls as method values, made once: a method value made per
+	// wait would be allocated per collective.
+	pendAll, pendRoot func() int
+	// crowded: the ranks outnumber the CPUs (plan.Crowded), and Barrier
+	// gathers and releases (release).
+	crowded bool
+}
+
+func newFlat(a *comm.Area, crowded bool) *flat {
+	f := &flat{a: a, n: a.Ranks(), me: a.Rank(), crowded: crowded}
+	f.pendAll, f.pendRoot = f.allPending, f.rootPending
+	return f
+}
+
+// allPending returns a rank that has not posted f.want, or -1.
+func (f *flat) allPending() int {
+	for ; f.next < f.n; f.next++ {
+		if f.a.Word(f.next, f.want).Load() < f.want {
+			return f.next
+		}
+	}
+	return -1
+}
+
+// rootPending returns f.root if it has not posted f.want, else -1.
+func (f *flat) rootPending() int {
+	if f.a.Word(f.root, f.want).Load() < f.want {
+		return f.root
+	}
+	return -1
+}
+
+// waitAll waits for every rank's post k.
+func (f *flat) waitAll(ctx context.Context, k uint64) error {
+	f.want, f.next = k, 0
+	if err := f.a.Wait(ctx, f.pendAll); err != nil {
+		return err
+	}
+	f.floor = k
+	return nil
+}
+
+// reusable waits until this rank may write a payload as post k. A root
+// broadcasting in a row looks first whether every rank has posted k-1
+// already, as they mostly have: then the next shm.PostDepth-2 posts need
+// no look at all.
+func (f *flat) reusable(ctx context.Context, k uint64) error {
+	if k < shm.PostDepth || f.floor >= k-shm.PostDepth+1 {
+		return nil
+	}
+	if f.want, f.next = k-1, 0; f.allPending() < 0 {
+		f.floor = k - 1
+		return nil
+	}
+	return f.waitAll(ctx, k-shm.PostDepth+1)
+}
+
+// barrier is Barrier on posts: all to all, or gather and release where
+// the ranks outnumber the CPUs (flat.crowded).
+func (f *flat) barrier(ctx context.Context) error {
+	f.seq++
+	if f.crowded {
+		return f.release(ctx, f.seq)
+	}
+	f.a.Mark(f.seq)
+	return f.waitAll(ctx, f.seq)
+}
+
+// release is a barrier in two steps: every rank but 0 marks post k, rank
+// 0 waits for them all and marks its own, which the others wait for.
+// Where the ranks share CPUs, a waiting rank then needs one other rank to
+// have run, not all of them, and rank 0 leaves first, as a tree's root
+// does.
+func (f *flat) release(ctx context.Context, k uint64) error {
+	if f.me != 0 {
+		f.a.Mark(k)
+		f.want, f.root = k, 0
+		if err := f.a.Wait(ctx, f.pendRoot); err != nil {
+			return err
+		}
+		f.floor = k // rank 0 marked k once every rank had
+		return nil
+	}
+	f.want, f.next = k, 1
+	if err := f.a.Wait(ctx, f.pendAll); err != nil {
+		return err
+	}
+	f.floor = k
+	f.a.Mark(k)
+	return nil
+}
+
+// bcast is Broadcast on posts; len(buf) ≤ shm.PostBytes.
+func (f *flat) bcast(ctx context.Context, root int, buf []byte) error {
+	f.seq++
+	k := f.seq
+	if f.me == root {
+		if err := f.reusable(ctx, k); err != nil {
+			return err
+		}
+		return f.a.Write(k, buf)
+	}
+	f.want, f.root = k, root
+	if err := f.a.Wait(ctx, f.pendRoot); err != nil {
+		return err
+	}
+	copy(buf, f.a.Payload(root, k, len(buf)))
+	f.a.Mark(k)
+	return nil
+}
+
+// allreduce is Allreduce on posts; len(in) ≤ shm.PostBytes and len(out)
+// = len(in). out may overlap in: the fold reads only the posts.
+func (f *flat) allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
+	f.seq++
+	k := f.seq
+	if err := f.reusable(ctx, k); err != nil {
+		return err
+	}
+	if err := f.a.Write(k, in); err != nil {
+		return err
+	}
+	if err := f.waitAll(ctx, k); err != nil {
+		return err
+	}
+	copy(out, f.a.Payload(0, k, len(in)))
+	for r := 1; r < f.n; r++ {
+		op(out, f.a.Payload(r, k, len(in)))
+	}
+	return nil
+}
