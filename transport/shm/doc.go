@@ -55,6 +55,12 @@
 // can wake it with a frame, and Config.Idle runs just before that
 // goroutine sleeps.
 //
+// Each rank also owns a few lines of the segment's collective area, its
+// posts (Endpoint.Posts): a sequence word and up to PostBytes of payload
+// per line, which every rank can poll, so that a flat barrier, broadcast
+// or allreduce of a few bytes (comm/collective) moves one line per rank
+// and no frame. A post wakes the ranks that sleep.
+//
 // # Single-copy pulls
 //
 // A rank may also read a peer's memory directly, with Linux's
