@@ -2,6 +2,8 @@ package comm
 
 import (
 	"context"
+	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/wait"
@@ -38,8 +40,19 @@ type poster interface {
 // collective's); the words may be loaded by any.
 type Area struct {
 	*shm.Posts
-	link Link          // progresses the world; its channel's bell wakes Wait
-	bell chan struct{} // rung by the link's channel (events.Idle, arrivals)
+	link   Link          // progresses the world; its channel's bell wakes Wait
+	bell   chan struct{} // rung by the link's channel (events.Idle, arrivals)
+	closed atomic.Bool   // Close was called
+}
+
+// ErrAreaClosed reports a wait on an Area that its owner closed.
+var ErrAreaClosed = errors.New("comm: collective area closed")
+
+// Close ends this rank's waits on the area, now and later, with
+// ErrAreaClosed; it tells no other rank. Any goroutine may call it.
+func (a *Area) Close() {
+	a.closed.Store(true)
+	a.link.c.ring()
 }
 
 // Area returns a lane of the collective area on link channel ch, which
@@ -73,7 +86,8 @@ const areaProgress = 4
 // returns a rank whose post the caller still awaits, and must be cheap:
 // it is the poll. Wait fails when that rank is lost or the world closed
 // (the errors a link to it would give), when the area's channel is
-// aborted (ErrLinkAborted), or when ctx ends (ctx.Err() unchanged). A
+// aborted (ErrLinkAborted) or the area closed (ErrAreaClosed), or when
+// ctx ends (ctx.Err() unchanged). A
 // post made before its writer was lost still counts.
 func (a *Area) Wait(ctx context.Context, pending func() int) error {
 	for range wait.Poller.Flat {
@@ -130,9 +144,12 @@ func (a *Area) waitSlow(ctx context.Context, pending func() int) error {
 	}
 }
 
-// failed returns why a wait for rank r's post cannot end: the area's
-// channel was aborted, r is lost or the world closed.
+// failed returns why a wait for rank r's post cannot end: the area was
+// closed, its channel aborted, r is lost or the world closed.
 func (a *Area) failed(r int) error {
+	if a.closed.Load() {
+		return ErrAreaClosed
+	}
 	if err := a.link.c.group.err.Load(); err != nil {
 		return *err
 	}

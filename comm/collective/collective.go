@@ -170,6 +170,9 @@ func (c *Comm) Err() error {
 func (c *Comm) Close() {
 	c.setFailure(ErrClosed)
 	c.member.Team().Close()
+	if c.flat != nil {
+		c.flat.a.Close()
+	}
 }
 
 // setFailure records the first failure; it reports whether err was it.
@@ -185,7 +188,7 @@ func (c *Comm) done(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, coll.ErrClosed) {
+	if errors.Is(err, coll.ErrClosed) || errors.Is(err, comm.ErrAreaClosed) {
 		// The member's team ended under this collective, which only
 		// Close does (any other failure is this collective's own):
 		// report the communicator's state, not the team's.

@@ -294,3 +294,15 @@ func TestPostsBcastRun(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPostsCloseMidWait: Close from another goroutine ends a flat
+// collective waiting for ranks that never come, with ErrClosed.
+func TestPostsCloseMidWait(t *testing.T) {
+	f := serialWorlds(t, 2)
+	ctx := testCtx(t)
+	cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+	time.AfterFunc(20*time.Millisecond, cs[0].Close)
+	if err := cs[0].Barrier(ctx); !errors.Is(err, ErrClosed) {
+		t.Errorf("barrier closed mid-wait = %v, want ErrClosed", err)
+	}
+}
