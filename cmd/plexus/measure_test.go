@@ -31,7 +31,7 @@ func TestMachineMeasure(t *testing.T) {
 	}
 	wantAll(t, "measure output", out, "source    measured", "costs     measured", "2 PUs",
 		"send cost (ns)", "receive cost (ns)", "round trip (ns)", "latency under load (ns)",
-		"measured 2 ordered pairs × 4 repetitions (batch 8", "loaded phase: 1 unordered pairs", "wrote "+path)
+		"measured 2 ordered pairs × 4 repetitions (batch 8", "loaded phase (every unordered pair, all CPUs busy)", "wrote "+path)
 	wantAll(t, "measure progress", errOut, "100%", "ETA", "done in")
 	m, err := topo.ReadFile(path)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,5 +151,54 @@ func TestLoadedCancelled(t *testing.T) {
 	}
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("loaded took %v to notice its deadline", el)
+	}
+}
+
+// TestLoadedPhaseWorkers drives a pass's workers unpinned (this machine
+// may have fewer CPUs than workers): every pair must get exactly its
+// round trips, odd n resting one worker a round, and no other slot any.
+func TestLoadedPhaseWorkers(t *testing.T) {
+	sizes := []int{3, 4, 5}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, n := range sizes {
+		cfg := Config{Reps: 2, Warmup: 1}.withDefaults()
+		var steps []loadedStep
+		for range 2 { // two passes of one round trip each
+			for _, round := range partners(n, tournament(n)) {
+				steps = append(steps, loadedStep{partner: round, reps: 1})
+			}
+		}
+		ph := &loadedPhase{cfg: cfg, n: n, steps: steps,
+			mail: make([]atomic.Pointer[pairRun], n), rtt: make([][]float64, n*n), bar: spinBarrier{n: int32(n)}}
+		errs := make(chan error, n)
+		for w := range n {
+			go func() { errs <- ph.worker(context.Background(), w) }()
+		}
+		for range n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		for a := range n {
+			for b := range n {
+				want := 0
+				if a < b {
+					want = 2
+				}
+				if got := len(ph.rtt[a*n+b]); got != want {
+					t.Errorf("n=%d: pair (%d, %d) has %d round trips, want %d", n, a, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestPartners(t *testing.T) {
+	plan := partners(3, [][][2]int{{{0, 2}}, {{1, 2}}})
+	want := [][]int{{2, -1, 0}, {-1, 2, 1}}
+	if !reflect.DeepEqual(plan, want) {
+		t.Errorf("partners = %v, want %v", plan, want)
 	}
 }
