@@ -77,9 +77,8 @@ func (w *World) Area(ch int) *Area {
 	return a
 }
 
-// areaProgress is how often a wait on posts progresses the transport: a
-// post lands in memory, not through the transport, so most polls only
-// look at the words (coll's signalProgress, for the same reason).
+// areaProgress is how often a wait on posts progresses the transport
+// where the ranks outnumber the CPUs (waitSlow).
 const areaProgress = 4
 
 // Wait waits until pending reports no rank left to wait for (-1). pending
@@ -90,7 +89,7 @@ const areaProgress = 4
 // ctx ends (ctx.Err() unchanged). A
 // post made before its writer was lost still counts.
 func (a *Area) Wait(ctx context.Context, pending func() int) error {
-	for range wait.Poller.Flat {
+	for range wait.Owned.Flat {
 		if pending() < 0 {
 			return nil
 		}
@@ -98,9 +97,20 @@ func (a *Area) Wait(ctx context.Context, pending func() int) error {
 	return a.waitSlow(ctx, pending)
 }
 
-// waitSlow is Wait once the tight polls have failed.
+// waitSlow is Wait once the tight polls have failed. It polls under
+// the waiting policy and progresses the world (and looks for failures)
+// every few polls: a poll of the posts is a load, a progress a sweep of
+// the transport, during which a post that lands goes unseen, so on a
+// host with a CPU per rank it progresses only at the policy's checks.
+// Where the ranks outnumber the CPUs it progresses every areaProgress
+// polls instead, as the links' waits do, since an empty progress gives
+// the CPU away (Link.Progress), which the rank being waited for needs.
 func (a *Area) waitSlow(ctx context.Context, pending func() int) error {
-	wt := wait.NewWaiter(&wait.Poller)
+	policy, every := &wait.Owned, wait.Owned.Check
+	if a.link.w.crowded {
+		policy, every = &wait.Poller, areaProgress
+	}
+	wt := wait.NewWaiter(policy)
 	progressed := false
 	defer func() {
 		if progressed && !a.link.w.serial {
@@ -112,13 +122,13 @@ func (a *Area) waitSlow(ctx context.Context, pending func() int) error {
 		if r < 0 {
 			return nil
 		}
-		if err := a.failed(r); err != nil {
-			if pending() < 0 { // posted before it failed
-				return nil
+		if i%every == 0 {
+			if err := a.failed(r); err != nil {
+				if pending() < 0 { // posted before it failed
+					return nil
+				}
+				return err
 			}
-			return err
-		}
-		if i%areaProgress == 0 {
 			if delivered, ok := a.link.Progress(); ok {
 				progressed = true
 				if delivered {
@@ -126,7 +136,7 @@ func (a *Area) waitSlow(ctx context.Context, pending func() int) error {
 				}
 			}
 		}
-		switch wt.Next() {
+		switch wt.Idle() { // pauses and yields itself
 		case wait.Check, wait.Yield:
 			if err := ctx.Err(); err != nil {
 				return err
@@ -135,6 +145,9 @@ func (a *Area) waitSlow(ctx context.Context, pending func() int) error {
 			if progressed && !a.link.w.serial {
 				a.link.ProgressDone()
 				progressed = false
+			}
+			if err := a.failed(r); err != nil && pending() >= 0 {
+				return err
 			}
 			a.sleep(ctx, pending)
 			if err := ctx.Err(); err != nil {

@@ -88,6 +88,14 @@ func (f *flat) waitAll(ctx context.Context, k uint64) error {
 	return nil
 }
 
+// warm warms this rank's line for its next post where the reuse rule
+// allows writing it already (shm.Posts.Warm).
+func (f *flat) warm() {
+	if next := f.seq + 1; next < shm.PostDepth || f.floor >= next-shm.PostDepth+1 {
+		f.a.Warm(next)
+	}
+}
+
 // reusable waits until this rank may write a payload as post k. A root
 // broadcasting in a row looks first whether every rank has posted k-1
 // already, as they mostly have: then the next shm.PostDepth-2 posts need
@@ -175,5 +183,6 @@ func (f *flat) allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 	for r := 1; r < f.n; r++ {
 		op(out, f.a.Payload(r, k, len(in)))
 	}
+	f.warm()
 	return nil
 }

@@ -108,6 +108,18 @@ func (p *Posts) Mark(seq uint64) {
 	p.wakeAll()
 }
 
+// Warm stores zero into the last payload word of this rank's line for
+// post seq, so that the line is this CPU's to write when the post is
+// made: writing a line that readers hold costs a round trip to take it
+// from them, which a warmed line pays between collectives rather than in
+// one (as package ring warms its next slot). The caller must be allowed
+// to write post seq's payload already (the reuse rule); readers never
+// read the word before the post is made.
+func (p *Posts) Warm(seq uint64) {
+	off := p.e.seg.postAt(p.rank, p.lane, int(seq%PostDepth)) + line - 8
+	*(*uint64)(unsafe.Pointer(&p.mem[off])) = 0
+}
+
 // wakeAll rings the doorbell of every other rank whose sleep word is set.
 func (p *Posts) wakeAll() {
 	if p.e.closing.Load() {

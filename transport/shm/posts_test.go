@@ -116,3 +116,29 @@ func TestRefusesOlderLayout(t *testing.T) {
 		t.Errorf("Open of an older segment = %v, want ErrBadSegment naming versions 6 and 7", err)
 	}
 }
+
+// TestPostsWarm: warming a line touches only the last payload word, never
+// the sequence word readers poll nor the rest of the payload.
+func TestPostsWarm(t *testing.T) {
+	eps, _ := openN(t, shmDir(t), 2, nil)
+	p, _ := eps[0].Posts(2)
+	in := make([]byte, PostBytes)
+	for i := range in {
+		in[i] = byte(i + 1)
+	}
+	if err := p.Write(1, in); err != nil {
+		t.Fatal(err)
+	}
+	p.Warm(1 + PostDepth) // the same line
+	q, _ := eps[1].Posts(2)
+	if w := q.Word(0, 1).Load(); w != 1 {
+		t.Errorf("word after Warm = %d, want 1", w)
+	}
+	got := q.Payload(0, 1, PostBytes)
+	if string(got[:PostBytes-8]) != string(in[:PostBytes-8]) {
+		t.Errorf("payload before the last word changed: %x", got)
+	}
+	if binary.LittleEndian.Uint64(got[PostBytes-8:]) != 0 {
+		t.Errorf("last payload word after Warm = %x, want 0", got[PostBytes-8:])
+	}
+}
