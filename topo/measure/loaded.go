@@ -195,7 +195,8 @@ func (ph *loadedPhase) echo(ctx context.Context, w int) error {
 	return run.echoer(ctx)
 }
 
-// spinBarrier is a reusable barrier of n goroutines that spin (see spin).
+// spinBarrier is a reusable barrier of n goroutines that spin (see
+// spinYield: it is never timed).
 // count is how many have arrived in the current generation gen; the last
 // to arrive resets count before it opens the next generation, so no
 // goroutine can arrive in the new generation before the reset.
@@ -211,7 +212,7 @@ func (b *spinBarrier) wait(ctx context.Context) error {
 		b.gen.Add(1)
 		return nil
 	}
-	return spin(ctx, func() bool { return b.gen.Load() != g })
+	return spinYield(ctx, func() bool { return b.gen.Load() != g })
 }
 
 // pinger times Warmup+Reps round trips and keeps the last Reps; it must

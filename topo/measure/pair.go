@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
 // Invariants of one pair's run (see doc.go for the method):
@@ -88,10 +89,32 @@ func onCPU(ctx context.Context, cpu int, ready *atomic.Int32, want int32, f func
 		return err
 	}
 	ready.Add(1)
-	if err := spin(ctx, func() bool { return ready.Load() == want }); err != nil {
+	if err := spinYield(ctx, func() bool { return ready.Load() == want }); err != nil {
 		return err
 	}
 	return f(ctx)
+}
+
+// spinYield is spin for the untimed start barriers: every spinCheck polls
+// it also gives up the CPU (sched_yield), so that a thread the kernel has
+// just woken on this CPU, to start a goroutine that has yet to pin itself
+// elsewhere, runs at once instead of after this spinner's time slice
+// (milliseconds, when every CPU is busy as in the loaded phase).
+func spinYield(ctx context.Context, poll func() bool) error {
+	done := ctx.Done()
+	for i := 1; ; i++ {
+		if poll() {
+			return nil
+		}
+		if i%spinCheck == 0 {
+			select {
+			case <-done:
+				return context.Cause(ctx)
+			default:
+			}
+			wait.OSYield()
+		}
+	}
 }
 
 // spinCheck is how many polls spin makes between looks at ctx: a poll
