@@ -34,7 +34,7 @@ func Merge(m *topo.Model, r *Result) (*topo.Model, error) {
 		r.Config.Reps, r.Config.Batch, 100*DropFrac, r.Elapsed.Round(time.Millisecond))
 	if r.Latency != nil {
 		p.Notes += fmt.Sprintf("; latency under load from %d loaded rounds in %s",
-			rounds(r.Config.Reps)*len(tournament(len(r.CPUs))), r.LoadedElapsed.Round(time.Millisecond))
+			rounds(r.Config.Reps)*len(tournament(len(r.CPUs))), r.LoadedElapsed.Round(time.Microsecond))
 	}
 	if err := out.Validate(); err != nil {
 		return nil, fmt.Errorf("measure: merged model: %w", err)
