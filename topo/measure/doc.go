@@ -59,12 +59,15 @@
 // After the pairwise phase, unless Config.SkipLoaded, Pairwise schedules
 // the unordered pairs in the rounds of a round-robin tournament (n−1
 // rounds of n/2 pairs for even n; n rounds with one CPU resting each for
-// odd n). In each round every pair of the round runs at once, on a fresh
-// queue pair with both ends pinned as above and all the round's threads
-// started together: the lower-numbered CPU times Config.Warmup untimed
-// and Config.Reps timed round trips (one TrySend, the partner's echo, the
-// TryRecv that gets it), the partner echoes. The tournament is run up to
-// four times, splitting Reps, like the pairwise visits. Then, with RTT
+// odd n). One worker goroutine is pinned to each CPU for the whole phase
+// (starting fresh ones every round cost milliseconds a round on a busy
+// 16-CPU machine) and all pass a barrier before each round; then every
+// pair of the round runs at once, on a fresh queue pair that the
+// lower-numbered CPU makes and hands to its partner: it times
+// Config.Warmup untimed and Config.Reps timed round trips (one TrySend,
+// the partner's echo, the TryRecv that gets it), the partner echoes. The
+// tournament is run up to four times, splitting Reps, like the pairwise
+// visits. Then, with RTT
 // the median loaded round trip of the pair (Result.LoadedRTT),
 //
 //	Latency[i][j] = Latency[j][i] = max(0, RTT/2 − (s[i][j]+r[i][j]+s[j][i]+r[j][i])/2)
