@@ -2,6 +2,9 @@ package collective
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/coll"
 
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/transport/shm"
@@ -31,9 +34,11 @@ import (
 //     post k is written only once floor ≥ k-shm.PostDepth+1 (reusable),
 //     which a Barrier or Allreduce establishes for free and a run of
 //     Broadcasts from one root by a look every few posts.
-//   - A reader waits for a word ≥ k: a line's word holds at most the
-//     writer's post k-shm.PostDepth before post k, and reaches
-//     k+shm.PostDepth only after the reader has posted k+1.
+//   - A reader waits for a word ≥ shm.PostWord(k): a line's word holds
+//     at most the writer's post k-shm.PostDepth before post k, and
+//     reaches post k+shm.PostDepth only after the reader has posted k+1;
+//     so the word a reader sees is post k's, and its length says whether
+//     the writer agreed on the operation (flat.check).
 
 // flat is a communicator's state on its lane of the area.
 type flat struct {
@@ -43,9 +48,11 @@ type flat struct {
 	floor uint64 // every rank has posted at least this
 	// The waits' poll state: the post awaited, from whom (root) and the
 	// first rank not yet seen to post it (next).
-	want uint64
-	root int
-	next int
+	want    uint64
+	root    int
+	next    int
+	wantLen int // the length every post awaited must carry, or -1
+	bad     int // the first rank seen to post another length, or -1
 	// The polls as method values, made once: a method value made per
 	// wait would be allocated per collective.
 	pendAll, pendRoot func() int
@@ -60,11 +67,17 @@ func newFlat(a *comm.Area, crowded bool) *flat {
 	return f
 }
 
-// allPending returns a rank that has not posted f.want, or -1.
+// allPending returns a rank that has not posted f.want, or -1. It notes
+// the first rank whose post does not carry f.wantLen bytes (f.bad), when
+// f.wantLen is set, so that the poll's one load per rank also checks.
 func (f *flat) allPending() int {
-	for ; f.next < f.n; f.next++ {
-		if f.a.Word(f.next, f.want).Load() < f.want {
+	for w := shm.PostWord(f.want); f.next < f.n; f.next++ {
+		v := f.a.Word(f.next, f.want).Load()
+		if v < w {
 			return f.next
+		}
+		if f.wantLen >= 0 && shm.PostLen(v) != f.wantLen && f.bad < 0 {
+			f.bad = f.next
 		}
 	}
 	return -1
@@ -72,15 +85,34 @@ func (f *flat) allPending() int {
 
 // rootPending returns f.root if it has not posted f.want, else -1.
 func (f *flat) rootPending() int {
-	if f.a.Word(f.root, f.want).Load() < f.want {
+	if f.a.Word(f.root, f.want).Load() < shm.PostWord(f.want) {
 		return f.root
 	}
 	return -1
 }
 
-// waitAll waits for every rank's post k.
+// check returns an error wrapping coll.ErrMismatch unless rank r's post k
+// carries n bytes: ranks that disagree on a length (or on the operation:
+// a mark where data was expected) fail rather than read what r did not
+// write. A reader of post k sees its word, not a later one (invariants).
+func (f *flat) check(r int, k uint64, n int) error {
+	if got := shm.PostLen(f.a.Word(r, k).Load()); got != n {
+		return fmt.Errorf("%w: rank %d posted %s for collective %d, rank %d expected %d bytes",
+			coll.ErrMismatch, r, postDesc(got), k, f.me, n)
+	}
+	return nil
+}
+
+func postDesc(n int) string {
+	if n == shm.MarkLen {
+		return "no data (a barrier, or a broadcast it did not root)"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// waitAll waits for every rank's post k, whatever its length.
 func (f *flat) waitAll(ctx context.Context, k uint64) error {
-	f.want, f.next = k, 0
+	f.want, f.next, f.wantLen = k, 0, -1
 	if err := f.a.Wait(ctx, f.pendAll); err != nil {
 		return err
 	}
@@ -104,7 +136,7 @@ func (f *flat) reusable(ctx context.Context, k uint64) error {
 	if k < shm.PostDepth || f.floor >= k-shm.PostDepth+1 {
 		return nil
 	}
-	if f.want, f.next = k-1, 0; f.allPending() < 0 {
+	if f.want, f.next, f.wantLen = k-1, 0, -1; f.allPending() < 0 {
 		f.floor = k - 1
 		return nil
 	}
@@ -137,7 +169,7 @@ func (f *flat) release(ctx context.Context, k uint64) error {
 		f.floor = k // rank 0 marked k once every rank had
 		return nil
 	}
-	f.want, f.next = k, 1
+	f.want, f.next, f.wantLen = k, 1, -1
 	if err := f.a.Wait(ctx, f.pendAll); err != nil {
 		return err
 	}
@@ -160,6 +192,9 @@ func (f *flat) bcast(ctx context.Context, root int, buf []byte) error {
 	if err := f.a.Wait(ctx, f.pendRoot); err != nil {
 		return err
 	}
+	if err := f.check(root, k, len(buf)); err != nil {
+		return err
+	}
 	copy(buf, f.a.Payload(root, k, len(buf)))
 	f.a.Mark(k)
 	return nil
@@ -176,8 +211,13 @@ func (f *flat) allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 	if err := f.a.Write(k, in); err != nil {
 		return err
 	}
-	if err := f.waitAll(ctx, k); err != nil {
+	f.want, f.next, f.wantLen, f.bad = k, 0, len(in), -1
+	if err := f.a.Wait(ctx, f.pendAll); err != nil {
 		return err
+	}
+	f.floor = k
+	if f.bad >= 0 {
+		return f.check(f.bad, k, len(in))
 	}
 	copy(out, f.a.Payload(0, k, len(in)))
 	for r := 1; r < f.n; r++ {

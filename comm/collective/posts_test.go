@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/coll"
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
@@ -304,5 +305,44 @@ func TestPostsCloseMidWait(t *testing.T) {
 	time.AfterFunc(20*time.Millisecond, cs[0].Close)
 	if err := cs[0].Barrier(ctx); !errors.Is(err, ErrClosed) {
 		t.Errorf("barrier closed mid-wait = %v, want ErrClosed", err)
+	}
+}
+
+// TestPostsMismatch: a rank that disagrees on a flat collective's length
+// fails with coll.ErrMismatch rather than read bytes that were not posted
+// for it; in an allreduce every rank sees it or the abort it causes.
+func TestPostsMismatch(t *testing.T) {
+	for _, op := range []string{"allreduce", "bcast"} {
+		t.Run("op="+op, func(t *testing.T) {
+			const n = 3
+			f := shmWorlds(t, n)
+			ctx := testCtx(t)
+			cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+			errs := make([]error, n)
+			eachRank(n, func(r int) error {
+				size := 8
+				if r == 1 {
+					size = 16
+				}
+				if op == "allreduce" {
+					errs[r] = cs[r].Allreduce(ctx, make([]byte, size), make([]byte, size), func(a, b []byte) {})
+				} else {
+					errs[r] = cs[r].Broadcast(ctx, 0, make([]byte, size))
+				}
+				return nil
+			})
+			if !errors.Is(errs[1], coll.ErrMismatch) {
+				t.Errorf("rank 1 (16 bytes): %v, want coll.ErrMismatch", errs[1])
+			}
+			for _, r := range []int{0, 2} {
+				err := errs[r]
+				switch {
+				case op == "bcast" && err == nil: // agrees with the root
+				case errors.Is(err, coll.ErrMismatch), errors.Is(err, comm.ErrLinkAborted):
+				default:
+					t.Errorf("rank %d: %v, want coll.ErrMismatch or the abort", r, err)
+				}
+			}
+		})
 	}
 }

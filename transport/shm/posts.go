@@ -15,9 +15,12 @@ import (
 // (docs/design/collectives.md, "Posts across ranks").
 //
 // Post number seq of a lane goes to the line seq mod PostDepth. The
-// writer stores the payload, then the sequence word atomically (release);
-// a reader loads the word (acquire) and reads the payload once the word
-// has reached the post it waits for. Sequence words only grow.
+// writer stores the payload, then the line's word atomically (release):
+// PostWord(seq) plus the payload's length, or plus MarkLen for a mark; a
+// reader loads the word (acquire) and reads the payload once the word
+// has reached PostWord of the post it waits for, and can tell from
+// PostLen whether the writer posted the length it expects. Words only
+// grow.
 //
 // Reuse rule, kept by the caller (comm/collective): a rank writes the
 // payload of post k only once every rank has posted k-PostDepth+1, since
@@ -41,7 +44,17 @@ const (
 	// one per communicator that uses them.
 	PostLanes = 4
 	postLines = PostLanes * PostDepth
+	// MarkLen is PostLen of a mark, a post without payload.
+	MarkLen = 0xff
 )
+
+// PostWord returns the lowest word of post seq: a line's word is at least
+// PostWord(seq) once its owner posted seq (or a later post on the line).
+func PostWord(seq uint64) uint64 { return seq << 8 }
+
+// PostLen returns the payload length a word says its post has, or
+// MarkLen.
+func PostLen(word uint64) int { return int(word & 0xff) }
 
 // Posts is one lane of the collective area as one rank sees it: its own
 // posts to write and every rank's to read.
@@ -73,9 +86,9 @@ func (p *Posts) Ranks() int { return p.ranks }
 // Rank returns the rank whose posts Write and Mark write.
 func (p *Posts) Rank() int { return p.rank }
 
-// Word returns the sequence word of rank's line for post seq: it holds
-// seq once rank has written or marked that post (or a later one on the
-// line). rank must be in [0, Ranks()).
+// Word returns the word of rank's line for post seq: it is at least
+// PostWord(seq) once rank has written or marked that post (or a later
+// one on the line). rank must be in [0, Ranks()).
 func (p *Posts) Word(rank int, seq uint64) *atomic.Uint64 {
 	off := p.e.seg.postAt(rank, p.lane, int(seq%PostDepth))
 	return (*atomic.Uint64)(unsafe.Pointer(&p.mem[off]))
@@ -97,14 +110,17 @@ func (p *Posts) Write(seq uint64, payload []byte) error {
 		return fmt.Errorf("shm: post of %d bytes by rank %d, limit %d", len(payload), p.rank, PostBytes)
 	}
 	copy(p.Payload(p.rank, seq, len(payload)), payload)
-	p.Mark(seq)
+	p.publish(seq, uint64(len(payload)))
 	return nil
 }
 
 // Mark publishes post seq without a payload (the line's payload stays as
 // it was) and wakes sleeping ranks.
-func (p *Posts) Mark(seq uint64) {
-	p.Word(p.rank, seq).Store(seq)
+func (p *Posts) Mark(seq uint64) { p.publish(seq, MarkLen) }
+
+// publish stores post seq's word, with n its length, and wakes sleepers.
+func (p *Posts) publish(seq, n uint64) {
+	p.Word(p.rank, seq).Store(PostWord(seq) | n)
 	p.wakeAll()
 }
 

@@ -42,8 +42,12 @@ func postRounds(t *testing.T, p *Posts, rounds uint64) {
 			return
 		}
 		for r := range p.Ranks() {
-			for p.Word(r, seq).Load() < seq {
+			for p.Word(r, seq).Load() < PostWord(seq) {
 				runtime.Gosched()
+			}
+			if n := PostLen(p.Word(r, seq).Load()); n != 8+int(seq%8) {
+				t.Errorf("rank %d's post %d says %d bytes, want %d", r, seq, n, 8+int(seq%8))
+				return
 			}
 			if got := binary.LittleEndian.Uint64(p.Payload(r, seq, 8)); got != seq*100+uint64(r) {
 				t.Errorf("rank %d read %d from rank %d's post %d, want %d", p.Rank(), got, r, seq, seq*100+uint64(r))
@@ -85,8 +89,8 @@ func TestPostsWakeSleeper(t *testing.T) {
 		t.Errorf("sleep word after a post = %d, want 0 (woken)", got)
 	}
 	q, _ := eps[1].Posts(0)
-	if got := q.Word(0, 1).Load(); got != 1 {
-		t.Errorf("rank 1 sees rank 0's post word %d, want 1", got)
+	if got := q.Word(0, 1).Load(); got != PostWord(1)|MarkLen {
+		t.Errorf("rank 1 sees rank 0's post word %#x, want %#x (a mark of post 1)", got, PostWord(1)|MarkLen)
 	}
 }
 
@@ -131,8 +135,8 @@ func TestPostsWarm(t *testing.T) {
 	}
 	p.Warm(1 + PostDepth) // the same line
 	q, _ := eps[1].Posts(2)
-	if w := q.Word(0, 1).Load(); w != 1 {
-		t.Errorf("word after Warm = %d, want 1", w)
+	if w := q.Word(0, 1).Load(); w != PostWord(1)|PostBytes {
+		t.Errorf("word after Warm = %#x, want %#x", w, PostWord(1)|PostBytes)
 	}
 	got := q.Payload(0, 1, PostBytes)
 	if string(got[:PostBytes-8]) != string(in[:PostBytes-8]) {
