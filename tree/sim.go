@@ -163,8 +163,8 @@ func (x *sim) bcast(s *shape) (float64, int) {
 }
 
 // release returns the latency of a release down s and the last node
-// released: each child is active its send and receive costs after its
-// parent (and the flight between), whatever its siblings. x.at holds every node's activation time
+// released: each child is active its send, flight and receive after its
+// parent, whatever its siblings. x.at holds every node's activation time
 // afterwards.
 func (x *sim) release(s *shape) (float64, int) {
 	g := x.g
