@@ -121,7 +121,10 @@ func (f *flat) waitAll(ctx context.Context, k uint64) error {
 }
 
 // warm warms this rank's line for its next post where the reuse rule
-// allows writing it already (shm.Posts.Warm).
+// allows writing it already (shm.Posts.Warm). It runs right after a
+// post, as package ring warms its next slot right after a message: the
+// readers are then polling the line just posted, not the next one, so
+// the store takes the line without their polls taking it back.
 func (f *flat) warm() {
 	if next := f.seq + 1; next < shm.PostDepth || f.floor >= next-shm.PostDepth+1 {
 		f.a.Warm(next)
@@ -186,7 +189,9 @@ func (f *flat) bcast(ctx context.Context, root int, buf []byte) error {
 		if err := f.reusable(ctx, k); err != nil {
 			return err
 		}
-		return f.a.Write(k, buf)
+		err := f.a.Write(k, buf)
+		f.warm()
+		return err
 	}
 	f.want, f.root = k, root
 	if err := f.a.Wait(ctx, f.pendRoot); err != nil {
@@ -211,6 +216,7 @@ func (f *flat) allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 	if err := f.a.Write(k, in); err != nil {
 		return err
 	}
+	f.warm()
 	f.want, f.next, f.wantLen, f.bad = k, 0, len(in), -1
 	if err := f.a.Wait(ctx, f.pendAll); err != nil {
 		return err
@@ -223,6 +229,5 @@ func (f *flat) allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 	for r := 1; r < f.n; r++ {
 		op(out, f.a.Payload(r, k, len(in)))
 	}
-	f.warm()
 	return nil
 }
