@@ -86,8 +86,8 @@ const areaProgress = 4
 // it is the poll. Wait fails when that rank is lost or the world closed
 // (the errors a link to it would give), when the area's channel is
 // aborted (ErrLinkAborted) or the area closed (ErrAreaClosed), or when
-// ctx ends (ctx.Err() unchanged). A
-// post made before its writer was lost still counts.
+// ctx ends (ctx.Err() unchanged). A post made before its writer was lost
+// still counts.
 func (a *Area) Wait(ctx context.Context, pending func() int) error {
 	for range wait.Owned.Flat {
 		if pending() < 0 {

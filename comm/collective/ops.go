@@ -20,7 +20,8 @@ import (
 // MPI_Bcast. (coll's Member.Broadcast differs on purpose: a team's root is
 // fixed when the team is made and sequences messages of any length that
 // several goroutines may send, so there the length travels and is
-// returned.)
+// returned.) A buf of at most shm.PostBytes goes in one step on the
+// collective area when every rank shares one shared-memory segment.
 func (c *Comm) Broadcast(ctx context.Context, root int, buf []byte) error {
 	if err := c.begin(ctx); err != nil {
 		return err
@@ -85,7 +86,10 @@ func (c *Comm) Reduce(ctx context.Context, root int, in, out []byte, op func(acc
 
 // Allreduce is Reduce with the result in every rank's out, which must
 // hold len(in) bytes everywhere. It is the byte-level form of
-// AllreduceValues.
+// AllreduceValues. Inputs of at most PostBytes run flat on the
+// collective area, where every rank folds the inputs in rank order, so
+// every rank gets the same bytes even for an op that is not associative
+// in floating point.
 func (c *Comm) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
 	if err := c.begin(ctx); err != nil {
 		return err
@@ -122,7 +126,9 @@ func (c *Comm) reducePieces(ctx context.Context, in, out []byte, op func(acc, in
 
 // Barrier returns once every rank has entered it: Smelt's barrier, a
 // zero-payload reduction up the reduction tree and a zero-payload
-// broadcast down the broadcast tree.
+// broadcast down the broadcast tree; or, when every rank shares one
+// shared-memory segment, one round on the segment's collective area
+// (posts.go).
 func (c *Comm) Barrier(ctx context.Context) error {
 	if err := c.begin(ctx); err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/plexus-hpc/plexus/coll"
-
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/transport/shm"
 )
@@ -17,7 +16,8 @@ import (
 // round, where a tree is a hop per level and each hop a ring message
 // behind a sweep of every incoming ring.
 //
-//   - Barrier: every rank marks post k and waits for every rank's post k.
+//   - Barrier: every rank marks post k and waits for every rank's post k;
+//     where the ranks outnumber the CPUs, gather and release (release).
 //   - Broadcast: the root writes post k; the others wait for it, copy it
 //     and mark their own post k (saying they are done with the root's).
 //   - Allreduce: every rank writes its input as post k, waits for every
