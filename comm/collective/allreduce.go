@@ -48,11 +48,13 @@ func keepTrees(hs []hello, cfg Config) bool {
 // it: they run flat on the collective area.
 func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
 
-// PostBytes returns the longest Allreduce (and Broadcast) that runs flat
-// on the collective area, the same at every rank: shm.PostBytes when
-// every rank shares one shared-memory segment, the area had a lane left
-// and neither Config.NoPosts nor Config.Allreduce said otherwise for
-// Allreduce; else -1, and every length takes AllreducePlan's algorithm.
+// PostBytes returns the longest Allreduce that runs flat on the
+// collective area, the same at every rank: shm.PostBytes when more than
+// two ranks all share one shared-memory segment, the area had a lane
+// left and neither Config.NoPosts nor Config.Allreduce said otherwise;
+// else -1, and every length takes AllreducePlan's algorithm. (Broadcasts
+// of at most shm.PostBytes run on the area whenever it is there, two
+// ranks included.)
 //
 // The flat allreduce is chosen whenever it applies, not from the model:
 // it is one round in which every rank's input is a load from a line its
@@ -60,7 +62,7 @@ func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
 // in a row, each a ring message behind a sweep of the incoming rings
 // (docs/design/collectives.md, "Posts across ranks").
 func (c *Comm) PostBytes() int {
-	if c.flat == nil || c.cfg.Allreduce != 0 {
+	if c.flat == nil || c.flat.pair || c.cfg.Allreduce != 0 {
 		return -1
 	}
 	return shm.PostBytes

@@ -126,14 +126,14 @@ func (c *Comm) reducePieces(ctx context.Context, in, out []byte, op func(acc, in
 
 // Barrier returns once every rank has entered it: Smelt's barrier, a
 // zero-payload reduction up the reduction tree and a zero-payload
-// broadcast down the broadcast tree; or, when every rank shares one
-// shared-memory segment, one round on the segment's collective area
+// broadcast down the broadcast tree; or, when more than two ranks share
+// one shared-memory segment, one round on the segment's collective area
 // (posts.go).
 func (c *Comm) Barrier(ctx context.Context) error {
 	if err := c.begin(ctx); err != nil {
 		return err
 	}
-	if c.flat != nil {
+	if c.flat != nil && !c.flat.pair {
 		return c.done(c.flat.barrier(ctx))
 	}
 	return c.done(c.member.Barrier(ctx))

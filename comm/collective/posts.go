@@ -18,6 +18,7 @@ import (
 //
 //   - Barrier: every rank marks post k and waits for every rank's post k;
 //     where the ranks outnumber the CPUs, gather and release (release).
+//     Not between two ranks (flat.pair), nor Allreduce.
 //   - Broadcast: the root writes post k; the others wait for it, copy it
 //     and mark their own post k (saying they are done with the root's).
 //   - Allreduce: every rank writes its input as post k, waits for every
@@ -59,10 +60,16 @@ type flat struct {
 	// crowded: the ranks outnumber the CPUs (plan.Crowded), and Barrier
 	// gathers and releases (release).
 	crowded bool
+	// pair: two ranks, where Barrier and Allreduce keep the links. There
+	// the links' paths are one hop each way too (a signal, an exchange),
+	// and on machine C they measured as fast as the flat ones or faster
+	// (docs/benchmarks.md, "Flat collectives on the segment's posts");
+	// only Broadcast, which waits for the root alone, gained.
+	pair bool
 }
 
 func newFlat(a *comm.Area, crowded bool) *flat {
-	f := &flat{a: a, n: a.Ranks(), me: a.Rank(), crowded: crowded}
+	f := &flat{a: a, n: a.Ranks(), me: a.Rank(), crowded: crowded, pair: a.Ranks() == 2}
 	f.pendAll, f.pendRoot = f.allPending, f.rootPending
 	return f
 }
