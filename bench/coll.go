@@ -84,6 +84,10 @@ type kase struct {
 	// predict, set by allreduce setups, is the simulator's latency for
 	// what the case times, where built's reduction plus broadcast is not.
 	predict func() (float64, error)
+	// model, when set, is the model built's prediction uses (hopcal.go).
+	model func() *topo.Model
+	// after, when set, runs once the case is measured (hopcal.go).
+	after func(ns, predicted float64) error
 }
 
 // unpinnedSuffix ends the impl of a baseline run on unpinned goroutines,
@@ -138,7 +142,14 @@ func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
 	case k.predict != nil:
 		r.PredictedNs, err = k.predict()
 	case k.built != nil:
-		r.PredictedNs, err = predict(cfg.Model, k.built)
+		m := cfg.Model
+		if k.model != nil {
+			m = k.model()
+		}
+		r.PredictedNs, err = predict(m, k.built)
+	}
+	if err == nil && k.after != nil {
+		err = k.after(ns, r.PredictedNs)
 	}
 	if err != nil {
 		return Result{}, err
@@ -176,10 +187,14 @@ func plan(ctx context.Context, cfg *Config) []*kase {
 func collCases(ctx context.Context, cfg *Config, n int) []*kase {
 	cpus := cfg.CPUs[:n]
 	var ks []*kase
+	sm := &sizeModel{m: cfg.Model}
+	if n >= 3 { // a team of two exchanges: no chain to time
+		ks = append(ks, hopCase(ctx, cfg, n, sm))
+	}
 	for _, b := range []string{"barrier", "bcast", "reduce"} {
 		for _, t := range cfg.Topologies {
-			k := &kase{bench: b, impl: "team-" + t.String(), members: n}
-			k.setup = teamSetup(ctx, cfg.Model, cpus, t, b, &k.built)
+			k := &kase{bench: b, impl: "team-" + t.String(), members: n, model: sm.get}
+			k.setup = teamSetup(ctx, sm.get, cpus, t, b, &k.built)
 			ks = append(ks, k)
 		}
 	}
@@ -187,7 +202,7 @@ func collCases(ctx context.Context, cfg *Config, n int) []*kase {
 		&kase{bench: "barrier", impl: "dissemination", members: n, setup: dissemination(ctx, cfg.Model, cpus)},
 		&kase{bench: "barrier", impl: "atomic", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewAtomic(n) }, n)},
 	)
-	ks = append(ks, allreduceCases(ctx, cfg, n)...)
+	ks = append(ks, allreduceCases(ctx, cfg, n, sm.get)...)
 	return append(ks, withUnpinned(
 		&kase{bench: "barrier", impl: "cond", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewCond(n) }, n)},
 		&kase{bench: "barrier", impl: "chan", members: n, setup: baselineBarrier(func(n int) waiter { return baseline.NewChan(n) }, n)},

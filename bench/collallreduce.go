@@ -11,11 +11,11 @@ import (
 
 // The allreduce cases time an 8-byte sum on a team of n pinned members
 // per algorithm: team-<algorithm> forced, and team-auto with the plan
-// tree.PlanAllreduce makes on the model (the choice that comm/collective
+// tree.PlanAllreduce makes on the size's model (hopcal.go; the choice that comm/collective
 // makes between ranks). All run on the adaptive tree; the prediction is
 // tree.SimulateAllreduce of the algorithm the team runs.
 
-func allreduceCases(ctx context.Context, cfg *Config, n int) []*kase {
+func allreduceCases(ctx context.Context, cfg *Config, n int, model func() *topo.Model) []*kase {
 	cpus := cfg.CPUs[:n]
 	var ks []*kase
 	for _, a := range append([]tree.Algorithm{0}, tree.Algorithms()...) {
@@ -24,7 +24,7 @@ func allreduceCases(ctx context.Context, cfg *Config, n int) []*kase {
 			name = a.String()
 		}
 		k := &kase{bench: "allreduce", impl: "team-" + name, members: n}
-		k.setup = allreduceSetup(ctx, cfg.Model, cpus, a, k)
+		k.setup = allreduceSetup(ctx, model, cpus, a, k)
 		ks = append(ks, k)
 	}
 	return ks
@@ -32,8 +32,9 @@ func allreduceCases(ctx context.Context, cfg *Config, n int) []*kase {
 
 // allreduceSetup builds the team for algorithm a (0: the model's choice)
 // and sets k.predict.
-func allreduceSetup(ctx context.Context, m *topo.Model, cpus []int, a tree.Algorithm, k *kase) func() (body, func(), error) {
+func allreduceSetup(ctx context.Context, model func() *topo.Model, cpus []int, a tree.Algorithm, k *kase) func() (body, func(), error) {
 	return func() (body, func(), error) {
+		m := model()
 		t, err := tree.Build(m, tree.Spec{Topology: tree.Adaptive, Op: tree.Barrier, CPUs: cpus, Root: cpus[0]})
 		if err != nil {
 			return nil, nil, err

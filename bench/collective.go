@@ -41,10 +41,10 @@ func teamFor(m *topo.Model, cpus []int, topology tree.Topology, op tree.Op) (*co
 
 // teamSetup returns a setup for the team version of bench (barrier, bcast
 // or reduce) and records the tree it built in *built.
-func teamSetup(ctx context.Context, m *topo.Model, cpus []int, topology tree.Topology, bench string, built **tree.Tree) func() (body, func(), error) {
+func teamSetup(ctx context.Context, model func() *topo.Model, cpus []int, topology tree.Topology, bench string, built **tree.Tree) func() (body, func(), error) {
 	op := tree.ReleaseBarrier // each bench is a reduction and a broadcast (a release in a team)
 	return func() (body, func(), error) {
-		team, members, t, err := teamFor(m, cpus, topology, op)
+		team, members, t, err := teamFor(model(), cpus, topology, op)
 		if err != nil {
 			return nil, nil, err
 		}

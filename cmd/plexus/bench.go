@@ -28,6 +28,10 @@ Runs, on goroutines pinned to this machine's CPUs, side by side:
   reduce    impl team-<topology>, chan: 8-byte sum + release
   allreduce impl team-<algorithm> (trees, doubling, rabenseifner) and
             team-auto (the model's choice): 8-byte sum on the adaptive tree
+  hop       impl team-chain, teams of 3 or more: a barrier on a chain of the
+            team's CPUs, timed first; what it takes beyond its prediction,
+            per hop, is added to the model's latency between those CPUs, and
+            that size's team cases build and predict on the result
 Go's own primitives (cond, chan, waitgroup) also run on goroutines as Go
 programs start them, unpinned (impl chan-unpinned and so on): there the
 scheduler hands a value or a wake-up to a goroutine waiting on the same
