@@ -43,6 +43,10 @@ type Area struct {
 	link   Link          // progresses the world; its channel's bell wakes Wait
 	bell   chan struct{} // rung by the link's channel (events.Idle, arrivals)
 	closed atomic.Bool   // Close was called
+	// ranks are the world's numbers of the area's ranks on a host area
+	// (World.HostArea), nil on a world's area, whose numbers are the
+	// world's.
+	ranks []int
 }
 
 // ErrAreaClosed reports a wait on an Area that its owner closed.
@@ -166,7 +170,7 @@ func (a *Area) failed(r int) error {
 	if err := a.link.c.group.err.Load(); err != nil {
 		return *err
 	}
-	return a.link.w.peerErr(r)
+	return a.link.w.peerErr(a.WorldRank(r))
 }
 
 // sleep blocks until a post or a delivery may have come, or for a

@@ -60,6 +60,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	if err == nil {
 		w.crowded = crowded(hosts, info.Rank, hostCPUs(info))
 		w.via = transports(info.Rank, hosts, mode)
+		w.hosts = hosts
 	}
 	if err == nil && mode != TransportTCP {
 		m.pids = b.pids // before Route: read once the routes are (mux.Reach)

@@ -78,7 +78,10 @@ type World struct {
 	crowded bool
 	// via names the transport to each rank (Transport), set by Join
 	// before the world is handed out.
-	via   []string
+	via []string
+	// hosts names every rank's host (hostKey), set by Join before the
+	// world is handed out; nil in worlds Join did not make (Hosts).
+	hosts []string
 	links links // collective channels, apart from the tagged traffic (Link)
 	slabs slabs // where Isend and Irecv requests come from (slabs)
 	// offers holds the pull offers (offerKey → *offer) that arrived and

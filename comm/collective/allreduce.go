@@ -62,6 +62,9 @@ func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
 // in a row, each a ring message behind a sweep of the incoming rings
 // (docs/design/collectives.md, "Posts across ranks").
 func (c *Comm) PostBytes() int {
+	if c.hier != nil && c.cfg.Allreduce == 0 {
+		return shm.PostBytes // across hosts (hier.go)
+	}
 	if c.flat == nil || c.flat.pair || c.cfg.Allreduce != 0 {
 		return -1
 	}

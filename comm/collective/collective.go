@@ -19,6 +19,7 @@ const (
 	chDissemination        // coll.LaneDissemination
 	chButterfly            // coll.LaneButterfly
 	chArea                 // the collective area's waits and aborts (posts.go)
+	chHier                 // the links between hosts' leaders (hier.go)
 	channels
 )
 
@@ -66,6 +67,9 @@ type Comm struct {
 	// flat runs small collectives on the collective area when every rank
 	// shares one shared-memory segment, else nil (posts.go).
 	flat *flat
+	// hier runs them in two levels when the ranks span hosts, else nil
+	// (hier.go).
+	hier *hier
 
 	// failure is read at the start of every collective, so it is an
 	// atomic pointer rather than a mutex's field: a load, not a lock and
@@ -96,6 +100,8 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 	if err == nil && !cfg.NoPosts {
 		if a := w.Area(base + chArea); a != nil {
 			c.flat = newFlat(a, p.Crowded)
+		} else {
+			c.hier, err = c.hosts(p.Crowded)
 		}
 	}
 	if err != nil {
@@ -172,6 +178,9 @@ func (c *Comm) Close() {
 	c.member.Team().Close()
 	if c.flat != nil {
 		c.flat.a.Close()
+	}
+	if c.hier != nil && c.hier.f != nil {
+		c.hier.f.a.Close()
 	}
 }
 

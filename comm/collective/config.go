@@ -78,6 +78,13 @@ type Config struct {
 	// otherwise run flat on the segment's collective area for payloads of
 	// at most shm.PostBytes (Comm.PostBytes). For comparisons.
 	NoPosts bool
+	// NoHosts keeps Barrier, Broadcast and Allreduce on the trees when
+	// the ranks span hosts, where they would otherwise run in two levels
+	// for payloads of at most shm.PostBytes: each host's ranks on their
+	// host's collective area, one leader per host on links between hosts
+	// (docs/design/collectives.md, "Across hosts"). NoPosts implies it.
+	// For comparisons.
+	NoHosts bool
 }
 
 // Validate checks c and fills in its defaults.

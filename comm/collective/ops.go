@@ -32,6 +32,9 @@ func (c *Comm) Broadcast(ctx context.Context, root int, buf []byte) error {
 	if c.flat != nil && len(buf) <= shm.PostBytes {
 		return c.done(c.flat.bcast(ctx, root, buf))
 	}
+	if c.hier != nil && len(buf) <= shm.PostBytes {
+		return c.done(c.hier.bcast(ctx, c.Rank(), root, buf))
+	}
 	return c.done(c.bcastFrom(ctx, root, buf))
 }
 
@@ -98,6 +101,9 @@ func (c *Comm) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 		return errShort(len(out), len(in))
 	}
 	if len(in) <= c.PostBytes() {
+		if c.hier != nil {
+			return c.done(c.hier.allreduce(ctx, in, out[:len(in)], op))
+		}
 		return c.done(c.flat.allreduce(ctx, in, out[:len(in)], op))
 	}
 	return c.done(c.reducePieces(ctx, in, out, op, c.member.Allreduce))
@@ -135,6 +141,9 @@ func (c *Comm) Barrier(ctx context.Context) error {
 	}
 	if c.flat != nil && !c.flat.pair {
 		return c.done(c.flat.barrier(ctx))
+	}
+	if c.hier != nil {
+		return c.done(c.hier.barrier(ctx))
 	}
 	return c.done(c.member.Barrier(ctx))
 }

@@ -12,4 +12,6 @@ var (
 	SHM any
 	// TCP: func(cfg comm.Config, tc tcp.Config, ready func(*tcp.Endpoint)) (*comm.World, error).
 	TCP any
+	// Hosts: func(cfg comm.Config, hosts []string, tc tcp.Config, ready func(*tcp.Endpoint), sc shm.Config) (*comm.World, error).
+	Hosts any
 )

@@ -1,0 +1,129 @@
+package collective
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/plexus-hpc/plexus/coll"
+)
+
+// The leaders' side of the hierarchical collectives (hier.go): their
+// exchanges on links, and the broadcast's levels.
+
+// exchange runs a leader's doublingSteps on acc: every leader ends with
+// the same value, folded by op (nil for a barrier's zero bytes).
+func (h *hier) exchange(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
+	for _, s := range doublingSteps(h.host, h.hosts) {
+		l := h.leaders[s.peer]
+		if s.send {
+			if err := l.Send(ctx, acc); err != nil {
+				return err
+			}
+		}
+		if !s.recv {
+			continue
+		}
+		in := h.in[:len(acc)]
+		if err := h.recv(ctx, s.peer, in); err != nil {
+			return err
+		}
+		switch {
+		case s.fold == foldNone:
+			copy(acc, in)
+		case op == nil:
+		case s.fold == foldAfter:
+			op(acc, in)
+		default: // foldBefore: the peer's hosts come first
+			op(in, acc)
+			copy(acc, in)
+		}
+	}
+	return nil
+}
+
+// recv receives host's leader's next message into buf, which it must
+// fill exactly.
+func (h *hier) recv(ctx context.Context, host int, buf []byte) error {
+	n, err := h.leaders[host].Recv(ctx, buf)
+	if err != nil {
+		return err
+	}
+	if n != len(buf) {
+		return fmt.Errorf("%w: %d bytes from host %d's leader (rank %d), %d expected",
+			coll.ErrMismatch, n, host, h.leaders[host].Peer(), len(buf))
+	}
+	return nil
+}
+
+// bcast is Broadcast across hosts; len(buf) ≤ shm.PostBytes.
+func (h *hier) bcast(ctx context.Context, me, root int, buf []byte) error {
+	var k uint64
+	if h.f != nil {
+		h.f.seq++
+		k = h.f.seq
+	}
+	rootHost := h.hostOf[root]
+	switch {
+	case me == root:
+		if err := h.down(ctx, rootHost, buf); err != nil {
+			return err
+		}
+		return h.source(ctx, k, buf)
+	case h.host == rootHost: // the root posts: everyone here reads it
+		if err := h.await(ctx, k, h.local[root], buf); err != nil {
+			return err
+		}
+		if h.leader {
+			if err := h.down(ctx, rootHost, buf); err != nil {
+				return err
+			}
+		}
+		h.f.a.Mark(k)
+		return nil
+	case h.leader:
+		if err := h.recv(ctx, bcastParent(h.host, rootHost, h.hosts), buf); err != nil {
+			return err
+		}
+		if err := h.down(ctx, rootHost, buf); err != nil {
+			return err
+		}
+		return h.source(ctx, k, buf)
+	}
+	if err := h.await(ctx, k, 0, buf); err != nil {
+		return err
+	}
+	h.f.a.Mark(k)
+	return nil
+}
+
+// down sends buf to this host's children in the leaders' broadcast tree
+// from rootHost, when this rank is its host's leader.
+func (h *hier) down(ctx context.Context, rootHost int, buf []byte) error {
+	if !h.leader {
+		return nil
+	}
+	for _, kid := range bcastChildren(h.host, rootHost, h.hosts) {
+		if err := h.leaders[kid].Send(ctx, buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// source writes buf as post k for this host's other ranks.
+func (h *hier) source(ctx context.Context, k uint64, buf []byte) error {
+	if h.f == nil {
+		return nil
+	}
+	return h.post(ctx, k, buf)
+}
+
+// await waits for post k of the area's rank r and copies it into buf.
+func (h *hier) await(ctx context.Context, k uint64, r int, buf []byte) error {
+	f := h.f
+	f.want, f.root = k, r
+	if err := f.a.Wait(ctx, f.pendRoot); err != nil {
+		return err
+	}
+	return h.take(k, r, buf)
+}
