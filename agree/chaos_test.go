@@ -29,6 +29,11 @@ func (s *sim) chaos(steps int, mayCrash func(id int) bool) map[int][]string {
 		case r < 98 && s.up[id]:
 			s.nodes[id].Report(s.rnd.IntN(len(s.nodes))) // a false suspicion, or a true one
 			s.collect(id)
+		case r >= 98 && s.mayRestart != nil && s.rnd.IntN(2) == 0:
+			if s.mayRestart(id) {
+				s.restart(id)
+				delete(byReplica, id) // its undecided values are lost with it
+			}
 		case r >= 98 && s.up[id] && mayCrash(id):
 			s.crash(id)
 		}

@@ -21,18 +21,24 @@ func (n *Node) chooseView() *View {
 	if !fromLeader && !fromAcceptor {
 		return nil
 	}
-	log := n.mergedLog()
+	snap, log := n.mergedLog()
 	leader, acceptor := n.roles()
-	return &View{Epoch: n.view.Epoch + 1, Leader: leader, Acceptor: acceptor, Base: uint64(len(log)), Log: log}
+	base := snapIndex(snap) + uint64(len(log))
+	return &View{Epoch: n.view.Epoch + 1, Leader: leader, Acceptor: acceptor, Base: base, Snap: snap, Log: log}
 }
 
-// mergedLog is the current view's log, the entries learned here and the
-// sealed entries of the epoch's leader and acceptor, with no-ops in the
-// slots none of them has: no value can ever be decided there.
-func (n *Node) mergedLog() []Entry {
+// mergedLog is the latest snapshot among this replica's, its view's and
+// the seals', then the current view's log, the entries learned here and
+// the sealed entries of the epoch's leader and acceptor after it, with
+// no-ops in the slots none of them has: no value can ever be decided
+// there. A slot a sealer forgot by compacting is in its seal's snapshot,
+// so no no-op lands in a slot that was decided.
+func (n *Node) mergedLog() (*Snapshot, []Entry) {
+	snap := n.bestSnap()
+	lo := snapIndex(snap)
 	vals := map[uint64][]byte{}
 	put := func(s uint64, v []byte) {
-		if _, ok := vals[s]; !ok {
+		if _, ok := vals[s]; !ok && s > lo {
 			vals[s] = v
 		}
 	}
@@ -42,22 +48,42 @@ func (n *Node) mergedLog() []Entry {
 	for s, v := range n.learned {
 		put(s, v)
 	}
-	for _, id := range []int{n.view.Leader, n.view.Acceptor} {
+	for _, id := range n.roleIDs() {
 		if p, ok := n.px.promises[id]; ok {
 			for _, e := range p.Entries {
 				put(e.Slot, e.Value)
 			}
 		}
 	}
-	top := uint64(0)
+	top := lo
 	for s := range vals {
 		top = max(top, s)
 	}
-	log := make([]Entry, top)
+	log := make([]Entry, top-lo)
 	for i := range log {
-		log[i] = Entry{Slot: uint64(i) + 1, Value: vals[uint64(i)+1]}
+		s := lo + uint64(i) + 1
+		log[i] = Entry{Slot: s, Value: vals[s]}
 	}
-	return log
+	return snap, log
+}
+
+// roleIDs are the current epoch's leader and acceptor.
+func (n *Node) roleIDs() []int { return []int{n.view.Leader, n.view.Acceptor} }
+
+// bestSnap is the snapshot of the highest index among this replica's,
+// its view's and the seals' (nil when none).
+func (n *Node) bestSnap() *Snapshot {
+	best := n.view.Snap
+	if n.snap.Index > snapIndex(best) {
+		s := n.snap
+		best = &s
+	}
+	for _, id := range n.roleIDs() {
+		if p, ok := n.px.promises[id]; ok && snapIndex(p.Snap) > snapIndex(best) {
+			best = p.Snap
+		}
+	}
+	return best
 }
 
 // roles picks the next epoch's leader and acceptor among the replicas

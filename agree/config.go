@@ -29,6 +29,13 @@ type Config struct {
 	// Seed seeds the replica's draws of election timeouts; runs with the
 	// same seeds and the same inputs are identical.
 	Seed uint64
+	// Restarted says that the replica ran before and lost its state (a
+	// restart with empty memory). It then asks the others what it
+	// missed, installs their snapshot and log, and takes no role and no
+	// vote in any epoch it may have acted in before (see
+	// docs/design/agree.md); it needs Replicas-Replicas/2 other replicas
+	// up to recover, so a group of one cannot.
+	Restarted bool
 }
 
 // withDefaults returns c with zero fields set to their defaults.
@@ -56,6 +63,9 @@ func (c Config) Validate() error {
 	}
 	if c.ID < 0 || c.ID >= c.Replicas {
 		return fmt.Errorf("%w: replica id %d outside 0..%d", ErrConfig, c.ID, c.Replicas-1)
+	}
+	if c.Restarted && c.Replicas < 2 {
+		return fmt.Errorf("%w: replica %d restarted in a group of %d: no other replica to recover from", ErrConfig, c.ID, c.Replicas)
 	}
 	if c.HeartbeatTicks < 1 || c.ElectionTicks <= c.HeartbeatTicks || c.RetryTicks < 1 || c.CatchupBatch < 1 {
 		return fmt.Errorf("%w: heartbeat %d, election %d, retry %d ticks, catch-up batch %d: want heartbeat >= 1, election > heartbeat, retry >= 1, batch >= 1",

@@ -14,4 +14,7 @@ var (
 	// ErrEmpty reports an empty proposal: the empty value is reserved for
 	// the no-op entries that fill slots a failed leader left unused.
 	ErrEmpty = errors.New("agree: empty proposal")
+	// ErrCompact reports a Compact at a slot the replica has not handed
+	// out, or not after its last snapshot.
+	ErrCompact = errors.New("agree: bad compaction point")
 )

@@ -41,11 +41,18 @@ const (
 	Entries
 	// ViewReq asks for the sender's current View (the receiver fell behind).
 	ViewReq
+	// Recover asks every replica for its view: the sender restarted
+	// without its state (see Config.Restarted).
+	Recover
+	// Recovered answers a Recover with the sender's View, the highest
+	// epoch it knows of (Epoch: its view's or the one it voted for) and
+	// the slots it applied (Slot).
+	Recovered
 	maxType
 )
 
 var typeNames = [...]string{"?", "Forward", "Propose", "Accept", "Heartbeat", "Prepare", "Promise",
-	"Vote", "Voted", "Nack", "Decide", "Fetch", "Entries", "ViewReq"}
+	"Vote", "Voted", "Nack", "Decide", "Fetch", "Entries", "ViewReq", "Recover", "Recovered"}
 
 func (t Type) String() string {
 	if t == 0 || t >= maxType {
@@ -79,14 +86,18 @@ type Entry struct {
 }
 
 // View is the configuration of an epoch: who leads, who accepts, and
-// every entry decided before it (Log, slots 1..Base, no gaps). The
+// every entry decided before it: slots 1..Snap.Index as the snapshot
+// Snap (none when nil), the rest up to Base as Log (no gaps). The
 // leader of the epoch proposes from Base+1 on; its acceptor accepts only
-// there.
+// there. A replica that compacted its log may hold its view with a
+// later snapshot in place of the first entries of Log (Snap.Index may
+// then pass Base): the same decided state, held in less memory.
 type View struct {
 	Epoch    uint64
 	Leader   int
 	Acceptor int
 	Base     uint64
+	Snap     *Snapshot
 	Log      []Entry
 }
 
@@ -103,6 +114,10 @@ type Message struct {
 	Voted   Ballot
 	View    *View
 	Entries []Entry
+	// Snap is a replica's snapshot: in Entries, for a replica behind the
+	// sender's compaction point; in a Promise that seals, the state below
+	// the entries of the seal.
+	Snap *Snapshot
 }
 
 func (m Message) String() string {
@@ -112,7 +127,13 @@ func (m Message) String() string {
 // Ready is what a Node has for its caller after some steps: messages to
 // send, and entries decided in slot order, each slot once (no-ops, with
 // a nil Value, included so that every replica sees the same sequence).
+//
+// Snapshot, when not nil, replaces the application's state: the replica
+// restarted or fell behind the others' compaction point and installed a
+// snapshot of slots 1..Snapshot.Index. The caller restores it before it
+// applies Decided, which then starts at Snapshot.Index+1.
 type Ready struct {
 	Messages []Message
 	Decided  []Entry
+	Snapshot *Snapshot
 }

@@ -23,6 +23,9 @@ type Node struct {
 	applied uint64            // slots 1..applied are decided and handed out
 	hint    uint64            // highest slot the leader or acceptor says exists
 	sealed  uint64            // acts as leader or acceptor in no epoch <= sealed
+	mute    uint64            // promises, votes and proposes in no choice of an epoch <= mute
+	snap    Snapshot          // the application's state at snap.Index; learned holds only later slots
+	rec     recovery          // a restarted replica's recovery
 
 	lead lead   // leader state, for the current epoch
 	acc  accept // acceptor state, for the current epoch
@@ -32,6 +35,7 @@ type Node struct {
 
 	out     []Message
 	decided []Entry
+	ready   *Snapshot // installed since the last Ready
 	local   []Message // messages to this replica, handled before Step returns
 }
 
@@ -51,6 +55,9 @@ func New(cfg Config) (*Node, error) {
 		own:     map[string]int64{},
 	}
 	n.enter()
+	if cfg.Restarted {
+		n.startRecovery()
+	}
 	return n, nil
 }
 
@@ -62,12 +69,23 @@ type Status struct {
 	Acceptor int
 	Applied  uint64 // slots 1..Applied are decided and were handed out
 	Pending  int    // values proposed here and not yet decided
+	// Recovering is true while a restarted replica has not yet heard
+	// enough replicas or not caught up with what they had applied.
+	Recovering bool
+	// Compacted is the index of the replica's snapshot (0: none).
+	Compacted uint64
+	// Held is the number of entries the replica holds in memory: decided
+	// entries after its snapshot, its view's log, and the leader's and
+	// acceptor's entries of the epoch.
+	Held int
 }
 
 // Status returns the replica's current state.
 func (n *Node) Status() Status {
 	return Status{ID: n.cfg.ID, Epoch: n.view.Epoch, Leader: n.view.Leader,
-		Acceptor: n.view.Acceptor, Applied: n.applied, Pending: len(n.own)}
+		Acceptor: n.view.Acceptor, Applied: n.applied, Pending: len(n.own),
+		Recovering: n.rec.active || n.applied < n.rec.target, Compacted: n.snap.Index,
+		Held: len(n.learned) + len(n.view.Log) + len(n.lead.proposed) + len(n.acc.accepted)}
 }
 
 // Ready returns the messages to send and the entries decided since the
@@ -75,13 +93,13 @@ func (n *Node) Status() Status {
 // All by a broadcast to every other replica) and applies the entries in
 // order.
 func (n *Node) Ready() Ready {
-	r := Ready{Messages: n.out, Decided: n.decided}
-	n.out, n.decided = nil, nil
+	r := Ready{Messages: n.out, Decided: n.decided, Snapshot: n.ready}
+	n.out, n.decided, n.ready = nil, nil, nil
 	return r
 }
 
 // HasReady reports whether Ready would return anything.
-func (n *Node) HasReady() bool { return len(n.out) > 0 || len(n.decided) > 0 }
+func (n *Node) HasReady() bool { return len(n.out) > 0 || len(n.decided) > 0 || n.ready != nil }
 
 // Step hands the replica a message addressed to it (or to All). A
 // message no replica of the group could have sent is refused with
@@ -105,8 +123,8 @@ func (n *Node) check(m Message) error {
 	case m.To != All && m.To != n.cfg.ID:
 		return fmt.Errorf("%w: %v for replica %d delivered to %d", ErrMessage, m.Type, m.To, n.cfg.ID)
 	case m.View != nil && !validView(*m.View, r):
-		return fmt.Errorf("%w: %v from %d carries view of epoch %d with leader %d, acceptor %d, base %d and %d entries",
-			ErrMessage, m.Type, m.From, m.View.Epoch, m.View.Leader, m.View.Acceptor, m.View.Base, len(m.View.Log))
+		return fmt.Errorf("%w: %v from %d carries view of epoch %d with leader %d, acceptor %d, base %d, snapshot at %d and %d entries",
+			ErrMessage, m.Type, m.From, m.View.Epoch, m.View.Leader, m.View.Acceptor, m.View.Base, snapIndex(m.View.Snap), len(m.View.Log))
 	}
 	return nil
 }
@@ -115,11 +133,12 @@ func validView(v View, replicas int) bool {
 	if v.Leader < 0 || v.Leader >= replicas || v.Acceptor < 0 || v.Acceptor >= replicas {
 		return false
 	}
-	if uint64(len(v.Log)) != v.Base {
+	first := snapIndex(v.Snap)
+	if uint64(len(v.Log)) != v.Base-min(first, v.Base) {
 		return false
 	}
 	for i, e := range v.Log {
-		if e.Slot != uint64(i)+1 {
+		if e.Slot != first+uint64(i)+1 {
 			return false
 		}
 	}
@@ -140,7 +159,12 @@ func (n *Node) step(m Message) {
 	case Fetch:
 		n.onFetch(m)
 	case Entries:
+		n.install(m.Snap)
 		n.learnAll(m.Entries)
+	case Recover:
+		n.onRecover(m)
+	case Recovered:
+		n.onRecovered(m)
 	case ViewReq:
 		n.send(Message{Type: Decide, To: m.From, View: n.fullView()})
 	default:

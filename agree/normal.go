@@ -59,6 +59,9 @@ func (n *Node) onPropose(m Message) {
 	if !n.isAcceptor() || m.Epoch != n.view.Epoch || m.From != n.view.Leader || m.Slot <= n.view.Base {
 		return
 	}
+	if m.Slot <= n.snap.Index {
+		return // decided, and compacted here: the proposal is a stale copy
+	}
 	v, ok := n.acc.accepted[m.Slot]
 	if !ok {
 		v = m.Value
@@ -87,7 +90,7 @@ func (n *Node) learnAll(es []Entry) {
 }
 
 func (n *Node) learn(slot uint64, v []byte) {
-	if slot == 0 {
+	if slot <= n.snap.Index { // slot 0 is none; the snapshot covers the rest
 		return
 	}
 	n.hint = max(n.hint, slot)
@@ -122,17 +125,15 @@ func (n *Node) onHeartbeat(m Message) {
 }
 
 // onFetch answers with decided entries from m.Slot on, at most
-// CatchupBatch of them, stopping at the first slot not known here.
+// CatchupBatch of them, stopping at the first slot not known here, and
+// preceded by this replica's snapshot when m.Slot is compacted here.
 func (n *Node) onFetch(m Message) {
-	var es []Entry
-	for s := max(m.Slot, 1); len(es) < n.cfg.CatchupBatch; s++ {
-		v, ok := n.learned[s]
-		if !ok {
-			break
-		}
-		es = append(es, Entry{Slot: s, Value: v})
+	if n.rec.active {
+		return // a restarted replica has nothing to give yet
 	}
-	if len(es) > 0 {
-		n.send(Message{Type: Entries, To: m.From, Entries: es})
+	r := n.fetchReply(m.Slot)
+	if len(r.Entries) > 0 || r.Snap != nil {
+		r.To = m.From
+		n.send(r)
 	}
 }

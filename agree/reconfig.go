@@ -40,8 +40,8 @@ func (n *Node) enter() {
 func (n *Node) stepPaxos(m Message) {
 	switch m.Type {
 	case Prepare, Vote:
-		if n.behindOrAhead(m) {
-			return
+		if n.behindOrAhead(m) || m.Epoch <= n.mute {
+			return // a restarted replica stays silent in choices it may have voted in
 		}
 		if m.Type == Prepare {
 			n.onPrepare(m)
@@ -100,6 +100,10 @@ func (n *Node) onPrepare(m Message) {
 	if n.view.Leader == n.cfg.ID || n.view.Acceptor == n.cfg.ID {
 		n.sealed = max(n.sealed, n.view.Epoch)
 		p.Entries = n.sealEntries()
+		if n.snap.Index > 0 {
+			s := n.snap
+			p.Snap = &s // the seal's slots up to the snapshot are in it
+		}
 	}
 	n.send(p)
 }
@@ -167,8 +171,20 @@ func (n *Node) onDecide(m Message) {
 	if m.View == nil || m.View.Epoch <= n.view.Epoch {
 		return
 	}
-	v := *m.View
+	n.adopt(*m.View)
+}
+
+// adopt enters the epoch of v: the replica installs its snapshot if it
+// is behind it, learns its log, and holds it compacted to its own
+// snapshot.
+func (n *Node) adopt(v View) {
+	n.install(v.Snap)
 	n.learnAll(v.Log)
+	if n.snap.Index > snapIndex(v.Snap) {
+		v.Log = trimLog(v.Log, n.snap.Index)
+		s := n.snap
+		v.Snap = &s
+	}
 	n.view = v
 	n.enter()
 }

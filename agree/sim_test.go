@@ -27,11 +27,16 @@ type sim struct {
 	chosen   map[uint64][]byte // S2
 	applied  [][]Entry         // S3, per replica
 	proposed map[string]bool   // S4
+	compact  uint64            // a replica snapshots every compact slots (0: never)
+	// mayRestart, when not nil, lets chaos restart replica id with its
+	// state lost (up or crashed).
+	mayRestart func(id int) bool
+	seed       uint64
 }
 
 func newSim(t testing.TB, replicas int, seed uint64) *sim {
 	s := &sim{t: t, rnd: rand.New(rand.NewPCG(seed, 99)), accepted: map[uint64][]byte{},
-		chosen: map[uint64][]byte{}, applied: make([][]Entry, replicas), proposed: map[string]bool{}}
+		chosen: map[uint64][]byte{}, applied: make([][]Entry, replicas), proposed: map[string]bool{}, seed: seed}
 	for id := range replicas {
 		n, err := New(Config{ID: id, Replicas: replicas, Seed: seed})
 		if err != nil {
@@ -63,10 +68,14 @@ func (s *sim) collect(id int) {
 			}
 		}
 	}
+	if rd.Snapshot != nil {
+		s.checkSnapshot(id, *rd.Snapshot)
+	}
 	for _, e := range rd.Decided {
 		s.checkDecided(id, e)
 	}
 	s.checkLearned(id)
+	s.maybeCompact(id)
 }
 
 func (s *sim) checkAccept(m Message) {

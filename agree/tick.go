@@ -46,6 +46,7 @@ func (n *Node) Report(peer int) {
 func (n *Node) Tick() {
 	n.now++
 	n.heartbeat()
+	n.recoverTick()
 	n.resend()
 	n.catchUp()
 	n.suspect()
@@ -107,6 +108,9 @@ func (n *Node) catchUp() {
 // suspect starts a reconfiguration when the leader or the acceptor has
 // been silent too long, or restarts one that has not finished in time.
 func (n *Node) suspect() {
+	if n.view.Epoch+1 <= n.mute {
+		return // restarted: the others choose the next view without it
+	}
 	if n.px.running {
 		if n.now-n.px.started >= n.fd.timeout {
 			n.startReconfig()

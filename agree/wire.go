@@ -19,6 +19,7 @@ func (m Message) AppendBinary(b []byte) ([]byte, error) {
 	}
 	b = wire.AppendBytes(b, m.Value)
 	b = appendEntries(b, m.Entries)
+	b = appendSnap(b, m.Snap)
 	if m.View == nil {
 		return append(b, 0), nil
 	}
@@ -26,7 +27,19 @@ func (m Message) AppendBinary(b []byte) ([]byte, error) {
 	for _, x := range []uint64{m.View.Epoch, uint64(m.View.Leader), uint64(m.View.Acceptor), m.View.Base} {
 		b = binary.AppendUvarint(b, x)
 	}
+	b = appendSnap(b, m.View.Snap)
 	return appendEntries(b, m.View.Log), nil
+}
+
+// appendSnap appends a presence byte and, for a snapshot, its index and
+// data.
+func appendSnap(b []byte, s *Snapshot) []byte {
+	if s == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	b = binary.AppendUvarint(b, s.Index)
+	return wire.AppendBytes(b, s.Data)
 }
 
 func appendEntries(b []byte, es []Entry) []byte {
@@ -54,8 +67,10 @@ func (m *Message) UnmarshalBinary(data []byte) error {
 	m.Voted.ID = d.id(d.Uvarint())
 	m.Value = d.value()
 	m.Entries = d.entries()
+	m.Snap = d.snap()
 	if d.Byte() == 1 {
 		v := &View{Epoch: d.Uvarint(), Leader: d.id(d.Uvarint()), Acceptor: d.id(d.Uvarint()), Base: d.Uvarint()}
+		v.Snap = d.snap()
 		v.Log = d.entries()
 		m.View = v
 	}
@@ -75,6 +90,17 @@ func (d *decoder) id(x uint64) int {
 }
 
 func (d *decoder) value() []byte { return d.Bytes("value") }
+
+func (d *decoder) snap() *Snapshot {
+	if d.Byte() != 1 {
+		return nil
+	}
+	s := &Snapshot{Index: d.Uvarint(), Data: d.Bytes("snapshot")}
+	if s.Data == nil {
+		s.Data = []byte{}
+	}
+	return s
+}
 
 func (d *decoder) entries() []Entry {
 	n := d.Uvarint()

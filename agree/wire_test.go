@@ -14,6 +14,10 @@ func wireSamples() []Message {
 		{Type: Promise, From: 4, To: 3, Epoch: 9, Ballot: Ballot{Round: 3, ID: 3}, Voted: Ballot{Round: 2, ID: 1},
 			View: &View{Epoch: 9, Leader: 1, Acceptor: 2, Base: 3, Log: log}, Entries: log},
 		{Type: Heartbeat, From: 0, To: All, Epoch: 1, Slot: 5},
+		{Type: Entries, From: 1, To: 2, Epoch: 3, Snap: &Snapshot{Index: 7, Data: []byte("state")},
+			Entries: []Entry{{Slot: 8, Value: []byte("b")}}},
+		{Type: Recovered, From: 0, To: 2, Epoch: 4, Slot: 9,
+			View: &View{Epoch: 4, Leader: 0, Acceptor: 1, Base: 9, Snap: &Snapshot{Index: 6, Data: []byte{}}, Log: []Entry{{Slot: 7}, {Slot: 8}, {Slot: 9}}}},
 	}
 }
 
