@@ -48,7 +48,12 @@ func (d *Dist) BFS(ctx context.Context, root int64, mode Mode) (Levels, error) {
 	}
 	d.reset()
 	var frontier []uint32
-	if d.Home(root) == d.rank {
+	if d.tk != nil {
+		var err error
+		if frontier, err = d.tk.start(ctx, root); err != nil {
+			return Levels{}, err
+		}
+	} else if d.Home(root) == d.rank {
 		frontier = d.visit(nil, root-d.lo, root, 0)
 	}
 	mu := int64(len(d.g.Nbr)) - d.degrees(frontier)
@@ -62,16 +67,23 @@ func (d *Dist) BFS(ctx context.Context, root int64, mode Mode) (Levels, error) {
 			return lv, err
 		}
 		if sums[0] == 0 {
-			return lv, nil
+			return lv, d.finish(ctx)
 		}
 		if mode == Hybrid {
 			bottomUp = choose(bottomUp, sums[0], sums[1], sums[2], d.n)
 		}
 		var err error
-		if bottomUp {
+		switch {
+		case bottomUp && d.tk != nil:
+			lv.BottomUp++
+			frontier, err = d.tk.bottomUp(ctx, frontier, depth)
+		case bottomUp:
 			lv.BottomUp++
 			frontier, err = d.bottomUp(ctx, frontier, depth)
-		} else {
+		case d.tk != nil:
+			lv.TopDown++
+			frontier, err = d.tk.topDown(ctx, frontier, depth)
+		default:
 			lv.TopDown++
 			frontier, err = d.topDown(ctx, frontier, depth)
 		}
@@ -81,6 +93,15 @@ func (d *Dist) BFS(ctx context.Context, root int64, mode Mode) (Levels, error) {
 		mu -= d.degrees(frontier)
 		lv.Seconds = append(lv.Seconds, d.cfg.Now().Sub(t0).Seconds())
 	}
+}
+
+// finish leaves the search's parents in Dist.parent: the Tasks
+// implementation's are in the global parent array.
+func (d *Dist) finish(ctx context.Context) error {
+	if d.tk == nil {
+		return nil
+	}
+	return d.tk.parents(ctx)
 }
 
 // collectiveSum replaces each rank's v with the sums over the ranks.

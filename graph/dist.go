@@ -31,6 +31,8 @@ type DistConfig struct {
 	// AM configures the engine the Dist makes; its Tag must differ from
 	// the program's other engines'.
 	AM am.Config
+	// Impl is how searches run: Loops (the default) or Tasks.
+	Impl Impl
 }
 
 func (c DistConfig) withDefaults(ranks int) DistConfig {
@@ -43,6 +45,9 @@ func (c DistConfig) withDefaults(ranks int) DistConfig {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.Impl == 0 {
+		c.Impl = Loops
+	}
 	return c
 }
 
@@ -50,6 +55,9 @@ func (c DistConfig) withDefaults(ranks int) DistConfig {
 func (c DistConfig) Validate() error {
 	if c.Threads < 0 || c.Batch < 0 || c.Batch > 2048 {
 		return fmt.Errorf("%w: %d threads, batches of %d pairs (at most 2048)", ErrBadGraph, c.Threads, c.Batch)
+	}
+	if c.Impl < 0 || c.Impl > Tasks {
+		return fmt.Errorf("%w: search implementation %d", ErrBadGraph, c.Impl)
 	}
 	return c.AM.Validate()
 }
@@ -76,6 +84,8 @@ type Dist struct {
 
 	parent []int64
 	level  []int32
+
+	tk *tasks // the Tasks implementation's runtime; nil for Loops
 }
 
 // inbox holds the batches that handlers received, for the rank's own
@@ -184,15 +194,32 @@ func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cf
 			return nil, err
 		}
 	}
+	if d.cfg.Impl == Tasks {
+		if d.tk, err = newTasks(d, &reg); err != nil {
+			return nil, err
+		}
+	}
 	if d.e, err = am.New(ctx, w, &reg, d.cfg.AM); err != nil {
 		return nil, err
+	}
+	if d.tk != nil {
+		if err := d.tk.bind(ctx, d.e); err != nil {
+			d.e.Close(ctx)
+			return nil, err
+		}
 	}
 	return d, nil
 }
 
 // Close stops the rank's engine once every rank is done with it.
 func (d *Dist) Close(ctx context.Context) error {
-	if err := d.c.Barrier(ctx); err != nil {
+	err := d.c.Barrier(ctx)
+	if d.tk != nil {
+		if cerr := d.tk.pool.Close(ctx); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		d.e.Close(ctx)
 		return err
 	}

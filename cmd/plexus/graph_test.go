@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,8 +30,39 @@ func TestGraphBFSJob(t *testing.T) {
 	}
 }
 
+// TestGraphBFSImplsJob runs both implementations as 1, 2 and 3 ranks
+// under plexus run: every search validates, the report names the
+// implementation, and both count the same edges per search (the same
+// roots and components).
+func TestGraphBFSImplsJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs jobs")
+	}
+	bin := benchBinary(t)
+	for _, n := range []string{"1", "2", "3"} {
+		nedges := map[string][]int64{}
+		for _, impl := range []string{"loops", "tasks"} {
+			out := mustRun(t, "run", "-n", n, "--", bin, "graph", "bfs", "--scale", "9", "--nbfs", "4", "--impl", impl, "--json", "--quiet")
+			out = strings.TrimPrefix(strings.ReplaceAll(out, "\n[0] ", "\n"), "[0] ")
+			var rep bfsReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if !rep.Validated || rep.Impl != impl || rep.Ranks != len(rep.PeakRSS) || len(rep.PerSearch) != 4 {
+				t.Fatalf("ranks %s, impl %s: %+v", n, impl, rep)
+			}
+			for _, s := range rep.PerSearch {
+				nedges[impl] = append(nedges[impl], s.NEdge)
+			}
+		}
+		if !slices.Equal(nedges["loops"], nedges["tasks"]) {
+			t.Errorf("ranks %s: edges per search: loops %v, tasks %v", n, nedges["loops"], nedges["tasks"])
+		}
+	}
+}
+
 func TestGraphBFSBadInput(t *testing.T) {
-	for _, args := range [][]string{{"--scale", "0"}, {"--scale", "40"}, {"--mode", "sideways"}, {"--nbfs", "0"}} {
+	for _, args := range [][]string{{"--scale", "0"}, {"--scale", "40"}, {"--mode", "sideways"}, {"--nbfs", "0"}, {"--impl", "threads"}} {
 		if _, errOut, code := plexus(t, append([]string{"graph", "bfs"}, args...)...); code != exitUsage {
 			t.Errorf("graph bfs %v: exit %d, want %d\n%s", args, code, exitUsage, errOut)
 		}

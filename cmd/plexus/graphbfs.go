@@ -17,14 +17,19 @@ import (
 var graphBFSCmd = &command{
 	name:    "graph bfs",
 	summary: "Graph500 breadth-first search on a Kronecker graph across the job's ranks",
-	usage: `graph bfs [--scale SCALE] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--json] [--svg FILE [--svg-with LIST]]
+	usage: `graph bfs [--scale SCALE] [--edgefactor N] [--nbfs N] [--seed N] [--root V] [--mode hybrid|topdown] [--impl loops|tasks] [--json] [--svg FILE [--svg-with LIST]]
 
 Graph500 kernel 2 on Plexus: every rank generates its share of a Kronecker
 graph of 2^scale vertices and edgefactor × 2^scale edges (initiator 0.57,
 0.19, 0.19, labels permuted and edges shuffled from --seed), sends each
 edge to its endpoints' home ranks, then searches from up to --nbfs keys
 sampled among the vertices with an edge. Updates of a vertex run at its
-home rank as aggregated active messages (package am). Every search is
+home rank as aggregated active messages (package am). --impl tasks runs
+the same search in Grappa's style: each level is a task loop over every
+rank's own vertices (package task), the parent array is a global array
+(package pgas), and a visit is a compare-and-swap at the vertex's home,
+carried by a task; --impl loops (the default) uses plain goroutines and
+per-rank arrays. Every search is
 validated by the specification's five rules; a failure exits 1 naming
 the rule. Run it as the ranks of a job:
   plexus run -n 2 -- plexus graph bfs --scale 20
@@ -45,6 +50,7 @@ func init() { addCommand(graphBFSCmd) }
 type bfsOpts struct {
 	cfg   graph.BenchConfig
 	mode  string
+	impl  string
 	seed  int64
 	quiet bool
 	json  bool
@@ -58,6 +64,7 @@ func (o *bfsOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.cfg.Scale, "scale", 16, "`SCALE`: the graph has 2^SCALE vertices")
 	fs.IntVar(&o.cfg.EdgeFactor, "edgefactor", graph.DefaultEdgeFactor, "`N` edges per vertex")
 	fs.IntVar(&o.cfg.NBFS, "nbfs", 64, "`N` searches, each from its own key")
+	fs.StringVar(&o.impl, "impl", "loops", "`loops|tasks`: levels as rank goroutines over plain arrays, or as task loops over a pgas parent array")
 	fs.Int64Var(&o.seed, "seed", 1, "`N` seeds the graph and the keys")
 	fs.Int64Var(&o.cfg.Root, "root", -1, "search only from vertex `V` (it must have an edge), nbfs times")
 	fs.StringVar(&o.mode, "mode", "hybrid", "`hybrid|topdown`: direction-optimising or top-down levels only")
@@ -78,6 +85,14 @@ func (o *bfsOpts) check() error {
 		o.cfg.Mode = graph.TopDown
 	default:
 		return usagef("--mode %q: want hybrid or topdown", o.mode)
+	}
+	switch o.impl {
+	case "loops":
+		o.cfg.Dist.Impl = graph.Loops
+	case "tasks":
+		o.cfg.Dist.Impl = graph.Tasks
+	default:
+		return usagef("--impl %q: want loops or tasks", o.impl)
 	}
 	if o.cfg.Scale < 1 || o.cfg.Scale > graph.MaxScale || o.cfg.EdgeFactor < 1 || o.cfg.NBFS < 1 {
 		return usagef("--scale %d (1 to %d), --edgefactor %d and --nbfs %d must be positive",
@@ -160,6 +175,7 @@ func bfsRank(ctx context.Context, c *cli, o *bfsOpts, w *comm.World, cc *collect
 		return nil
 	}
 	rep := newBFSReport(res, o.mode, rss)
+	rep.Impl = o.impl
 	if o.svg != "" {
 		if err := writeBFSSVGs(c.stderr, o.svg, append(o.other, rep)); err != nil {
 			return err

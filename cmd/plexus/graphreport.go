@@ -23,6 +23,7 @@ type bfsReport struct {
 	Ranks         int      `json:"ranks"`
 	NBFS          int      `json:"nbfs"`
 	Mode          string   `json:"mode"`
+	Impl          string   `json:"impl"`
 	Validated     bool     `json:"validated"`
 	ConstructionS float64  `json:"construction_s"`
 	HarmonicTEPS  float64  `json:"harmonic_mean_TEPS"`
