@@ -90,7 +90,11 @@ func TestJobPostsKilledRank(t *testing.T) {
 func rankMain(mode string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	err := runRank(ctx, mode)
+	run := runRank
+	if strings.HasPrefix(mode, "hier") {
+		run = hierRank // hiercluster_test.go
+	}
+	err := run(ctx, mode)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
