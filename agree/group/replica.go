@@ -23,6 +23,21 @@ type Config struct {
 	// Apply is called with every decided entry, in slot order, on the
 	// replica's goroutine (no-ops, with a nil Value, included).
 	Apply func(agree.Entry)
+	// CompactEvery, when positive and Snapshot is set, makes the replica
+	// compact its log every CompactEvery applied slots: it takes
+	// Snapshot() of the state Apply built and hands it to the protocol,
+	// which then forgets the entries before it (agree.Node.Compact).
+	CompactEvery uint64
+	// Snapshot returns the applied state, on the replica's goroutine,
+	// as bytes that Restore reads.
+	Snapshot func() []byte
+	// Restore replaces the applied state by a snapshot (the replica was
+	// restarted or fell behind the others' compaction point), on the
+	// replica's goroutine, before the entries after it are applied.
+	Restore func(agree.Snapshot)
+	// OnTick, when not nil, is called on the replica's goroutine after
+	// every tick (servers recheck what waits on the replica's state).
+	OnTick func()
 	// Log receives failures to send; nil means slog.Default().
 	Log *slog.Logger
 }
@@ -55,6 +70,12 @@ func New(cfg Config, net Net) (*Replica, error) {
 	}
 	if cfg.Apply == nil {
 		cfg.Apply = func(agree.Entry) {}
+	}
+	if cfg.Restore == nil {
+		cfg.Restore = func(agree.Snapshot) {}
+	}
+	if cfg.OnTick == nil {
+		cfg.OnTick = func() {}
 	}
 	return &Replica{cfg: cfg, node: node, net: net, inbox: make(chan agree.Message, 4096),
 		calls: make(chan func(*agree.Node), 1024), done: make(chan struct{}), out: map[int][]agree.Message{}}, nil
@@ -135,6 +156,7 @@ func (r *Replica) Run(ctx context.Context) error {
 			f(r.node)
 		case <-ticks:
 			r.node.Tick()
+			r.cfg.OnTick()
 		}
 		r.flush(ctx)
 	}

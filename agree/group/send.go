@@ -38,9 +38,13 @@ func (r *Replica) flush(ctx context.Context) {
 		r.sendTo(ctx, to, r.out[to])
 		delete(r.out, to)
 	}
+	if rd.Snapshot != nil {
+		r.cfg.Restore(*rd.Snapshot)
+	}
 	for _, e := range rd.Decided {
 		r.cfg.Apply(e)
 	}
+	r.compact()
 }
 
 // broadcastBatch is the most messages in one broadcast frame: about 6
