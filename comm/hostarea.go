@@ -92,7 +92,10 @@ func (w *World) HostArea(ch int) (a *Area, ok bool) {
 // has no local transport (it is alone on its host).
 func (m *mux) localPosts(lane int) (*shm.Posts, []int, error) {
 	rt := m.routes.Load()
-	if rt == nil || rt.local == nil {
+	if m.cfg.Local == nil || rt == nil {
+		return nil, nil, errors.New("comm: no shared memory between the ranks of a host")
+	}
+	if rt.local == nil {
 		return nil, nil, errNoHostArea
 	}
 	p, ok := rt.local.(poster)

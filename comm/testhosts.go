@@ -20,13 +20,17 @@ func init() {
 			c.Rank, c.Size = rank, size
 			return openSHM(c)
 		}
+		mode := TransportAuto
+		if sc.Dir == "" { // TCP alone, as Join with TransportTCP, but routed by the mux
+			local, mode = nil, TransportTCP
+		}
 		m := newMux(muxConfig{Rank: cfg.Rank, Size: cfg.Size, Remote: openTCP(tc, ready), Local: local})
 		w, err := openWorld(cfg, m.Open)
 		if err != nil {
 			return nil, err
 		}
 		w.hosts = hosts
-		w.via = transports(cfg.Rank, hosts, TransportAuto)
+		w.via = transports(cfg.Rank, hosts, mode)
 		if err := m.Route(hosts); err != nil {
 			w.Close()
 			return nil, err

@@ -101,7 +101,7 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 		if a := w.Area(base + chArea); a != nil {
 			c.flat = newFlat(a, p.Crowded)
 		} else {
-			c.hier, err = c.hosts(p.Crowded)
+			c.hier = c.hosts(p.Crowded)
 		}
 	}
 	if err != nil {

@@ -54,18 +54,21 @@ type hier struct {
 	hostOf []int // every rank's host
 	local  []int // every rank's number on this host's area, or -1
 	leader bool
-	// leaders holds the links to the other hosts' leaders, by host, at a
-	// leader (nil elsewhere and for its own host).
+	groups [][]int
+	// leaders holds the links to the other hosts' leaders made so far,
+	// by host, at a leader (nil elsewhere): on channel ch of w.
 	leaders []*comm.Link
+	w       *comm.World
+	ch      int
 	acc, in []byte // shm.PostBytes each: a leader's partial, a received value
 }
 
 // newHier returns the hierarchical state over groups (comm.World.Hosts)
 // for rank me, with a the host's area (nil when me is alone there), and
 // links on channel ch to the other leaders.
-func newHier(w *comm.World, groups [][]int, a *comm.Area, ch int, crowded bool) (*hier, error) {
+func newHier(w *comm.World, groups [][]int, a *comm.Area, ch int, crowded bool) *hier {
 	me := w.Rank()
-	h := &hier{hosts: len(groups), hostOf: make([]int, w.Size()), local: make([]int, w.Size()),
+	h := &hier{hosts: len(groups), groups: groups, hostOf: make([]int, w.Size()), local: make([]int, w.Size()),
 		acc: make([]byte, shm.PostBytes), in: make([]byte, shm.PostBytes)}
 	for i, g := range groups {
 		for _, r := range g {
@@ -82,21 +85,24 @@ func newHier(w *comm.World, groups [][]int, a *comm.Area, ch int, crowded bool) 
 	if a != nil {
 		h.f = newFlat(a, crowded)
 	}
-	if !h.leader {
-		return h, nil
+	if h.leader {
+		h.w, h.ch, h.leaders = w, ch, make([]*comm.Link, h.hosts)
 	}
-	h.leaders = make([]*comm.Link, h.hosts)
-	for i, g := range groups {
-		if i == h.host {
-			continue
-		}
-		l, err := w.Link(g[0], ch)
-		if err != nil {
-			return nil, fmt.Errorf("collective: link to host %d's leader: %w", i, err)
-		}
-		h.leaders[i] = l
+	return h
+}
+
+// link returns the link to host's leader, made on first use: a leader
+// talks to the few leaders its schedules name, not to every one.
+func (h *hier) link(host int) (*comm.Link, error) {
+	if l := h.leaders[host]; l != nil {
+		return l, nil
 	}
-	return h, nil
+	l, err := h.w.Link(h.groups[host][0], h.ch)
+	if err != nil {
+		return nil, fmt.Errorf("collective: link to host %d's leader: %w", host, err)
+	}
+	h.leaders[host] = l
+	return l, nil
 }
 
 // barrier is Barrier across hosts.
@@ -213,16 +219,32 @@ func (h *hier) take(k uint64, r int, out []byte) error {
 }
 
 // hosts returns the communicator's hierarchical state when its ranks span
-// hosts and every rank has its host's area (comm.World.HostArea), unless
-// Config.NoHosts; else nil, and the trees run every collective. The rule
-// is the same at every rank, so all of them run the same algorithm.
-func (c *Comm) hosts(crowded bool) (*hier, error) {
-	if c.cfg.NoHosts {
-		return nil, nil
+// hosts, unless Config.NoHosts; else nil, and the trees run every
+// collective. The rule (not the model) decides, the same at every rank:
+// with every rank's host area (comm.World.HostArea), two levels; without
+// (TCP alone, or no lane left), one level of doubling over every rank,
+// ranks ordered by host (singletons), so that the first steps stay on a
+// host and the last ones cross, as Open MPI's recursive doubling pairs
+// them.
+func (c *Comm) hosts(crowded bool) *hier {
+	groups := c.w.Hosts()
+	if c.cfg.NoHosts || len(groups) < 2 {
+		return nil
 	}
-	a, ok := c.w.HostArea(c.base + chArea)
-	if !ok {
-		return nil, nil
+	if a, ok := c.w.HostArea(c.base + chArea); ok {
+		return newHier(c.w, groups, a, c.base+chHier, crowded)
 	}
-	return newHier(c.w, c.w.Hosts(), a, c.base+chHier, crowded)
+	return newHier(c.w, singletons(groups), nil, c.base+chHier, crowded)
+}
+
+// singletons returns every rank of groups as a group of its own, in the
+// groups' order.
+func singletons(groups [][]int) [][]int {
+	var one [][]int
+	for _, g := range groups {
+		for _, r := range g {
+			one = append(one, []int{r})
+		}
+	}
+	return one
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,20 +21,31 @@ import (
 // hostWorlds returns worlds in this process whose rank r runs on the
 // pretend host hosts[r] (commtest.HostWorlds): shared memory within a
 // host, TCP on the loopback between hosts.
-func hostWorlds(t testing.TB, hosts []string) fixture {
+func hostWorlds(t testing.TB, hosts []string) fixture { return hostWorldsOver(t, hosts, true) }
+
+// hostWorldsOver is hostWorlds, with TCP alone between all ranks when
+// shared is false (comm.TransportTCP's worlds).
+func hostWorldsOver(t testing.TB, hosts []string, shared bool) fixture {
 	t.Helper()
-	dir, err := os.MkdirTemp(shm.DefaultDir, "plexus-hier-test-")
-	if err != nil {
-		t.Skip(err)
+	dir := ""
+	if shared {
+		var err error
+		if dir, err = os.MkdirTemp(shm.DefaultDir, "plexus-hier-test-"); err != nil {
+			t.Skip(err)
+		}
 	}
 	ws, err := commtest.HostWorlds(hosts, "hier-test", dir, comm.Config{})
 	if err != nil {
-		os.RemoveAll(dir)
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		closeAll(ws)
-		os.RemoveAll(dir)
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	})
 	return fixture{ws, func(r int) { ws[r].Close() }}
 }
@@ -145,39 +157,47 @@ func TestHierNoHosts(t *testing.T) {
 }
 
 // TestHierPeerLost: a rank on another host dies while the others wait in
-// a two-level barrier, broadcast or allreduce: every survivor fails with
+// a two-level barrier, broadcast or allreduce (or, over TCP alone, in
+// the doubling over every rank): every survivor fails with
 // an error wrapping comm.ErrPeerLost or comm.ErrLinkAborted within
 // seconds, and the communicator is closed everywhere.
 func TestHierPeerLost(t *testing.T) {
-	for _, gone := range []int{1, 3} { // rank 1 leads host b; rank 3 follows there
-		for _, op := range []string{"barrier", "bcast", "allreduce"} {
-			t.Run(fmt.Sprintf("gone=%d/op=%s", gone, op), func(t *testing.T) {
-				f := hostWorlds(t, []string{"a", "b", "a", "b"})
-				ctx := testCtx(t)
-				cs := newComms(t, ctx, f.ws, Config{Model: Placement})
-				time.AfterFunc(30*time.Millisecond, func() { f.kill(gone) })
-				start := time.Now()
-				var survivors []int
-				for r := range cs {
-					if r != gone {
-						survivors = append(survivors, r)
-					}
-				}
-				err := eachRank(len(survivors), func(i int) error {
-					return lostOp(ctx, cs[survivors[i]], op, gone)
+	for _, shared := range []bool{true, false} {
+		for _, gone := range []int{1, 3} { // rank 1 leads host b; rank 3 follows there
+			for _, op := range []string{"barrier", "bcast", "allreduce"} {
+				t.Run(fmt.Sprintf("shm=%v/gone=%d/op=%s", shared, gone, op), func(t *testing.T) {
+					hierLost(t, shared, gone, op)
 				})
-				if d := time.Since(start); d > 5*time.Second {
-					t.Errorf("survivors took %v to fail", d)
-				}
-				if !errors.Is(err, comm.ErrPeerLost) && !errors.Is(err, comm.ErrLinkAborted) {
-					t.Fatalf("survivors' error %v, want one wrapping comm.ErrPeerLost or comm.ErrLinkAborted", err)
-				}
-				for _, r := range survivors {
-					if !errors.Is(cs[r].Err(), ErrClosed) {
-						t.Errorf("rank %d usable after a peer died: %v", r, cs[r].Err())
-					}
-				}
-			})
+			}
+		}
+	}
+}
+
+// hierLost is one case of TestHierPeerLost.
+func hierLost(t *testing.T, shared bool, gone int, op string) {
+	f := hostWorldsOver(t, []string{"a", "b", "a", "b"}, shared)
+	ctx := testCtx(t)
+	cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+	time.AfterFunc(30*time.Millisecond, func() { f.kill(gone) })
+	start := time.Now()
+	var survivors []int
+	for r := range cs {
+		if r != gone {
+			survivors = append(survivors, r)
+		}
+	}
+	err := eachRank(len(survivors), func(i int) error {
+		return lostOp(ctx, cs[survivors[i]], op, gone)
+	})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("survivors took %v to fail", d)
+	}
+	if !errors.Is(err, comm.ErrPeerLost) && !errors.Is(err, comm.ErrLinkAborted) {
+		t.Fatalf("survivors' error %v, want one wrapping comm.ErrPeerLost or comm.ErrLinkAborted", err)
+	}
+	for _, r := range survivors {
+		if !errors.Is(cs[r].Err(), ErrClosed) {
+			t.Errorf("rank %d usable after a peer died: %v", r, cs[r].Err())
 		}
 	}
 }
@@ -244,4 +264,88 @@ func TestHierOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHierTCP: in worlds that span hosts over TCP alone (no host areas),
+// the collectives run as one level of doubling over every rank, ranks
+// ordered by host; every rank gets the broadcast's bytes and the one
+// allreduce result that order's bracketing gives (runDoubling's,
+// evaluated on the ranks' inputs).
+func TestHierTCP(t *testing.T) {
+	for _, layout := range hierLayouts {
+		t.Run("hosts="+layout, func(t *testing.T) {
+			f := hostWorldsOver(t, strings.Split(layout, ""), false)
+			ctx := testCtx(t)
+			cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+			for r, c := range cs {
+				if c.hier == nil || c.hier.f != nil || c.hier.hosts != len(cs) {
+					t.Fatalf("rank %d: not one level of doubling over every rank (%+v)", r, c.hier)
+				}
+			}
+			order := hostOrder(layout)
+			bracket := runDoubling(t, len(order))[0]
+			rounds := count(300)
+			err := eachRank(len(cs), func(r int) error {
+				for i := range rounds {
+					got, err := postRound(ctx, cs[r], i)
+					if err != nil {
+						return fmt.Errorf("rank %d round %d (%s): %w", r, i, roundOp(i), err)
+					}
+					want := wantRound(len(cs), i)
+					if roundOp(i) == "allreduce" {
+						want = evalBracket(bracket, func(p int) []byte { return putFloats(roundValues(order[p], i)) })
+					}
+					if !bytes.Equal(got, want) {
+						return fmt.Errorf("rank %d round %d (%s): got %x, want %x", r, i, roundOp(i), got, want)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// hostOrder returns the ranks of layout ordered by host (hosts by their
+// lowest rank), then by rank.
+func hostOrder(layout string) []int {
+	var order []int
+	done := map[byte]bool{}
+	for r := range len(layout) {
+		if done[layout[r]] {
+			continue
+		}
+		done[layout[r]] = true
+		for q := r; q < len(layout); q++ {
+			if layout[q] == layout[r] {
+				order = append(order, q)
+			}
+		}
+	}
+	return order
+}
+
+// evalBracket evaluates a bracketing of runDoubling ("((h0∘h2)∘h1)") with
+// hI = leaf(I) and ∘ the float sum, folding the right operand into the
+// left.
+func evalBracket(expr string, leaf func(int) []byte) []byte {
+	v, _ := evalAt(expr, 0, leaf)
+	return v
+}
+
+func evalAt(expr string, i int, leaf func(int) []byte) ([]byte, int) {
+	if expr[i] == 'h' {
+		j := i + 1
+		for j < len(expr) && expr[j] >= '0' && expr[j] <= '9' {
+			j++
+		}
+		n, _ := strconv.Atoi(expr[i+1 : j])
+		return leaf(n), j
+	}
+	left, j := evalAt(expr, i+1, leaf) // after "("
+	right, k := evalAt(expr, j+len("∘"), leaf)
+	addFloats(left, right)
+	return left, k + 1 // after ")"
 }

@@ -14,7 +14,10 @@ import (
 // the same value, folded by op (nil for a barrier's zero bytes).
 func (h *hier) exchange(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
 	for _, s := range doublingSteps(h.host, h.hosts) {
-		l := h.leaders[s.peer]
+		l, err := h.link(s.peer)
+		if err != nil {
+			return err
+		}
 		if s.send {
 			if err := l.Send(ctx, acc); err != nil {
 				return err
@@ -44,13 +47,17 @@ func (h *hier) exchange(ctx context.Context, acc []byte, op func(acc, in []byte)
 // recv receives host's leader's next message into buf, which it must
 // fill exactly.
 func (h *hier) recv(ctx context.Context, host int, buf []byte) error {
-	n, err := h.leaders[host].Recv(ctx, buf)
+	l, err := h.link(host)
+	if err != nil {
+		return err
+	}
+	n, err := l.Recv(ctx, buf)
 	if err != nil {
 		return err
 	}
 	if n != len(buf) {
 		return fmt.Errorf("%w: %d bytes from host %d's leader (rank %d), %d expected",
-			coll.ErrMismatch, n, host, h.leaders[host].Peer(), len(buf))
+			coll.ErrMismatch, n, host, l.Peer(), len(buf))
 	}
 	return nil
 }
@@ -103,7 +110,11 @@ func (h *hier) down(ctx context.Context, rootHost int, buf []byte) error {
 		return nil
 	}
 	for _, kid := range bcastChildren(h.host, rootHost, h.hosts) {
-		if err := h.leaders[kid].Send(ctx, buf); err != nil {
+		l, err := h.link(kid)
+		if err != nil {
+			return err
+		}
+		if err := l.Send(ctx, buf); err != nil {
 			return err
 		}
 	}

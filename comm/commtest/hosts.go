@@ -16,7 +16,9 @@ import (
 // with the same host name talk over shared memory (one segment per
 // host, in dir), the others over TCP on the loopback. Each world is made
 // with cfg (its Rank and Size set per world); a nil cfg.Logger discards
-// the transports' messages. On error the worlds made so far are closed.
+// the transports' messages. An empty dir means TCP alone, between ranks
+// of one host too, as with comm.TransportTCP. On error the worlds made
+// so far are closed.
 func HostWorlds(hosts []string, job, dir string, cfg comm.Config) ([]*comm.World, error) {
 	n := len(hosts)
 	addrs := make([]string, n)
