@@ -46,6 +46,13 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	var ep *tcp.Endpoint
 	tc := tcpConfig(info, b)
 	tc.Logger = cfg.Logger
+	if spansHosts(info) {
+		rails, err := railsFrom(os.Getenv, net.InterfaceAddrs)
+		if err != nil {
+			return nil, err
+		}
+		tc.Rails = rails
+	}
 	remote := openTCP(tc, func(e *tcp.Endpoint) { ep = e })
 	m := newMux(muxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized, cfg.Logger)})
 	open := m.Open
@@ -85,7 +92,7 @@ func exchange(ctx context.Context, bs launch.Bootstrap, info launch.Info, ep *tc
 	if err != nil {
 		return nil, err
 	}
-	bk, err := joinBook(ctx, bs, info, card(hostKey(), addr, os.Getpid()))
+	bk, err := joinBook(ctx, bs, info, card(hostKey(), tcp.JoinAddr(addr, ep.RailAddrs()), os.Getpid()))
 	if err != nil {
 		return nil, err
 	}

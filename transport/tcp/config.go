@@ -113,6 +113,19 @@ type Config struct {
 	// silent or vanished peer) at Error; nil means slog.Default(). A peer
 	// that closes its Endpoint logs nothing.
 	Logger *slog.Logger
+	// Rails, if set, are this rank's extra links to its peers (see
+	// "Rails" in the package doc): local addresses with their prefix
+	// length, as "10.252.1.1/24", each paired with a peer's rail in the
+	// same network. Empty, the default, means one connection per peer.
+	Rails []string
+	// RailProfiles names a profile file (rail.File, as plexus rail sample
+	// writes) that predicts each rail; without it, or without a rail in
+	// it, messages are split evenly among the rails.
+	RailProfiles string
+	// RailMin is the shortest Data frame sent over rails; zero means
+	// DefaultRailMin. Shorter frames, and every other kind, keep the
+	// main connection.
+	RailMin int
 }
 
 // Validate checks c and fills in its defaults.
@@ -121,6 +134,9 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if err := c.validateFuncs(); err != nil {
+		return err
+	}
+	if err := c.validateRails(); err != nil {
 		return err
 	}
 	return c.validateSizes()

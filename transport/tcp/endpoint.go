@@ -51,6 +51,8 @@ type Endpoint struct {
 	// detachLeft is how many more connections start may take out of the
 	// netpoller (sock_linux.go); it starts at maxDetached.
 	detachLeft atomic.Int32
+	// rails is nil unless Config.Rails is set (rails.go).
+	rails *railSet
 }
 
 // Stats counts an Endpoint's outgoing traffic over all connections.
@@ -86,6 +88,11 @@ func Listen(cfg Config) (*Endpoint, error) {
 	}
 	e.detachLeft.Store(maxDetached)
 	e.ctx, e.cancel = context.WithCancel(context.Background())
+	if err := e.openRails(); err != nil {
+		e.cancel()
+		ln.Close()
+		return nil, err
+	}
 	e.wg.Add(1)
 	go e.acceptLoop()
 	if cfg.Heartbeat > 0 {
@@ -118,6 +125,11 @@ func (e *Endpoint) Stats() Stats {
 // ErrPeerLost, ErrClosed, or the dial's error; a kind other than
 // frame.Eager to frame.Credit, or a peer out of range, is an error too.
 func (e *Endpoint) Send(ctx context.Context, peer int, h frame.Header, payload []byte) error {
+	if e.rails != nil {
+		if ok, err := e.railSend(ctx, peer, h, payload); ok {
+			return err
+		}
+	}
 	c, err := e.sendConn(ctx, peer, &h, payload)
 	if err != nil {
 		return err
@@ -130,6 +142,11 @@ func (e *Endpoint) Send(ctx context.Context, peer int, h frame.Header, payload [
 // can. It suits a burst of small frames (a window of non-blocking sends),
 // which Send would write one system call each.
 func (e *Endpoint) Queue(ctx context.Context, peer int, h frame.Header, payload []byte) error {
+	if e.rails != nil {
+		if ok, err := e.railSend(ctx, peer, h, payload); ok {
+			return err
+		}
+	}
 	c, err := e.sendConn(ctx, peer, &h, payload)
 	if err != nil {
 		return err

@@ -174,10 +174,11 @@ func (e *Endpoint) awaitIncoming(p *peer, rank int, a *attempt) {
 
 // dialConn connects to rank and authenticates.
 func (e *Endpoint) dialConn(rank int) (*conn, error) {
-	addr, err := e.cfg.Addrs(rank)
+	entry, err := e.cfg.Addrs(rank)
 	if err != nil {
 		return nil, fmt.Errorf("tcp: address of rank %d: %w", rank, err)
 	}
+	addr, _ := splitAddr(entry) // the rails' addresses follow (JoinAddr)
 	a, err := e.keyed(time.Now().Add(e.cfg.HandshakeTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("tcp: dial rank %d: %w", rank, err)

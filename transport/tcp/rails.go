@@ -1,0 +1,255 @@
+package tcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+
+	"github.com/plexus-hpc/plexus/internal/guard"
+	"github.com/plexus-hpc/plexus/transport/frame"
+	"github.com/plexus-hpc/plexus/transport/multirail"
+)
+
+// railSet is an Endpoint's rails (Config.Rails). Each rank dials its own
+// rails to a peer, the first time it sends that peer a long Data frame,
+// and uses them only to send; the peer's rails to it, which it accepts,
+// only bring frames in. So no two ranks ever race to set up one link.
+//
+// Delivery: frames from one peer reach Config.Deliver from its main
+// connection and from its rails; peer.dmu makes the calls serial, as
+// the Deliver contract promises, and gone (under dmu) ends them once the
+// peer is reported lost, which happens after what its rails had
+// delivered to this rank has been passed on (onLost).
+type railSet struct {
+	e       *Endpoint
+	local   []localRail
+	deliver func(int, frame.Header, []byte) // the user's Deliver
+	lost    func(int, error)                // the user's Lost
+	peers   []railPeer
+	down    atomic.Int64 // rails that failed, both ways
+	sent    atomic.Int64 // frames sent over rails
+	// wrap, if set (by tests, before the first send), wraps each rail
+	// this rank dials, by its index among the rails to the peer.
+	wrap func(i int, c net.Conn) net.Conn
+}
+
+// railPeer is the rails' state towards one peer.
+type railPeer struct {
+	dmu  sync.Mutex
+	gone bool // under dmu
+
+	setup sync.Once
+	out   atomic.Pointer[multirail.Link] // set by setup; nil: no rails
+
+	mu      sync.Mutex
+	closed  bool
+	in      *multirail.Link // the peer's rails to this rank
+	inConns []net.Conn      // the peer's rails gathered so far, by index
+	inStop  context.CancelFunc
+	inDone  chan struct{}
+}
+
+// openRails starts listening on the rails of e.cfg, if any, and puts the
+// rails' Deliver and Lost in front of the user's. It runs in Listen,
+// before any goroutine reads e.cfg.
+func (e *Endpoint) openRails() error {
+	if len(e.cfg.Rails) == 0 {
+		return nil
+	}
+	local, err := parseRails(e.cfg.Rails)
+	if err != nil {
+		return err
+	}
+	rs := &railSet{e: e, local: local, deliver: e.cfg.Deliver, lost: e.cfg.Lost, peers: make([]railPeer, e.cfg.Size)}
+	for i := range rs.local {
+		ln, err := net.Listen("tcp", net.JoinHostPort(rs.local[i].ip.String(), "0"))
+		if err != nil {
+			rs.closeListeners()
+			return fmt.Errorf("tcp: rank %d: rail %s: %w", e.cfg.Rank, rs.local[i].ip, err)
+		}
+		rs.local[i].ln = ln
+	}
+	e.rails = rs
+	e.cfg.Deliver, e.cfg.Lost = rs.deliverMain, rs.onLost
+	for i := range rs.local {
+		e.wg.Add(1)
+		go e.railAcceptLoop(rs.local[i].ln)
+	}
+	e.wg.Add(1)
+	context.AfterFunc(e.ctx, func() {
+		defer e.wg.Done()
+		rs.closeAll()
+	})
+	return nil
+}
+
+// RailAddrs returns the listen addresses of the Endpoint's rails, for
+// the address book (JoinAddr); nil without rails.
+func (e *Endpoint) RailAddrs() []string {
+	if e.rails == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range e.rails.local {
+		out = append(out, l.ln.Addr().String())
+	}
+	return out
+}
+
+// RailStats counts an Endpoint's use of its rails.
+type RailStats struct {
+	// Links is the number of peers this rank sends to over rails.
+	Links int
+	// Frames is the number of Data frames sent over rails.
+	Frames int64
+	// Down is the number of rails that failed, sending or receiving.
+	Down int64
+	// Resent is the number of chunks sent again on another rail after
+	// theirs failed.
+	Resent int64
+}
+
+// RailStats returns the rails' counters; zero without rails.
+func (e *Endpoint) RailStats() RailStats {
+	rs := e.rails
+	if rs == nil {
+		return RailStats{}
+	}
+	s := RailStats{Frames: rs.sent.Load(), Down: rs.down.Load()}
+	for i := range rs.peers {
+		if l := rs.peers[i].out.Load(); l != nil {
+			s.Links++
+			s.Resent += l.Stats().Resent
+		}
+	}
+	return s
+}
+
+// deliverMain is Deliver for the main connections: the user's, made
+// serial with the rails' deliveries from the same peer.
+func (rs *railSet) deliverMain(peer int, h frame.Header, p []byte) {
+	rp := &rs.peers[peer]
+	rp.dmu.Lock()
+	rs.deliver(peer, h, p)
+	rp.dmu.Unlock()
+}
+
+// railSend sends a long Data frame over the rails to peer and reports
+// true, or reports false for a frame that keeps the main connection (any
+// other frame, or a peer without rails). Rails that fail on the way are
+// replaced by the others (package multirail); when every rail to peer
+// has failed, the peer is lost: a frame whose fate is unknown must not
+// be sent again elsewhere, where it could arrive twice.
+func (e *Endpoint) railSend(ctx context.Context, peer int, h frame.Header, payload []byte) (bool, error) {
+	if h.Kind != frame.Data || h.Flags != 0 || len(payload) < e.cfg.RailMin {
+		return false, nil
+	}
+	if err := e.checkSend(peer, h, payload); err != nil {
+		return true, err
+	}
+	l := e.rails.outLink(peer)
+	if l == nil {
+		return false, nil
+	}
+	h.Source = int32(e.cfg.Rank)
+	msg := appendFrame(make([]byte, 0, headerSize+len(payload)), h, payload)
+	err := l.Send(ctx, msg)
+	switch {
+	case err == nil:
+		e.rails.sent.Add(1)
+		return true, nil
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return true, err // only the wait for window space ended: nothing left
+	case e.closing.Load():
+		return true, ErrClosed
+	}
+	cause := fmt.Errorf("every rail to rank %d failed: %w", peer, err)
+	if c := e.peers[peer].c.Load(); c != nil {
+		return true, c.failed(cause)
+	}
+	return true, cmpOrErr(e.peerLost(peer), fmt.Errorf("%w: rank %d: %w", ErrPeerLost, peer, cause))
+}
+
+// peerLost is why peer is lost, if it is.
+func (e *Endpoint) peerLost(peer int) error {
+	p := &e.peers[peer]
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lost
+}
+
+// onLost is Lost with rails: what the peer's rails brought is delivered
+// first, then its rails close, then the user hears of the loss. A peer's
+// rails acknowledge a frame once it waits for delivery here, so a frame
+// whose Send returned before the peer closed is never dropped.
+func (rs *railSet) onLost(peer int, err error) {
+	rp := &rs.peers[peer]
+	rp.mu.Lock()
+	in, stop, done := rp.in, rp.inStop, rp.inDone
+	rp.mu.Unlock()
+	if in != nil {
+		stop()
+		<-done
+		rs.drain(peer, in)
+	}
+	rp.dmu.Lock()
+	rp.gone = true
+	rp.dmu.Unlock()
+	rs.closePeer(peer)
+	rs.lost(peer, err)
+}
+
+// closePeer closes the rails to and from peer.
+func (rs *railSet) closePeer(peer int) {
+	rp := &rs.peers[peer]
+	rp.mu.Lock()
+	rp.closed = true
+	in, conns := rp.in, rp.inConns
+	rp.inConns = nil
+	rp.mu.Unlock()
+	for _, c := range conns {
+		if c != nil {
+			c.Close()
+		}
+	}
+	if in != nil {
+		in.Close()
+	}
+	if l := rp.out.Load(); l != nil {
+		l.Close()
+	}
+}
+
+// closeAll closes every rail and listener, when the Endpoint closes.
+func (rs *railSet) closeAll() {
+	rs.closeListeners()
+	for i := range rs.peers {
+		rs.peers[i].setup.Do(func() {}) // no setup starts from now on
+		rs.closePeer(i)
+	}
+}
+
+func (rs *railSet) closeListeners() {
+	for _, l := range rs.local {
+		if l.ln != nil {
+			l.ln.Close()
+		}
+	}
+}
+
+// railAcceptLoop accepts a peer's rails on one of this rank's.
+func (e *Endpoint) railAcceptLoop(ln net.Listener) {
+	defer e.wg.Done()
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			return // closed with the Endpoint; a rail is not worth retrying for
+		}
+		t := e.gate.Admit(guard.Source(nc.RemoteAddr()), func() { nc.Close() })
+		e.wg.Add(1)
+		go e.railAccept(nc, t)
+	}
+}

@@ -1,0 +1,240 @@
+package tcp
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/plexus-hpc/plexus/transport/frame"
+	"github.com/plexus-hpc/plexus/transport/multirail"
+)
+
+// The rails of these tests are loopback addresses, one /24 per rail
+// (127.0.k.r is rail k of rank r): the whole of 127/8 reaches lo, so each
+// rail is a connection between two addresses of its own, as between hosts.
+
+// received collects the frames a rank delivers, checking each Data
+// frame's contents as it comes and counting every (Seq, offset) it sees.
+type received struct {
+	mu    sync.Mutex
+	seen  map[[2]uint64]int
+	bad   []string
+	eager int
+	got   chan struct{}
+}
+
+func newReceived() *received {
+	return &received{seen: map[[2]uint64]int{}, got: make(chan struct{}, 1024)}
+}
+
+func (r *received) deliver(peer int, h frame.Header, p []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if h.Kind == frame.Eager {
+		r.eager++
+		return
+	}
+	r.seen[[2]uint64{h.Seq, h.Aux}]++
+	if i := firstWrong(p, h.Seq); i >= 0 || uint64(len(p)) != h.Aux {
+		r.bad = append(r.bad, fmt.Sprintf("frame seq %d of %d bytes (announced %d): byte %d wrong", h.Seq, len(p), h.Aux, i))
+	}
+	r.got <- struct{}{}
+}
+
+// pattern fills a payload that tells every byte's place and its frame.
+func pattern(n int, seq uint64) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(uint64(i)*31 + seq*7 + uint64(i>>12))
+	}
+	return b
+}
+
+func firstWrong(p []byte, seq uint64) int {
+	for i, x := range p {
+		if x != byte(uint64(i)*31+seq*7+uint64(i>>12)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// railJob starts two ranks with rails rails each on loopback; rank 1
+// delivers to rec.
+func railJob(t *testing.T, rails int, rec *received, logger func(*Config)) []*Endpoint {
+	t.Helper()
+	eps, b := job(t, 2, func(c *Config) {
+		for k := range rails {
+			c.Rails = append(c.Rails, fmt.Sprintf("127.0.%d.%d/24", 10+k, 1+c.Rank))
+		}
+		c.MaxPayload = 16 << 20
+		if c.Rank == 1 {
+			c.Deliver = rec.deliver
+		}
+		if logger != nil {
+			logger(c)
+		}
+	})
+	for r, ep := range eps {
+		if len(ep.RailAddrs()) != rails {
+			t.Fatalf("rank %d listens on rails %v, want %d", r, ep.RailAddrs(), rails)
+		}
+		b.set(r, JoinAddr(ep.Addr(), ep.RailAddrs()))
+	}
+	return eps
+}
+
+// waitFrames waits for n Data frames at rec.
+func waitFrames(t *testing.T, rec *received, n int) {
+	t.Helper()
+	for range n {
+		select {
+		case <-rec.got:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("a Data frame did not arrive")
+		}
+	}
+}
+
+// sizes are the payloads sent; -short keeps the smaller ones.
+func railSizes() []int {
+	if testing.Short() {
+		return []int{1 << 20, 3<<20 + 17, 8 << 20}
+	}
+	return []int{1 << 20, 3<<20 + 17, 8 << 20, 16 << 20, 5<<20 + 1}
+}
+
+// checkOnce fails unless every frame in want arrived exactly once and
+// intact.
+func checkOnce(t *testing.T, rec *received, want map[[2]uint64]bool) {
+	t.Helper()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, s := range rec.bad {
+		t.Error(s)
+	}
+	for k := range want {
+		if rec.seen[k] != 1 {
+			t.Errorf("frame seq %d arrived %d times, want once", k[0], rec.seen[k])
+		}
+	}
+	if len(rec.seen) != len(want) {
+		t.Errorf("%d distinct frames arrived, want %d", len(rec.seen), len(want))
+	}
+}
+
+// TestRailsSplitLongFrames sends Data frames of 1 to 16 MiB over three
+// rails: each arrives once with its bytes intact, every rail carries part
+// of them, and short frames keep the main connection.
+func TestRailsSplitLongFrames(t *testing.T) {
+	rec := newReceived()
+	eps := railJob(t, 3, rec, nil)
+	ctx := context.Background()
+	want := map[[2]uint64]bool{}
+	for i, n := range railSizes() {
+		seq := uint64(i + 1)
+		h := frame.Header{Kind: frame.Data, Seq: seq, Aux: uint64(n)} // Aux: the length, checked on arrival
+		if err := eps[0].Send(ctx, 1, h, pattern(n, seq)); err != nil {
+			t.Fatal(err)
+		}
+		want[[2]uint64{seq, uint64(n)}] = true
+		if err := eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager, Aux: 3}, []byte("abc")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFrames(t, rec, len(want))
+	checkOnce(t, rec, want)
+	st := eps[0].RailStats()
+	if st.Links != 1 || st.Frames != int64(len(want)) || st.Down != 0 {
+		t.Errorf("rail stats %+v: want 1 link, %d frames, none down", st, len(want))
+	}
+	ls := eps[0].rails.peers[1].out.Load().Stats()
+	for i, b := range ls.Bytes {
+		if b == 0 {
+			t.Errorf("rail %d carried nothing: bytes per rail %v", i, ls.Bytes)
+		}
+	}
+	if s := eps[1].RailStats(); s.Links != 0 || s.Frames != 0 {
+		t.Errorf("rank 1 sent nothing, but its rail stats are %+v", s)
+	}
+}
+
+// breakAfter closes its connection once more than after bytes were
+// written through it, failing that write: a rail cut mid-transfer.
+type breakAfter struct {
+	net.Conn
+	after   int64
+	written atomic.Int64
+}
+
+func (c *breakAfter) Write(b []byte) (int, error) {
+	if c.written.Add(int64(len(b))) > c.after {
+		c.Conn.Close()
+		return 0, net.ErrClosed
+	}
+	return c.Conn.Write(b)
+}
+
+// TestRailClosedMidTransfer cuts one of three rails after 2 MiB while
+// 8–16 MiB frames cross: its chunks go again on the other two, every
+// frame arrives once and intact, and the failure is counted and logged.
+func TestRailClosedMidTransfer(t *testing.T) {
+	rec := newReceived()
+	var sink logSink
+	eps := railJob(t, 3, rec, func(c *Config) {
+		if c.Rank == 0 {
+			c.Logger = sink.Logger()
+		}
+	})
+	eps[0].rails.wrap = func(i int, c net.Conn) net.Conn {
+		if i == 1 {
+			return &breakAfter{Conn: c, after: 2 << 20}
+		}
+		return c
+	}
+	ctx := context.Background()
+	want := map[[2]uint64]bool{}
+	for i, n := range []int{8 << 20, 16<<20 - 3, 8 << 20} {
+		seq := uint64(100 + i)
+		if err := eps[0].Send(ctx, 1, frame.Header{Kind: frame.Data, Seq: seq, Aux: uint64(n)}, pattern(n, seq)); err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		want[[2]uint64{seq, uint64(n)}] = true
+	}
+	waitFrames(t, rec, len(want))
+	checkOnce(t, rec, want)
+	st := eps[0].RailStats()
+	if st.Down < 1 || st.Resent < 1 || st.Frames != int64(len(want)) {
+		t.Errorf("rail stats %+v: want a rail down, chunks resent, %d frames", st, len(want))
+	}
+	sink.waitFor(t, "rail down")
+}
+
+// TestRailsPairing checks which rails pair: by network, in the local
+// order, never with the local rail's own address (a peer on this host).
+func TestRailsPairing(t *testing.T) {
+	local, err := parseRails([]string{"10.1.1.1/24", "10.1.2.1/24", "10.1.3.1/24"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := pairRails(local, []string{"10.1.2.9:7", "10.9.9.9:7", "10.1.1.9:8", "10.1.3.1:5", "bad"})
+	want := []multirail.Addr{{Local: "10.1.1.1", Remote: "10.1.1.9:8"}, {Local: "10.1.2.1", Remote: "10.1.2.9:7"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("pairs %v, want %v", got, want)
+	}
+	main, rails := splitAddr(JoinAddr("10.0.0.1:5", []string{"10.1.1.1:6", "10.1.2.1:7"}))
+	if main != "10.0.0.1:5" || strings.Join(rails, ",") != "10.1.1.1:6,10.1.2.1:7" {
+		t.Errorf("split %q %v", main, rails)
+	}
+	if JoinAddr("10.0.0.1:5", nil) != "10.0.0.1:5" {
+		t.Errorf("an entry without rails changed: %q", JoinAddr("10.0.0.1:5", nil))
+	}
+	if _, err := parseRails([]string{"10.1.1.1"}); err == nil {
+		t.Errorf("a rail without its prefix was accepted")
+	}
+}
