@@ -32,6 +32,31 @@ type RanksConfig struct {
 	// Log, when not nil, gets the replica's final state when it stops
 	// (epoch, leader, acceptor, slots applied).
 	Log *slog.Logger
+	// CompactEvery is how many applied slots a replica lets pass between
+	// snapshots of its store, after each of which it forgets the log
+	// before it (default DefaultCompactEvery); negative turns compaction
+	// off, and the replicas' memory then grows with every Set.
+	CompactEvery int
+	// Restart, when not nil, restarts this rank's replica with its state
+	// lost every time a value arrives (Server.Restart): the rank stays
+	// in its World and the replica recovers from the others. It is how
+	// tests and plexus kv serve --restart exercise recovery.
+	Restart <-chan struct{}
+}
+
+// DefaultCompactEvery is RanksConfig.CompactEvery's default: a snapshot
+// every so many slots keeps a replica's log short at the cost of one
+// copy of the store per interval.
+const DefaultCompactEvery = 1024
+
+func (c RanksConfig) compactEvery() uint64 {
+	switch {
+	case c.CompactEvery < 0:
+		return 0
+	case c.CompactEvery == 0:
+		return DefaultCompactEvery
+	}
+	return uint64(c.CompactEvery)
 }
 
 // ServeRanks runs this rank's replica until ctx ends or every client
@@ -42,13 +67,16 @@ func ServeRanks(ctx context.Context, w *comm.World, cfg RanksConfig) error {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	s, err := NewServer(group.Config{Agree: agree.Config{ID: w.Rank(), Replicas: cfg.Replicas, Seed: cfg.Seed},
-		Tick: cfg.Tick}, net)
+		Tick: cfg.Tick, CompactEvery: cfg.compactEvery(), Log: cfg.Log}, net)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() { _ = net.Serve(ctx, s.Replica().Deliver) }()
+	if cfg.Restart != nil {
+		go restartOn(ctx, s, cfg.Restart)
+	}
 	done := make(chan struct{})
 	go func() { _ = s.Run(ctx); close(done) }()
 	err = serveRequests(ctx, w, s, w.Size()-cfg.Replicas)
@@ -58,6 +86,20 @@ func ServeRanks(ctx context.Context, w *comm.World, cfg RanksConfig) error {
 	cancel()
 	<-done
 	return err
+}
+
+// restartOn restarts s every time restart delivers, until ctx ends.
+func restartOn(ctx context.Context, s *Server, restart <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-restart:
+			if s.Restart(ctx) != nil {
+				return
+			}
+		}
+	}
 }
 
 // logStatus logs the replica's state, asked of its goroutine.
@@ -71,7 +113,7 @@ func logStatus(log *slog.Logger, s *Server) {
 	select {
 	case st := <-got:
 		log.Info("kv: replica stops", "replica", st.ID, "epoch", st.Epoch, "leader", st.Leader,
-			"acceptor", st.Acceptor, "applied", st.Applied)
+			"acceptor", st.Acceptor, "applied", st.Applied, "compacted", st.Compacted, "held", st.Held)
 	case <-ctx.Done():
 	}
 }

@@ -2,6 +2,7 @@ package kv
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/plexus-hpc/plexus/agree"
 	"github.com/plexus-hpc/plexus/agree/group"
@@ -20,6 +21,7 @@ type Server struct {
 	store   *Store
 	sets    map[uint64]setWaiter // by client: a client has one request at a time
 	gets    []getWaiter
+	log     *slog.Logger
 }
 
 type setWaiter struct {
@@ -33,10 +35,15 @@ type getWaiter struct {
 }
 
 // NewServer returns the replica cfg.Agree.ID of a store on net;
-// cfg.Apply is the server's own.
+// cfg.Apply, Snapshot, Restore and OnTick are the server's own (set
+// cfg.CompactEvery to compact the log).
 func NewServer(cfg group.Config, net group.Net) (*Server, error) {
-	s := &Server{store: NewStore(), sets: map[uint64]setWaiter{}}
-	cfg.Apply = s.apply
+	s := &Server{store: NewStore(), sets: map[uint64]setWaiter{}, log: cfg.Log}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	cfg.Apply, cfg.Restore, cfg.OnTick = s.apply, s.restore, s.answerGets
+	cfg.Snapshot = func() []byte { return s.store.Snapshot() }
 	r, err := group.New(cfg, net)
 	if err != nil {
 		return nil, err
@@ -62,7 +69,7 @@ func (s *Server) Handle(ctx context.Context, req Request, reply Reply) error {
 func (s *Server) handle(n *agree.Node, req Request, reply Reply) {
 	switch req.Op {
 	case OpGet:
-		if s.store.Applied() >= req.MinSlot {
+		if s.servable(req) {
 			s.answerGet(req, reply)
 			return
 		}
@@ -95,13 +102,45 @@ func (s *Server) apply(e agree.Entry) {
 			w.reply(Response{Client: req.Client, Seq: r.Seq, Slot: r.Slot, Value: r.Prev})
 		}
 	}
+	s.answerGets()
+}
+
+// servable reports whether a Get can be answered here: the replica is
+// not recovering from a restart (its state would be older than what it
+// served before) and has applied what the client saw.
+func (s *Server) servable(req Request) bool {
+	return s.store.Applied() >= req.MinSlot && !s.replica.Status().Recovering
+}
+
+// answerGets answers the waiting Gets that are servable now.
+func (s *Server) answerGets() {
 	kept := s.gets[:0]
 	for _, g := range s.gets {
-		if s.store.Applied() >= g.req.MinSlot {
+		if s.servable(g.req) {
 			s.answerGet(g.req, g.reply)
 		} else {
 			kept = append(kept, g)
 		}
 	}
 	s.gets = kept
+}
+
+// restore is the replica's Restore: the store becomes the snapshot.
+func (s *Server) restore(snap agree.Snapshot) {
+	if err := s.store.Restore(snap); err != nil {
+		s.log.Error("kv: snapshot refused", "replica", s.replica.ID(), "err", err)
+		return
+	}
+	s.answerGets()
+}
+
+// Restart makes the server lose its state, as a restarted process
+// would, inside the running process: the store is emptied, the requests
+// waiting here are dropped (their clients try again, here or at another
+// replica) and the replica recovers from the others (group.Replica's
+// Restart). Until it has caught up it answers no Get.
+func (s *Server) Restart(ctx context.Context) error {
+	return s.replica.Restart(ctx, func() {
+		s.store, s.sets, s.gets = NewStore(), map[uint64]setWaiter{}, nil
+	})
 }
