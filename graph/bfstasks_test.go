@@ -83,6 +83,44 @@ func TestTasksRunLikeLoops(t *testing.T) {
 	}
 }
 
+// TestTasksParentsAreGlobal: after a search on 3 ranks, every rank
+// reads every vertex's parent from the global array by delegate (most
+// of them at other ranks) and finds what the validated search left.
+func TestTasksParentsAreGlobal(t *testing.T) {
+	k, _ := Graph500(8, 5)
+	root, _ := k.Edge(0)
+	onRanks(t, 3, k.Vertices(), DistConfig{Impl: Tasks}, func(ctx context.Context, d *Dist) error {
+		if err := d.Build(ctx, k); err != nil {
+			return err
+		}
+		if _, err := d.BFS(ctx, root, Hybrid); err != nil {
+			return err
+		}
+		parent, _, err := d.gather(ctx)
+		if err != nil {
+			return err
+		}
+		remote := 0
+		for v := range d.n {
+			p := d.tk.parent.At(int(v))
+			got, err := p.Read(ctx)
+			if err != nil {
+				return err
+			}
+			if got != parent[v] {
+				return fmt.Errorf("parent of %d: %d in the global array, %d gathered", v, got, parent[v])
+			}
+			if p.Addr().Rank != d.rank {
+				remote++
+			}
+		}
+		if remote == 0 {
+			return fmt.Errorf("no parent of %d vertices is homed on another rank", d.n)
+		}
+		return d.c.Barrier(ctx) // no rank stops answering delegates before all have read
+	})
+}
+
 // TestTasksVisitChecksArgs: a visit task with malformed args, as
 // another rank could send, is an error, not a panic.
 func TestTasksVisitChecksArgs(t *testing.T) {

@@ -35,6 +35,14 @@
 // unvisited vertex looks for a parent among its own neighbours, with no
 // other message.
 //
+// DistConfig.Impl = Tasks runs the same search in Grappa's style on the
+// runtime's layers: each level is a task.Pool.ForLocal loop over the
+// rank's own frontier or vertices, the parents live in a pgas global
+// array homed with their vertices, a visit is a compare-and-swap on it
+// at the home carried by a task spawned there, and a level ends at its
+// task group's global completion. The default, Loops, runs the levels
+// on the rank's goroutines over plain arrays, and is faster.
+//
 // # Validation
 //
 // Each of the specification's five rules is a pure function of the
