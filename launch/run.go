@@ -51,6 +51,12 @@ type Job struct {
 	// zero value, gives each an equal share of whole cores when there are
 	// no more local ranks than cores, and leaves them unbound otherwise.
 	Bind Bind
+	// Rails, if not empty, is passed to every rank, on every host, as
+	// PLEXUS_RAILS: the networks (CIDR, comma-separated) whose addresses
+	// carry extra connections between ranks on different hosts
+	// (plexus run --rails). Empty leaves PLEXUS_RAILS as the environment
+	// has it.
+	Rails string
 }
 
 // Validate reports what is wrong with a Job, as an error that names the
@@ -176,6 +182,9 @@ func (s *session) plexusEnv(r int) []string {
 	}
 	if s.p.distinct != nil {
 		env = append(env, "PLEXUS_HOSTS="+strings.Join(s.p.distinct, ","))
+	}
+	if s.job.Rails != "" {
+		env = append(env, "PLEXUS_RAILS="+s.job.Rails)
 	}
 	return env
 }

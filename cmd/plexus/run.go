@@ -77,6 +77,7 @@ type runOpts struct {
 	timeout  time.Duration
 	bind     string
 	rsh      string
+	rails    string
 }
 
 func (o *runOpts) flagSet() *flag.FlagSet {
@@ -88,6 +89,7 @@ func (o *runOpts) flagSet() *flag.FlagSet {
 	fs.StringVar(&o.rsh, "rsh", "", "`CMD` that runs a rank on another host as CMD HOST SHELLCMD (default \"ssh -o BatchMode=yes\")")
 	fs.StringVar(&o.bind, "bind-to", "auto", "bind ranks on this host to CPUs (`share|core|none|auto`): a share of the cores each, one core each, none, or share when they fit")
 	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `DURATION` (such as 30s); 0 means no limit")
+	fs.StringVar(&o.rails, "rails", "", "comma-separated `NETWORKS` (CIDR) whose addresses carry extra connections (rails) between ranks on different hosts; sets PLEXUS_RAILS")
 	return fs
 }
 
@@ -139,6 +141,9 @@ func (o *runOpts) parse(c *cli, args []string) (launch.Job, error) {
 		return launch.Job{}, err
 	}
 	if job.SSH, err = rshCommand(o.rsh); err != nil {
+		return launch.Job{}, err
+	}
+	if job.Rails, err = railsFlag(o.rails); err != nil {
 		return launch.Job{}, err
 	}
 	if job.Hosts == nil {
