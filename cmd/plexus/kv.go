@@ -35,7 +35,13 @@ the replicas serve until the job is ended.
 Gets sequentially consistent) at the end; a violation fails the rank.
 --crash RANK@D[,RANK@D...] makes replica RANK vanish after D, as a
 crashed process does (it exits at once, closing nothing; with status 0,
-so that plexus run lets the job go on), to test failover. A load rank
+so that plexus run lets the job go on), to test failover.
+--restart RANK@D[,RANK@D...] makes replica RANK lose its state after D
+and recover it from the others, inside its process (the rank stays in
+the job: a process that restarts cannot join a running job).
+--compact N makes each replica snapshot its store every N slots and
+forget the log before the snapshot (0: never; the log then grows with
+every Set). A load rank
 whose requests failed (no majority of replicas left) exits with an
 error after its line and its check.`,
 	flags: func() *flag.FlagSet { return new(kvServeOpts).flagSet() },
@@ -53,6 +59,8 @@ type kvServeOpts struct {
 	check     bool
 	verbose   bool
 	crash     string
+	restart   string
+	compact   int
 }
 
 func (o *kvServeOpts) flagSet() *flag.FlagSet {
@@ -71,6 +79,8 @@ func (o *kvServeOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.check, "check", false, "record the history and check it")
 	fs.BoolVar(&o.verbose, "v", false, "replicas say their final epoch, leader, acceptor and slots applied on stderr")
 	fs.StringVar(&o.crash, "crash", "", "make replica `RANK@D` vanish after D")
+	fs.StringVar(&o.restart, "restart", "", "make replica `RANK@D` lose its state after D and recover it")
+	fs.IntVar(&o.compact, "compact", kv.DefaultCompactEvery, "snapshot the store every `N` slots and drop the log before it (0: never)")
 	return fs
 }
 
@@ -95,9 +105,16 @@ func runKVServe(c *cli, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	crashes, err := parseCrash(o.crash)
+	crashes, err := parseRankTimes("crash", o.crash)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	restarts, err := parseRankTimes("restart", o.restart)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if o.compact < 0 {
+		return usagef("--compact %d, want 0 (never) or a positive number of slots", o.compact)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -109,7 +126,10 @@ func runKVServe(c *cli, args []string) error {
 	if o.replicas < 1 || o.replicas > w.Size() {
 		return usagef("--replicas %d in a job of %d ranks", o.replicas, w.Size())
 	}
-	cfg := kv.RanksConfig{Replicas: o.replicas, Mode: mode, Tick: o.tick}
+	cfg := kv.RanksConfig{Replicas: o.replicas, Mode: mode, Tick: o.tick, CompactEvery: o.compact}
+	if o.compact == 0 {
+		cfg.CompactEvery = -1
+	}
 	if o.verbose {
 		cfg.Log = slog.New(slog.NewTextHandler(c.stderr, nil))
 	}
@@ -119,6 +139,9 @@ func runKVServe(c *cli, args []string) error {
 	if w.Rank() < o.replicas {
 		if d, ok := crashes[w.Rank()]; ok {
 			crashAfter(c, w.Rank(), d)
+		}
+		if d, ok := restarts[w.Rank()]; ok {
+			cfg.Restart = restartAfter(c, w.Rank(), d)
 		}
 		err := kv.ServeRanks(ctx, w, cfg)
 		if ctx.Err() != nil {

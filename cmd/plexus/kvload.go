@@ -35,9 +35,9 @@ func kvModel(ctx context.Context, w *comm.World, source string) (*topo.Model, er
 	return cc.Model(), nil
 }
 
-// parseCrash parses --crash RANK@DURATION[,RANK@DURATION...] into when
-// each rank named crashes.
-func parseCrash(s string) (map[int]time.Duration, error) {
+// parseRankTimes parses --crash or --restart RANK@DURATION[,...] into
+// when each rank named crashes or restarts.
+func parseRankTimes(flagName, s string) (map[int]time.Duration, error) {
 	crashes := map[int]time.Duration{}
 	if s == "" {
 		return crashes, nil
@@ -47,7 +47,7 @@ func parseCrash(s string) (map[int]time.Duration, error) {
 		rank, err1 := strconv.Atoi(r)
 		after, err2 := time.ParseDuration(d)
 		if !ok || err1 != nil || err2 != nil || rank < 0 {
-			return nil, fmt.Errorf("--crash %q, want RANK@DURATION[,...] such as 1@500ms", s)
+			return nil, fmt.Errorf("--%s %q, want RANK@DURATION[,...] such as 1@500ms", flagName, s)
 		}
 		crashes[rank] = after
 	}
