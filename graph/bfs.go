@@ -46,15 +46,9 @@ func (d *Dist) BFS(ctx context.Context, root int64, mode Mode) (Levels, error) {
 	if root < 0 || root >= d.n {
 		return Levels{}, fmt.Errorf("%w: root %d of %d vertices", ErrBadGraph, root, d.n)
 	}
-	d.reset()
-	var frontier []uint32
-	if d.tk != nil {
-		var err error
-		if frontier, err = d.tk.start(ctx, root); err != nil {
-			return Levels{}, err
-		}
-	} else if d.Home(root) == d.rank {
-		frontier = d.visit(nil, root-d.lo, root, 0)
+	frontier, err := d.begin(ctx, root)
+	if err != nil {
+		return Levels{}, err
 	}
 	mu := int64(len(d.g.Nbr)) - d.degrees(frontier)
 	bottomUp := false
@@ -72,27 +66,44 @@ func (d *Dist) BFS(ctx context.Context, root int64, mode Mode) (Levels, error) {
 		if mode == Hybrid {
 			bottomUp = choose(bottomUp, sums[0], sums[1], sums[2], d.n)
 		}
-		var err error
-		switch {
-		case bottomUp && d.tk != nil:
+		if bottomUp {
 			lv.BottomUp++
-			frontier, err = d.tk.bottomUp(ctx, frontier, depth)
-		case bottomUp:
-			lv.BottomUp++
-			frontier, err = d.bottomUp(ctx, frontier, depth)
-		case d.tk != nil:
+		} else {
 			lv.TopDown++
-			frontier, err = d.tk.topDown(ctx, frontier, depth)
-		default:
-			lv.TopDown++
-			frontier, err = d.topDown(ctx, frontier, depth)
 		}
-		if err != nil {
+		if frontier, err = d.step(ctx, frontier, depth, bottomUp); err != nil {
 			return lv, err
 		}
 		mu -= d.degrees(frontier)
 		lv.Seconds = append(lv.Seconds, d.cfg.Now().Sub(t0).Seconds())
 	}
+}
+
+// begin marks every local vertex unreached and the root reached, and
+// returns the first frontier: the root at its home, else nothing.
+func (d *Dist) begin(ctx context.Context, root int64) ([]uint32, error) {
+	d.reset()
+	if d.tk != nil {
+		return d.tk.start(ctx, root)
+	}
+	if d.Home(root) == d.rank {
+		return d.visit(nil, root-d.lo, root, 0), nil
+	}
+	return nil, nil
+}
+
+// step runs one level in the chosen direction with the Dist's
+// implementation and returns the next frontier.
+func (d *Dist) step(ctx context.Context, frontier []uint32, depth int32, bottomUp bool) ([]uint32, error) {
+	switch {
+	case bottomUp && d.tk != nil:
+		return d.tk.bottomUp(ctx, frontier, depth)
+	case bottomUp:
+		return d.bottomUp(ctx, frontier, depth)
+	case d.tk != nil:
+		return d.tk.topDown(ctx, frontier, depth)
+	}
+	return d.topDown(ctx, frontier, depth)
 }
 
 // finish leaves the search's parents in Dist.parent: the Tasks
