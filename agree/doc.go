@@ -32,8 +32,14 @@
 //		for _, m := range rd.Messages {
 //			send(m) // m.To == agree.All: broadcast to every other replica
 //		}
+//		if rd.Snapshot != nil {
+//			restore(*rd.Snapshot) // state of slots 1..Index, from another replica
+//		}
 //		for _, e := range rd.Decided {
 //			apply(e) // in slot order; a nil Value is a no-op
+//		}
+//		if applied >= lastSnapshot+interval { // log compaction, when the caller wants it
+//			_ = n.Compact(applied, snapshot())
 //		}
 //	}
 //
@@ -47,4 +53,19 @@
 // decided, so it may be decided twice: applications make values unique
 // and skip repeats. Message.AppendBinary and UnmarshalBinary give a wire
 // form.
+//
+// Compaction: Compact hands the replica a snapshot of the application's
+// state at an applied slot; the replica keeps it and forgets the
+// entries before it, so its memory stays bounded however many slots are
+// decided. A replica that needs forgotten entries (it missed them, or it
+// restarted) gets the snapshot and the entries after it, through
+// Ready.Snapshot.
+//
+// Restart: a replica that lost its state is started again with
+// Config.Restarted. It asks the others what it missed, catches up, and
+// takes no leader or acceptor role and no vote in any epoch it may have
+// acted in before (those it cannot remember); Status.Recovering says
+// when it has caught up. Nothing is kept on disk: a group survives any
+// number of such restarts, one replica at a time, as long as enough of
+// the others are up (Replicas - Replicas/2 of them) while one recovers.
 package agree

@@ -30,6 +30,15 @@
 //		err = c.Stop(ctx)
 //	}
 //
+// Replicas compact their logs: every RanksConfig.CompactEvery slots a
+// replica snapshots its store and forgets the log before it, so its
+// memory stays bounded under any load; a replica that fell behind is
+// sent the snapshot and the log after it. A replica that loses its
+// state (Server.Restart, RanksConfig.Restart) recovers it from the
+// others within its rank and answers no Get until it has caught up; a
+// restarted process cannot rejoin a running job (a World's ranks are
+// fixed when it is joined).
+//
 // A client whose replica fails tries the next one; a request fails with
 // ErrUnavailable only when no replica can order it — a majority lost, or
 // the leader and the acceptor lost together — and the store then stops

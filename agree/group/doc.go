@@ -23,6 +23,13 @@
 //	go r.Run(ctx)
 //	err = r.Propose(ctx, []byte("value")) // decided at every replica, through Apply
 //
+// With Config.CompactEvery, Snapshot and Restore the replica compacts
+// its log every so many slots and restores the snapshots it is sent;
+// Replica.Restart makes it lose its state and recover from the others
+// while it keeps its place on the Net (a replica restarts inside its
+// process: a comm.World's membership is fixed when it is joined, so a
+// new process cannot take a lost rank's place).
+//
 // Messages to several replicas are batched: one frame per destination
 // per step, and the accepts of a burst go in one broadcast. A send that
 // fails reports the peer to the protocol, which replaces a lost leader or
