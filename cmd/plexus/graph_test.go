@@ -163,3 +163,15 @@ func TestGraphSVGWith(t *testing.T) {
 		}
 	}
 }
+
+// TestBFSSeriesNamesImpl: a Tasks run's lines say so, so that runs of
+// both implementations drawn together (--svg-with) can be told apart;
+// Loops runs and reports older than --impl keep the plain name.
+func TestBFSSeriesNamesImpl(t *testing.T) {
+	for impl, want := range map[string]string{"": "2 ranks", "loops": "2 ranks", "tasks": "2 ranks, tasks"} {
+		r := bfsReport{Ranks: 2, Impl: impl, PerSearch: []bfsOne{{TEPS: 1, LevelSeconds: []float64{0.1}}}}
+		if teps, levels := bfsSeries(r); teps.Name != want || levels.Name != want {
+			t.Errorf("impl %q: series %q and %q, want %q", impl, teps.Name, levels.Name, want)
+		}
+	}
+}

@@ -43,6 +43,9 @@ func writeBFSSVGs(w io.Writer, path string, runs []bfsReport) error {
 // bfsSeries is one run's lines: TEPS per search, median time per level.
 func bfsSeries(r bfsReport) (teps, levels svg.Series) {
 	name := fmt.Sprintf("%d ranks", r.Ranks)
+	if r.Impl != "" && r.Impl != "loops" {
+		name += ", " + r.Impl // runs of both implementations can share a plot
+	}
 	teps, levels = svg.Series{Name: name}, svg.Series{Name: name}
 	for i, s := range r.PerSearch {
 		teps.X = append(teps.X, float64(i+1))
