@@ -84,6 +84,10 @@ type P2PConfig struct {
 	// (btl_tcp_if_include and oob_tcp_if_include: an interface name or a
 	// CIDR subnet); empty leaves Open MPI's choice.
 	MPIInterface string
+	// Rails, with Hosts, is passed to Plexus's ranks as launch.Job.Rails
+	// (plexus run --rails): networks whose addresses carry extra
+	// connections between the hosts. Empty: none.
+	Rails string
 	// Log receives progress and notes (a skipped Open MPI); nil discards.
 	Log io.Writer
 	// Timeout bounds each job. Default 5 minutes.

@@ -38,7 +38,7 @@ func (p *plexusImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 		args = append(args, "-serialized")
 	}
 	job := launch.Job{N: r.ranks, Prog: p.cmd[0], Args: args, Timeout: p.cfg.Timeout, Stdout: &out, Stderr: p.cfg.Log,
-		Hosts: spread(r.ranks, p.cfg.Hosts), SSH: p.cfg.SSH}
+		Hosts: spread(r.ranks, p.cfg.Hosts), SSH: p.cfg.SSH, Rails: p.cfg.Rails}
 	if err := job.Run(ctx); err != nil {
 		return nil, fmt.Errorf("plexus %s, %d ranks: %w", r.prog, r.ranks, err)
 	}

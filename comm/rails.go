@@ -12,8 +12,11 @@ import (
 // "10.252.1.0/24", each standing for this host's interface address in
 // it, or addresses with their prefix, as "10.252.1.1/24", taken as they
 // are. A network in which this host has no address gives no rail, so one
-// list serves every host of a job. Unset or empty: no rails, one
-// connection per peer.
+// list serves every host of a job; a network that holds several of this
+// host's addresses (10.252.0.0/16 around 10.252.1.1/24 and 10.252.2.1/24)
+// gives a rail for each, in the prefix of its interface, so that it pairs
+// with the peer's address on the same link. Unset or empty: no rails,
+// one connection per peer.
 func railsFrom(getenv func(string) string, ifaddrs func() ([]net.Addr, error)) ([]string, error) {
 	spec := strings.TrimSpace(getenv("PLEXUS_RAILS"))
 	if spec == "" {
@@ -41,14 +44,14 @@ func railsFrom(getenv func(string) string, ifaddrs func() ([]net.Addr, error)) (
 	return rails, nil
 }
 
-// inNet is the first address among have inside n, with n's prefix, or
-// none.
+// inNet is the addresses among have inside n, each with its own prefix.
 func inNet(have []net.Addr, n *net.IPNet) []string {
-	ones, _ := n.Mask.Size()
+	var out []string
 	for _, a := range have {
 		if ipn, ok := a.(*net.IPNet); ok && n.Contains(ipn.IP) {
-			return []string{fmt.Sprintf("%s/%d", ipn.IP, ones)}
+			ones, _ := ipn.Mask.Size()
+			out = append(out, fmt.Sprintf("%s/%d", ipn.IP, ones))
 		}
 	}
-	return nil
+	return out
 }

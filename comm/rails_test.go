@@ -7,8 +7,9 @@ import (
 )
 
 // TestRailsFrom checks how PLEXUS_RAILS becomes the endpoint's rails:
-// networks become this host's address in them, addresses stay, networks
-// without one of this host's addresses give none, and garbage is refused.
+// networks become this host's addresses in them, each with its own
+// prefix, addresses stay, networks without one of this host's addresses
+// give none, and garbage is refused.
 func TestRailsFrom(t *testing.T) {
 	have := func() ([]net.Addr, error) {
 		var out []net.Addr
@@ -31,6 +32,7 @@ func TestRailsFrom(t *testing.T) {
 		{"10.252.2.0/24, 10.252.1.0/24", "10.252.2.1/24,10.252.1.1/24"},
 		{"10.252.3.0/24,10.252.1.0/24", "10.252.1.1/24"},
 		{"127.0.10.1/24,10.252.1.0/24", "127.0.10.1/24,10.252.1.1/24"},
+		{"10.252.0.0/16", "10.252.1.1/24,10.252.2.1/24"},
 	} {
 		got, err := railsFrom(env(c.in), have)
 		if err != nil || strings.Join(got, ",") != c.want {

@@ -5,13 +5,14 @@ import "flag"
 // p2pHosts are bench p2p's flags for ranks on other hosts, spelled as
 // plexus run spells them.
 type p2pHosts struct {
-	hosts, hostfile, rsh string
+	hosts, hostfile, rsh, rails string
 }
 
 func (h *p2pHosts) addFlags(fs *flag.FlagSet, mpiIf *string) {
 	fs.StringVar(&h.hosts, "host", "", "run the ranks on these comma-separated `HOSTS`, as plexus run --host")
 	fs.StringVar(&h.hostfile, "hostfile", "", "run the ranks on the hosts of `FILE`, as plexus run --hostfile")
 	fs.StringVar(&h.rsh, "rsh", "", "`CMD` that runs a command on another host as CMD HOST SHELLCMD, for both plexus and mpirun (default \"ssh -o BatchMode=yes\")")
+	fs.StringVar(&h.rails, "rails", "", "with hosts, `NETWORKS` (CIDR, comma-separated) whose addresses carry extra connections between Plexus's ranks, as plexus run --rails")
 	fs.StringVar(mpiIf, "mpi-if", "", "with hosts, the network Open MPI's TCP takes (btl_tcp_if_include): an interface or CIDR `NET`")
 }
 
@@ -22,8 +23,11 @@ func (h *p2pHosts) apply(o *p2pOpts) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if len(hosts) == 0 && (h.rsh != "" || o.cfg.MPIInterface != "") {
-		return usagef("--rsh and --mpi-if need --host or --hostfile")
+	if len(hosts) == 0 && (h.rsh != "" || o.cfg.MPIInterface != "" || h.rails != "") {
+		return usagef("--rsh, --mpi-if and --rails need --host or --hostfile")
+	}
+	if o.cfg.Rails, err = railsFlag(h.rails); err != nil {
+		return err
 	}
 	o.cfg.Hosts = hosts
 	o.cfg.SSH, err = rshCommand(h.rsh)

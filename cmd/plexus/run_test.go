@@ -20,6 +20,8 @@ const rankEnv = "PLEXUS_CMD_TEST_RANK"
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(rankEnv); mode == "cluster" {
 		os.Exit(clusterRank())
+	} else if mode == "rails" {
+		os.Exit(railsRank())
 	} else if mode == "stranger" {
 		os.Exit(strangerDial())
 	} else if fault, ok := strings.CutPrefix(mode, "fault-"); ok {
