@@ -183,6 +183,18 @@ func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cf
 	}
 	d.values.values = true
 	var reg am.Registry
+	if err := d.register(&reg); err != nil {
+		return nil, err
+	}
+	if err := d.startEngine(ctx, w, &reg); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// register registers the Dist's handlers in reg, and the Tasks
+// implementation's heap and pool when it has one.
+func (d *Dist) register(reg *am.Registry) error {
 	var err error
 	for _, h := range []struct {
 		id   *am.ID
@@ -191,24 +203,30 @@ func NewDist(ctx context.Context, w *comm.World, c *collective.Comm, n int64, cf
 	}{{&d.idEdge, "graph.edges", d.edges.handler}, {&d.idVisit, "graph.visit", d.visits.handler},
 		{&d.idValue, "graph.value", d.values.handler}} {
 		if *h.id, err = reg.Register(h.name, h.f); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if d.cfg.Impl == Tasks {
-		if d.tk, err = newTasks(d, &reg); err != nil {
-			return nil, err
-		}
+		d.tk, err = newTasks(d, reg)
 	}
-	if d.e, err = am.New(ctx, w, &reg, d.cfg.AM); err != nil {
-		return nil, err
+	return err
+}
+
+// startEngine makes the rank's am engine over reg and binds the Tasks
+// implementation's heap and pool to it.
+func (d *Dist) startEngine(ctx context.Context, w *comm.World, reg *am.Registry) error {
+	var err error
+	if d.e, err = am.New(ctx, w, reg, d.cfg.AM); err != nil {
+		return err
 	}
 	if d.tk != nil {
 		if err := d.tk.bind(ctx, d.e); err != nil {
+			d.tk.pool.Close(ctx)
 			d.e.Close(ctx)
-			return nil, err
+			return err
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // Close stops the rank's engine once every rank is done with it.
