@@ -121,6 +121,24 @@ func TestTasksParentsAreGlobal(t *testing.T) {
 	})
 }
 
+// TestTasksEmptyRanks: a graph of 64 vertices on 3 ranks leaves two
+// ranks without a vertex (homes are whole 64-vertex chunks), and so
+// without a part of the parent array; the search still matches the
+// serial one and validates.
+func TestTasksEmptyRanks(t *testing.T) {
+	k, _ := Graph500(6, 2)
+	edges := shares(k, 1)
+	whole := FromEdges(0, k.Vertices(), edges)
+	root := edges[0][0]
+	_, want := SerialBFS(&whole, root)
+	onRanks(t, 3, k.Vertices(), DistConfig{Impl: Tasks}, func(ctx context.Context, d *Dist) error {
+		if err := d.Build(ctx, k); err != nil {
+			return err
+		}
+		return searchMatches(ctx, d, root, Hybrid, want)
+	})
+}
+
 // TestTasksVisitChecksArgs: a visit task with malformed args, as
 // another rank could send, is an error, not a panic.
 func TestTasksVisitChecksArgs(t *testing.T) {
