@@ -28,10 +28,9 @@ home rank as aggregated active messages (package am). --impl tasks runs
 the same search in Grappa's style: each level is a task loop over every
 rank's own vertices (package task), the parent array is a global array
 (package pgas), and a visit is a compare-and-swap at the vertex's home,
-carried by a task; --impl loops (the default) uses plain goroutines and
-per-rank arrays. Every search is
-validated by the specification's five rules; a failure exits 1 naming
-the rule. Run it as the ranks of a job:
+carried by a task; --impl loops (the default, faster) uses plain
+goroutines and per-rank arrays. Every search is validated by the
+specification's five rules; a failure exits 1 naming the rule. Run it as the ranks of a job:
   plexus run -n 2 -- plexus graph bfs --scale 20
   mpirun -n 2 plexus graph bfs --scale 20
 Alone it is one rank. Rank 0 prints the reference implementation's
