@@ -9,15 +9,15 @@ import (
 )
 
 // TestKVServeRestart runs the store as a job through plexus run with
-// compaction every 64 slots and makes replica 1 (the first acceptor) or
-// replica 2 lose its state in the middle of a checked load: every
+// compaction every 64 slots and makes replica 1 (the first acceptor),
+// 0 (the leader) or 2 lose its state in the middle of a checked load: every
 // request is answered, the load rank's check passes (Sets linearizable,
 // so no acknowledged Set was lost; Gets sequentially consistent, those
 // of the restarted replica's clients included), the restart happened,
 // and every replica ends having compacted, holding a bounded log.
 func TestKVServeRestart(t *testing.T) {
 	bin := kvBinary(t)
-	victims := []string{"1", "2"}
+	victims := []string{"1", "0", "2"}
 	if testing.Short() {
 		victims = victims[:1]
 	}
