@@ -51,7 +51,7 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 		if err != nil {
 			return nil, err
 		}
-		tc.Rails = rails
+		tc.Rails, tc.RailProfiles = rails, os.Getenv("PLEXUS_RAIL_PROFILES")
 	}
 	remote := openTCP(tc, func(e *tcp.Endpoint) { ep = e })
 	m := newMux(muxConfig{Rank: info.Rank, Size: info.Size, Remote: remote, Local: shmOpener(info, cfg.Serialized, cfg.Logger)})

@@ -16,7 +16,8 @@ import (
 // host's addresses (10.252.0.0/16 around 10.252.1.1/24 and 10.252.2.1/24)
 // gives a rail for each, in the prefix of its interface, so that it pairs
 // with the peer's address on the same link. Unset or empty: no rails,
-// one connection per peer.
+// one connection per peer. PLEXUS_RAIL_PROFILES, read beside it, names
+// the rails' profile file (tcp.Config.RailProfiles).
 func railsFrom(getenv func(string) string, ifaddrs func() ([]net.Addr, error)) ([]string, error) {
 	spec := strings.TrimSpace(getenv("PLEXUS_RAILS"))
 	if spec == "" {

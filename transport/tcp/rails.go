@@ -29,7 +29,7 @@ type railSet struct {
 	deliver func(int, frame.Header, []byte) // the user's Deliver
 	lost    func(int, error)                // the user's Lost
 	peers   []railPeer
-	down    atomic.Int64 // rails that failed, both ways
+	down    atomic.Int64 // rails this rank sends on that failed
 	sent    atomic.Int64 // frames sent over rails
 	// wrap, if set (by tests, before the first send), wraps each rail
 	// this rank dials, by its index among the rails to the peer.
@@ -105,7 +105,7 @@ type RailStats struct {
 	Links int
 	// Frames is the number of Data frames sent over rails.
 	Frames int64
-	// Down is the number of rails that failed, sending or receiving.
+	// Down is the number of rails this rank sends on that failed.
 	Down int64
 	// Resent is the number of chunks sent again on another rail after
 	// theirs failed.

@@ -238,3 +238,57 @@ func TestRailsPairing(t *testing.T) {
 		t.Errorf("a rail without its prefix was accepted")
 	}
 }
+
+// TestRailsDeliverBeforeLost closes the sender as soon as its long frames
+// are sent, while the receiver's Deliver is slow (frames wait in its
+// rails' inbox): the receiver must deliver every one of them before it
+// reports the sender lost, and nothing after.
+func TestRailsDeliverBeforeLost(t *testing.T) {
+	rec := newReceived()
+	var atLost atomic.Int64
+	lost := make(chan struct{})
+	eps := railJob(t, 2, rec, func(c *Config) {
+		if c.Rank == 1 {
+			c.Deliver = func(peer int, h frame.Header, p []byte) {
+				if h.Kind == frame.Data {
+					time.Sleep(20 * time.Millisecond)
+				}
+				rec.deliver(peer, h, p)
+			}
+			c.Lost = func(int, error) {
+				rec.mu.Lock()
+				atLost.Store(int64(len(rec.seen)))
+				rec.mu.Unlock()
+				close(lost)
+			}
+		}
+	})
+	ctx := context.Background()
+	// An eager frame opens the main connection, whose Bye reports the
+	// close; comm's RTS always has.
+	if err := eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager, Aux: 1}, []byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	const frames = 6
+	for i := range frames {
+		seq := uint64(200 + i)
+		n := 2<<20 + i
+		if err := eps[0].Send(ctx, 1, frame.Header{Kind: frame.Data, Seq: seq, Aux: uint64(n)}, pattern(n, seq)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eps[0].Close()
+	select {
+	case <-lost:
+	case <-time.After(10 * time.Second):
+		t.Fatal("rank 0's close was not reported")
+	}
+	if n := atLost.Load(); n != frames {
+		t.Errorf("%d of %d frames delivered when rank 0 was reported lost", n, frames)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.bad) > 0 || len(rec.seen) != frames {
+		t.Errorf("frames %d, bad %v", len(rec.seen), rec.bad)
+	}
+}

@@ -104,16 +104,19 @@ func (rs *railSet) startOut(peer int, conns []net.Conn, pairs []multirail.Addr) 
 	}
 	profiles, how := railProfiles(rs.e.cfg.RailProfiles, pairs)
 	rs.e.cfg.Logger.Debug("tcp: rails up", "rank", rs.e.cfg.Rank, "peer", peer, "rails", len(conns), "split", how)
-	return multirail.New(conns, profiles, rs.linkConfig(peer, pairs))
+	return multirail.New(conns, profiles, rs.linkConfig(peer, pairs, true))
 }
 
 // linkConfig is the multirail settings towards or from peer; pairs name
-// the rails in what it reports.
-func (rs *railSet) linkConfig(peer int, pairs []multirail.Addr) multirail.Config {
+// the rails in what it reports. A rail that fails under a Link that sends
+// (out) is counted and logged at Warn: its chunks go again on the others.
+// One that ends under a Link that receives is logged at Debug only: the
+// peer closing its Endpoint ends them so, and when one breaks, the peer's
+// end notices and resends.
+func (rs *railSet) linkConfig(peer int, pairs []multirail.Addr, out bool) multirail.Config {
 	return multirail.Config{
 		MaxMessage: headerSize + rs.e.cfg.MaxPayload,
 		RailDown: func(i int, err error) {
-			rs.down.Add(1)
 			if rs.e.closing.Load() {
 				return
 			}
@@ -121,7 +124,13 @@ func (rs *railSet) linkConfig(peer int, pairs []multirail.Addr) multirail.Config
 			if i < len(pairs) {
 				name = pairs[i].Local + ">" + pairs[i].Remote
 			}
-			rs.e.cfg.Logger.Warn("tcp: rail down; its chunks go on the others", "rank", rs.e.cfg.Rank, "peer", peer, "rail", name, "err", err)
+			log := rs.e.cfg.Logger.With("rank", rs.e.cfg.Rank, "peer", peer, "rail", name, "err", err)
+			if !out {
+				log.Debug("tcp: incoming rail ended")
+				return
+			}
+			rs.down.Add(1)
+			log.Warn("tcp: rail down; its chunks go on the others")
 		},
 	}
 }
@@ -244,7 +253,7 @@ func (rs *railSet) startIn(peer int, rp *railPeer) error {
 	for i, c := range conns {
 		pairs[i] = multirail.Addr{Local: hostOf(c.LocalAddr().String()), Remote: c.RemoteAddr().String()}
 	}
-	l, err := multirail.New(conns, equalProfiles(pairs), rs.linkConfig(peer, pairs))
+	l, err := multirail.New(conns, equalProfiles(pairs), rs.linkConfig(peer, pairs, false))
 	if err != nil {
 		closeAll(conns)
 		return err
