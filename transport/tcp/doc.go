@@ -71,4 +71,28 @@
 // Only one connection per pair of ranks survives: either rank may dial,
 // and when both dial at once the connection dialled by the lower rank is
 // kept.
+//
+// # Rails
+//
+// With Config.Rails an Endpoint also has rails: extra connections to a
+// peer on another host, each from one of its rail addresses to the
+// peer's rail in the same network (package rail's multirail strategy,
+// carried by package transport/multirail). It listens on each rail
+// address too, and its address book entry is JoinAddr(Addr(),
+// RailAddrs()). The first Data frame of at least Config.RailMin bytes to
+// a peer dials this rank's rails to it, each authenticated by the same
+// handshake as the main connection; from then on such frames are split
+// across the rails so that the chunks finish together (profiles from
+// Config.RailProfiles, else an even split that learns each rail's rate),
+// one goroutine writing each rail, and put back together at the peer.
+// Every other frame keeps the main connection. A long Data frame's Send
+// or Queue returns once the peer has every byte of it; Data frames over
+// rails are not ordered with the frames around them (comm's name their
+// transfer and offset). A rail that fails mid-transfer is replaced by the
+// others and reported (logged at Warn, counted in RailStats); when every
+// rail to a peer has failed, the peer is lost, since the frame in flight
+// cannot be resent without the risk of arriving twice. Deliver stays
+// serial per peer across the main connection and the rails, and what a
+// peer's rails brought is delivered before its Lost. Without Rails
+// nothing of this exists. docs/design/rails.md has the design.
 package tcp
