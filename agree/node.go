@@ -159,8 +159,7 @@ func (n *Node) step(m Message) {
 	case Fetch:
 		n.onFetch(m)
 	case Entries:
-		n.install(m.Snap)
-		n.learnAll(m.Entries)
+		n.onEntries(m)
 	case Recover:
 		n.onRecover(m)
 	case Recovered:

@@ -206,3 +206,32 @@ func TestDeterministicRestarts(t *testing.T) {
 		t.Errorf("two runs differ:\n%v\n%v", a, b)
 	}
 }
+
+// TestLongCatchUp: replica 2 misses 2000 slots (no compaction, batches
+// of 256): it catches up in a few rounds, one round trip per batch, not
+// one retry interval per batch.
+func TestLongCatchUp(t *testing.T) {
+	s := newSim(t, 3, 6)
+	var vs []string
+	for i := range 2000 {
+		vs = append(vs, fmt.Sprintf("v%d", i))
+		s.propose(i%2, vs[i])
+	}
+	for len(s.pool) > 0 {
+		if s.pool[0].To == 2 {
+			s.pool = s.pool[1:]
+			continue
+		}
+		s.deliver(0)
+	}
+	if len(s.applied[2]) != 0 || len(s.applied[0]) != 2000 {
+		t.Fatalf("setup: %v", s)
+	}
+	rounds := 0
+	if !s.settle(40, func() bool { rounds++; return s.hasAll(2, vs) }) {
+		t.Fatalf("replica 2 did not catch up in 40 rounds:\n%v", s)
+	}
+	if rounds > 6 {
+		t.Errorf("replica 2 took %d rounds to fetch 8 batches, want one round trip per batch", rounds)
+	}
+}

@@ -112,3 +112,17 @@ func (n *Node) fetchReply(from uint64) Message {
 	}
 	return m
 }
+
+// onEntries installs the snapshot and learns the entries of a catch-up
+// reply; when they moved the replica on and more is known to exist, it
+// asks for the next batch at once rather than at its next retry, so a
+// long catch-up takes one round trip per batch.
+func (n *Node) onEntries(m Message) {
+	before := n.applied
+	n.install(m.Snap)
+	n.learnAll(m.Entries)
+	if n.applied > before && n.hint > n.applied {
+		n.fd.fetch = n.now - int64(n.cfg.RetryTicks)
+		n.catchUp()
+	}
+}
