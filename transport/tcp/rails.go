@@ -7,6 +7,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/plexus-hpc/plexus/internal/guard"
 	"github.com/plexus-hpc/plexus/transport/frame"
@@ -31,9 +32,10 @@ type railSet struct {
 	peers   []railPeer
 	down    atomic.Int64 // rails this rank sends on that failed
 	sent    atomic.Int64 // frames sent over rails
-	// wrap, if set (by tests, before the first send), wraps each rail
-	// this rank dials, by its index among the rails to the peer.
-	wrap func(i int, c net.Conn) net.Conn
+	// wrap and wrapIn, if set (by tests, before the first send), wrap
+	// each rail this rank dials, and each it accepts, by its index among
+	// the rails between the two.
+	wrap, wrapIn func(i int, c net.Conn) net.Conn
 }
 
 // railPeer is the rails' state towards one peer.
@@ -141,8 +143,8 @@ func (rs *railSet) deliverMain(peer int, h frame.Header, p []byte) {
 // true, or reports false for a frame that keeps the main connection (any
 // other frame, or a peer without rails). Rails that fail on the way are
 // replaced by the others (package multirail); when every rail to peer
-// has failed, the peer is lost: a frame whose fate is unknown must not
-// be sent again elsewhere, where it could arrive twice.
+// has failed, the frame's fate is unknown and it must not be sent again
+// elsewhere, where it could arrive twice (railsFailed).
 func (e *Endpoint) railSend(ctx context.Context, peer int, h frame.Header, payload []byte) (bool, error) {
 	if h.Kind != frame.Data || h.Flags != 0 || len(payload) < e.cfg.RailMin {
 		return false, nil
@@ -166,19 +168,42 @@ func (e *Endpoint) railSend(ctx context.Context, peer int, h frame.Header, paylo
 	case e.closing.Load():
 		return true, ErrClosed
 	}
-	cause := fmt.Errorf("every rail to rank %d failed: %w", peer, err)
-	if c := e.peers[peer].c.Load(); c != nil {
-		return true, c.failed(cause)
-	}
-	return true, cmpOrErr(e.peerLost(peer), fmt.Errorf("%w: rank %d: %w", ErrPeerLost, peer, cause))
+	return true, e.railsFailed(peer, err)
 }
 
-// peerLost is why peer is lost, if it is.
-func (e *Endpoint) peerLost(peer int) error {
-	p := &e.peers[peer]
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.lost
+// railsFailed decides what a Send whose rails all failed under it
+// returns. A peer that closes its Endpoint ends its rails, maybe before
+// the acknowledgement of the last frame went out, and says Bye on the
+// main connection, maybe a little later: such a Send succeeds, as it
+// would have on the main connection, whose Send returns once the frame is
+// written. Otherwise the main connection is failed too and the peer is
+// lost.
+func (e *Endpoint) railsFailed(peer int, err error) error {
+	lost := e.awaitLost(peer, closeLinger)
+	if errors.Is(lost, errBye) {
+		return nil
+	}
+	cause := fmt.Errorf("every rail to rank %d failed: %w", peer, err)
+	if c := e.peers[peer].c.Load(); c != nil {
+		return c.failed(cause)
+	}
+	return cmpOrErr(lost, fmt.Errorf("%w: rank %d: %w", ErrPeerLost, peer, cause))
+}
+
+// awaitLost returns why peer is lost, waiting up to d for it to be; nil
+// if it is not by then, or the Endpoint closes.
+func (e *Endpoint) awaitLost(peer int, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		p := &e.peers[peer]
+		p.mu.Lock()
+		lost := p.lost
+		p.mu.Unlock()
+		if lost != nil || e.closing.Load() || time.Now().After(deadline) {
+			return lost
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // onLost is Lost with rails: what the peer's rails brought is delivered

@@ -208,11 +208,11 @@ func TestRailClosedMidTransfer(t *testing.T) {
 	}
 	waitFrames(t, rec, len(want))
 	checkOnce(t, rec, want)
+	sink.waitFor(t, "rail down") // reported once the peer is seen not to be closing
 	st := eps[0].RailStats()
 	if st.Down < 1 || st.Resent < 1 || st.Frames != int64(len(want)) {
 		t.Errorf("rail stats %+v: want a rail down, chunks resent, %d frames", st, len(want))
 	}
-	sink.waitFor(t, "rail down")
 }
 
 // TestRailsPairing checks which rails pair: by network, in the local
@@ -290,5 +290,48 @@ func TestRailsDeliverBeforeLost(t *testing.T) {
 	defer rec.mu.Unlock()
 	if len(rec.bad) > 0 || len(rec.seen) != frames {
 		t.Errorf("frames %d, bad %v", len(rec.seen), rec.bad)
+	}
+}
+
+// muteConn swallows what is written to it: a receiver whose
+// acknowledgements never leave.
+type muteConn struct{ net.Conn }
+
+func (c muteConn) Write(b []byte) (int, error) { return len(b), nil }
+
+// TestRailsPeerClosesBeforeAck has the receiver close its Endpoint after
+// it delivered a long frame whose acknowledgement never left (as when it
+// closes before its rail's writer runs): the sender's Send succeeds, as
+// on the main connection, and logs no rail down; the frame arrived once.
+func TestRailsPeerClosesBeforeAck(t *testing.T) {
+	rec := newReceived()
+	var sink logSink
+	eps := railJob(t, 2, rec, func(c *Config) {
+		if c.Rank == 0 {
+			c.Logger = sink.Logger()
+		}
+	})
+	eps[1].rails.wrapIn = func(_ int, c net.Conn) net.Conn { return muteConn{c} }
+	ctx := context.Background()
+	if err := eps[0].Send(ctx, 1, frame.Header{Kind: frame.Eager, Aux: 1}, []byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 1 << 20
+	done := make(chan error, 1)
+	go func() { done <- eps[0].Send(ctx, 1, frame.Header{Kind: frame.Data, Seq: 7, Aux: n}, pattern(n, 7)) }()
+	waitFrames(t, rec, 1)
+	eps[1].Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Send of the frame the peer had: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Send did not return after the peer closed")
+	}
+	checkOnce(t, rec, map[[2]uint64]bool{{7, n}: true})
+	time.Sleep(2 * closeLinger) // a rail down would be reported by now
+	if strings.Contains(sink.String(), "rail down") || eps[0].RailStats().Down != 0 {
+		t.Errorf("a peer's close was reported as a rail down:\n%s", sink.String())
 	}
 }

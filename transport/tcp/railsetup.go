@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -108,31 +109,43 @@ func (rs *railSet) startOut(peer int, conns []net.Conn, pairs []multirail.Addr) 
 }
 
 // linkConfig is the multirail settings towards or from peer; pairs name
-// the rails in what it reports. A rail that fails under a Link that sends
-// (out) is counted and logged at Warn: its chunks go again on the others.
-// One that ends under a Link that receives is logged at Debug only: the
-// peer closing its Endpoint ends them so, and when one breaks, the peer's
-// end notices and resends.
+// the rails in what it reports (railDown).
 func (rs *railSet) linkConfig(peer int, pairs []multirail.Addr, out bool) multirail.Config {
 	return multirail.Config{
 		MaxMessage: headerSize + rs.e.cfg.MaxPayload,
 		RailDown: func(i int, err error) {
-			if rs.e.closing.Load() {
-				return
-			}
 			name := fmt.Sprint(i)
 			if i < len(pairs) {
 				name = pairs[i].Local + ">" + pairs[i].Remote
 			}
-			log := rs.e.cfg.Logger.With("rank", rs.e.cfg.Rank, "peer", peer, "rail", name, "err", err)
-			if !out {
-				log.Debug("tcp: incoming rail ended")
-				return
-			}
-			rs.down.Add(1)
-			log.Warn("tcp: rail down; its chunks go on the others")
+			rs.railDown(peer, name, out, err)
 		},
 	}
+}
+
+// railDown reports a failed rail. One that fails under a Link that sends
+// is counted and logged at Warn: its chunks go again on the others;
+// unless the peer is closing its Endpoint, which ends its rails just
+// before its Bye arrives, so the report waits a moment for that. One that
+// ends under a Link that receives is logged at Debug only: the peer's end
+// notices a broken rail and resends.
+func (rs *railSet) railDown(peer int, name string, out bool, err error) {
+	e := rs.e
+	log := e.cfg.Logger.With("rank", e.cfg.Rank, "peer", peer, "rail", name, "err", err)
+	if !out || e.closing.Load() {
+		log.Debug("tcp: rail ended")
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		if lost := e.awaitLost(peer, closeLinger); errors.Is(lost, errBye) || e.closing.Load() {
+			log.Debug("tcp: rail ended")
+			return
+		}
+		rs.down.Add(1)
+		log.Warn("tcp: rail down; its chunks go on the others")
+	}()
 }
 
 func closeAll(conns []net.Conn) {
@@ -252,6 +265,9 @@ func (rs *railSet) startIn(peer int, rp *railPeer) error {
 	pairs := make([]multirail.Addr, len(conns))
 	for i, c := range conns {
 		pairs[i] = multirail.Addr{Local: hostOf(c.LocalAddr().String()), Remote: c.RemoteAddr().String()}
+		if rs.wrapIn != nil {
+			conns[i] = rs.wrapIn(i, c)
+		}
 	}
 	l, err := multirail.New(conns, equalProfiles(pairs), rs.linkConfig(peer, pairs, false))
 	if err != nil {
