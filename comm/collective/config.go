@@ -78,13 +78,15 @@ type Config struct {
 	// otherwise run flat on the segment's collective area for payloads of
 	// at most shm.PostBytes (Comm.PostBytes). For comparisons.
 	NoPosts bool
-	// NoHosts keeps Barrier, Broadcast and Allreduce on the trees when
-	// the ranks span hosts, where they would otherwise run in two levels
-	// for payloads of at most shm.PostBytes: each host's ranks on their
-	// host's collective area, one leader per host on links between hosts
-	// (docs/design/collectives.md, "Across hosts"). NoPosts implies it.
-	// For comparisons.
-	NoHosts bool
+	// Hierarchy runs Barrier, Broadcast and Allreduce of at most
+	// shm.PostBytes in two levels when the ranks span hosts and share
+	// memory within each (comm.World.HostArea): each host's ranks on
+	// their host's collective area, one leader per host on links between
+	// hosts (docs/design/collectives.md, "Across hosts"). Off by default,
+	// the trees run them: on machine C, whose namespace hosts share two
+	// CPUs, the two levels measured slower (docs/benchmarks.md,
+	// "Collectives across hosts in two levels"). NoPosts overrides it.
+	Hierarchy bool
 }
 
 // Validate checks c and fills in its defaults.

@@ -9,7 +9,8 @@ import (
 )
 
 // Hierarchical collectives across hosts (docs/design/collectives.md,
-// "Across hosts"). In a world whose ranks span hosts, Barrier, Broadcast
+// "Across hosts"). In a world whose ranks span hosts, with
+// Config.Hierarchy, Barrier, Broadcast
 // and Allreduce of at most shm.PostBytes run in two levels: the ranks of
 // each host meet on their host's collective area (comm.World.HostArea),
 // and one rank per host, its leader (its lowest rank), crosses between
@@ -218,33 +219,21 @@ func (h *hier) take(k uint64, r int, out []byte) error {
 	return nil
 }
 
-// hosts returns the communicator's hierarchical state when its ranks span
-// hosts, unless Config.NoHosts; else nil, and the trees run every
-// collective. The rule (not the model) decides, the same at every rank:
-// with every rank's host area (comm.World.HostArea), two levels; without
-// (TCP alone, or no lane left), one level of doubling over every rank,
-// ranks ordered by host (singletons), so that the first steps stay on a
-// host and the last ones cross, as Open MPI's recursive doubling pairs
-// them.
+// hosts returns the communicator's hierarchical state when
+// Config.Hierarchy asks for it, the ranks span hosts and every rank has
+// its host's area (comm.World.HostArea); else nil, and the trees run
+// every collective. The choice is a rule, the same at every rank, not
+// the model's. Worlds over TCP alone keep the trees: one level of
+// recursive doubling over the ranks in host order (Open MPI's pairing)
+// measured about twice as slow as the trees there on machine C
+// (docs/benchmarks.md, "Collectives across hosts in two levels").
 func (c *Comm) hosts(crowded bool) *hier {
 	groups := c.w.Hosts()
-	if c.cfg.NoHosts || len(groups) < 2 {
+	if !c.cfg.Hierarchy || len(groups) < 2 {
 		return nil
 	}
 	if a, ok := c.w.HostArea(c.base + chArea); ok {
 		return newHier(c.w, groups, a, c.base+chHier, crowded)
 	}
-	return newHier(c.w, singletons(groups), nil, c.base+chHier, crowded)
-}
-
-// singletons returns every rank of groups as a group of its own, in the
-// groups' order.
-func singletons(groups [][]int) [][]int {
-	var one [][]int
-	for _, g := range groups {
-		for _, r := range g {
-			one = append(one, []int{r})
-		}
-	}
-	return one
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +90,7 @@ func TestHierOps(t *testing.T) {
 		t.Run("hosts="+layout, func(t *testing.T) {
 			f := hostWorlds(t, strings.Split(layout, ""))
 			ctx := testCtx(t)
-			cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+			cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
 			for r, c := range cs {
 				if c.hier == nil || c.PostBytes() != shm.PostBytes {
 					t.Fatalf("rank %d: hier %v, PostBytes %d: not hierarchical", r, c.hier != nil, c.PostBytes())
@@ -124,18 +123,18 @@ func TestHierOps(t *testing.T) {
 	}
 }
 
-// TestHierNoHosts: Config.NoHosts and NoPosts keep every collective on
-// the trees across hosts; a payload longer than a post takes the trees
+// TestHierNoHosts: without Config.Hierarchy, or with NoPosts, every
+// collective stays on the trees across hosts; a payload longer than a post takes the trees
 // on a hierarchical communicator; both mix with its two-level ones.
 func TestHierNoHosts(t *testing.T) {
 	f := hostWorlds(t, []string{"a", "a", "b", "b"})
 	ctx := testCtx(t)
-	hier := newComms(t, ctx, f.ws, Config{Model: Placement})
-	trees := newComms(t, ctx, f.ws, Config{Model: Placement, NoHosts: true})
-	links := newComms(t, ctx, f.ws, Config{Model: Placement, NoPosts: true})
+	hier := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
+	trees := newComms(t, ctx, f.ws, Config{Model: Placement})
+	links := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true, NoPosts: true})
 	for _, cs := range [][]*Comm{trees, links} {
 		if cs[0].hier != nil || cs[0].PostBytes() != -1 {
-			t.Fatalf("NoHosts/NoPosts: hier %v, PostBytes %d; want none, -1", cs[0].hier != nil, cs[0].PostBytes())
+			t.Fatalf("no Hierarchy, or NoPosts: hier %v, PostBytes %d; want none, -1", cs[0].hier != nil, cs[0].PostBytes())
 		}
 	}
 	err := eachRank(4, func(r int) error {
@@ -157,27 +156,24 @@ func TestHierNoHosts(t *testing.T) {
 }
 
 // TestHierPeerLost: a rank on another host dies while the others wait in
-// a two-level barrier, broadcast or allreduce (or, over TCP alone, in
-// the doubling over every rank): every survivor fails with
+// a two-level barrier, broadcast or allreduce: every survivor fails with
 // an error wrapping comm.ErrPeerLost or comm.ErrLinkAborted within
 // seconds, and the communicator is closed everywhere.
 func TestHierPeerLost(t *testing.T) {
-	for _, shared := range []bool{true, false} {
-		for _, gone := range []int{1, 3} { // rank 1 leads host b; rank 3 follows there
-			for _, op := range []string{"barrier", "bcast", "allreduce"} {
-				t.Run(fmt.Sprintf("shm=%v/gone=%d/op=%s", shared, gone, op), func(t *testing.T) {
-					hierLost(t, shared, gone, op)
-				})
-			}
+	for _, gone := range []int{1, 3} { // rank 1 leads host b; rank 3 follows there
+		for _, op := range []string{"barrier", "bcast", "allreduce"} {
+			t.Run(fmt.Sprintf("gone=%d/op=%s", gone, op), func(t *testing.T) {
+				hierLost(t, gone, op)
+			})
 		}
 	}
 }
 
 // hierLost is one case of TestHierPeerLost.
-func hierLost(t *testing.T, shared bool, gone int, op string) {
-	f := hostWorldsOver(t, []string{"a", "b", "a", "b"}, shared)
+func hierLost(t *testing.T, gone int, op string) {
+	f := hostWorlds(t, []string{"a", "b", "a", "b"})
 	ctx := testCtx(t)
-	cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+	cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
 	time.AfterFunc(30*time.Millisecond, func() { f.kill(gone) })
 	start := time.Now()
 	var survivors []int
@@ -207,7 +203,7 @@ func hierLost(t *testing.T, shared bool, gone int, op string) {
 func TestHierCloseMidWait(t *testing.T) {
 	f := hostWorlds(t, []string{"a", "a", "b", "b"})
 	ctx := testCtx(t)
-	cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+	cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
 	for _, r := range []int{0, 3} {
 		time.AfterFunc(20*time.Millisecond, cs[r].Close)
 		if err := cs[r].Barrier(ctx); !errors.Is(err, ErrClosed) {
@@ -231,7 +227,7 @@ func TestHierOrder(t *testing.T) {
 		t.Run("hosts="+layout, func(t *testing.T) {
 			f := hostWorlds(t, strings.Split(layout, ""))
 			ctx := testCtx(t)
-			cs := newComms(t, ctx, f.ws, Config{Model: Placement})
+			cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
 			partial := map[byte]uint64{}
 			var order []byte
 			for r := range len(layout) {
@@ -266,86 +262,34 @@ func TestHierOrder(t *testing.T) {
 	}
 }
 
-// TestHierTCP: in worlds that span hosts over TCP alone (no host areas),
-// the collectives run as one level of doubling over every rank, ranks
-// ordered by host; every rank gets the broadcast's bytes and the one
-// allreduce result that order's bracketing gives (runDoubling's,
-// evaluated on the ranks' inputs).
-func TestHierTCP(t *testing.T) {
-	for _, layout := range hierLayouts {
-		t.Run("hosts="+layout, func(t *testing.T) {
-			f := hostWorldsOver(t, strings.Split(layout, ""), false)
-			ctx := testCtx(t)
-			cs := newComms(t, ctx, f.ws, Config{Model: Placement})
-			for r, c := range cs {
-				if c.hier == nil || c.hier.f != nil || c.hier.hosts != len(cs) {
-					t.Fatalf("rank %d: not one level of doubling over every rank (%+v)", r, c.hier)
-				}
+// TestHierTCPUnchanged: worlds that span hosts over TCP alone (no host
+// areas) keep the trees: no hierarchical state, PostBytes -1, and the
+// mixed rounds give the trees' results.
+func TestHierTCPUnchanged(t *testing.T) {
+	f := hostWorldsOver(t, []string{"a", "a", "b", "b"}, false)
+	ctx := testCtx(t)
+	cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
+	for r, c := range cs {
+		if c.hier != nil || c.flat != nil || c.PostBytes() != -1 {
+			t.Fatalf("rank %d over TCP alone: hier %v, flat %v, PostBytes %d; want the trees", r, c.hier != nil, c.flat != nil, c.PostBytes())
+		}
+	}
+	err := eachRank(len(cs), func(r int) error {
+		for i := range 50 {
+			if roundOp(i) == "allreduce" {
+				continue // the trees fold in arrival order
 			}
-			order := hostOrder(layout)
-			bracket := runDoubling(t, len(order))[0]
-			rounds := count(300)
-			err := eachRank(len(cs), func(r int) error {
-				for i := range rounds {
-					got, err := postRound(ctx, cs[r], i)
-					if err != nil {
-						return fmt.Errorf("rank %d round %d (%s): %w", r, i, roundOp(i), err)
-					}
-					want := wantRound(len(cs), i)
-					if roundOp(i) == "allreduce" {
-						want = evalBracket(bracket, func(p int) []byte { return putFloats(roundValues(order[p], i)) })
-					}
-					if !bytes.Equal(got, want) {
-						return fmt.Errorf("rank %d round %d (%s): got %x, want %x", r, i, roundOp(i), got, want)
-					}
-				}
-				return nil
-			})
+			got, err := postRound(ctx, cs[r], i)
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
-		})
-	}
-}
-
-// hostOrder returns the ranks of layout ordered by host (hosts by their
-// lowest rank), then by rank.
-func hostOrder(layout string) []int {
-	var order []int
-	done := map[byte]bool{}
-	for r := range len(layout) {
-		if done[layout[r]] {
-			continue
-		}
-		done[layout[r]] = true
-		for q := r; q < len(layout); q++ {
-			if layout[q] == layout[r] {
-				order = append(order, q)
+			if want := wantRound(len(cs), i); !bytes.Equal(got, want) {
+				return fmt.Errorf("rank %d round %d (%s): got %x, want %x", r, i, roundOp(i), got, want)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return order
-}
-
-// evalBracket evaluates a bracketing of runDoubling ("((h0∘h2)∘h1)") with
-// hI = leaf(I) and ∘ the float sum, folding the right operand into the
-// left.
-func evalBracket(expr string, leaf func(int) []byte) []byte {
-	v, _ := evalAt(expr, 0, leaf)
-	return v
-}
-
-func evalAt(expr string, i int, leaf func(int) []byte) ([]byte, int) {
-	if expr[i] == 'h' {
-		j := i + 1
-		for j < len(expr) && expr[j] >= '0' && expr[j] <= '9' {
-			j++
-		}
-		n, _ := strconv.Atoi(expr[i+1 : j])
-		return leaf(n), j
-	}
-	left, j := evalAt(expr, i+1, leaf) // after "("
-	right, k := evalAt(expr, j+len("∘"), leaf)
-	addFloats(left, right)
-	return left, k + 1 // after ")"
 }

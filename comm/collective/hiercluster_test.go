@@ -93,17 +93,11 @@ func runCluster(t *testing.T, layout, mode string, rounds int) string {
 // barriers, broadcasts from every root and floating-point allreduces in
 // two levels, over each host's shared memory and TCP between hosts, and
 // every rank gets the bytes the documented order gives (wantHier), the
-// same everywhere; and 2 × 2 over TCP alone.
+// same everywhere.
 func TestClusterHier(t *testing.T) {
 	clusterUp(t, 3)
-	for _, layout := range []string{"aabb", "aabcc", "tcp:aabb"} {
+	for _, layout := range []string{"aabb", "aabcc"} {
 		t.Run("hosts="+layout, func(t *testing.T) {
-			if tcpOnly, ok := strings.CutPrefix(layout, "tcp:"); ok {
-				// TCP alone: one level of doubling over the ranks in host
-				// order, whose bracketing for 2 × 2 is wantHier's.
-				t.Setenv("PLEXUS_TRANSPORT", comm.TransportTCP)
-				layout = tcpOnly
-			}
 			rounds := count(1000)
 			out := runCluster(t, layout, "hier-ops", rounds)
 			for r := range layout {
@@ -160,7 +154,7 @@ func hierRank(ctx context.Context, mode string) error {
 		return err
 	}
 	defer w.Close()
-	c, err := New(ctx, w, Config{Model: Placement})
+	c, err := New(ctx, w, Config{Model: Placement, Hierarchy: true})
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,11 @@ package collective
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/plexus-hpc/plexus/coll"
+	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/internal/wait"
 )
 
 // The leaders' side of the hierarchical collectives (hier.go): their
@@ -51,7 +54,7 @@ func (h *hier) recv(ctx context.Context, host int, buf []byte) error {
 	if err != nil {
 		return err
 	}
-	n, err := l.Recv(ctx, buf)
+	n, err := recvLink(ctx, l, buf)
 	if err != nil {
 		return err
 	}
@@ -137,4 +140,52 @@ func (h *hier) await(ctx context.Context, k uint64, r int, buf []byte) error {
 		return err
 	}
 	return h.take(k, r, buf)
+}
+
+// recvLink receives l's next message into buf, moving the world's
+// transport itself while it waits, as coll's members do on their links
+// (coll/progress.go): a wait that only blocks pays, on every hop, the
+// wake-up of the transport's receive goroutine and then its own. Once
+// the pollers' policy says sleep, it blocks in Link.Recv, so an idle rank
+// burns no CPU. A serialized world's links progress in Recv anyway.
+func recvLink(ctx context.Context, l *comm.Link, buf []byte) (int, error) {
+	if l.MustProgress() {
+		return l.Recv(ctx, buf)
+	}
+	wt := wait.NewWaiter(&wait.Poller)
+	progressed := false
+	defer func() {
+		if progressed {
+			l.ProgressDone()
+		}
+	}()
+	for {
+		if n, ok, err := l.TryRecv(buf); ok || err != nil {
+			return n, err
+		}
+		if delivered, ok := l.Progress(); ok {
+			progressed = true
+			if delivered {
+				continue
+			}
+		}
+		switch wt.Idle() {
+		case wait.Check:
+			// Goroutines this one made ready (the transport's writer with
+			// this leader's own send) may wait in this P's queue: let them
+			// run, as coll's waits do (coll/progress.go).
+			runtime.Gosched()
+			fallthrough
+		case wait.Yield:
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		case wait.Sleep:
+			if progressed {
+				l.ProgressDone()
+				progressed = false
+			}
+			return l.Recv(ctx, buf)
+		}
+	}
 }
