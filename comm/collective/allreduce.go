@@ -54,7 +54,9 @@ func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
 // left and neither Config.NoPosts nor Config.Allreduce said otherwise;
 // else -1, and every length takes AllreducePlan's algorithm. (Broadcasts
 // of at most shm.PostBytes run on the area whenever it is there, two
-// ranks included.)
+// ranks included.) It is shm.PostBytes too when the ranks span hosts and
+// run in two levels (Config.Hierarchy, docs/design/collectives.md,
+// "Across hosts").
 //
 // The flat allreduce is chosen whenever it applies, not from the model:
 // it is one round in which every rank's input is a load from a line its
