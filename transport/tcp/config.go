@@ -120,7 +120,7 @@ type Config struct {
 	Rails []string
 	// RailProfiles names a profile file (rail.File, as plexus rail sample
 	// writes) that predicts each rail; without it, or without a rail in
-	// it, messages are split evenly among the rails.
+	// it, the rails are sampled briefly when they are first set up.
 	RailProfiles string
 	// RailMin is the shortest Data frame sent over rails; zero means
 	// DefaultRailMin. Shorter frames, and every other kind, keep the

@@ -83,7 +83,7 @@
 // a peer dials this rank's rails to it, each authenticated by the same
 // handshake as the main connection; from then on such frames are split
 // across the rails so that the chunks finish together (profiles from
-// Config.RailProfiles, else an even split that learns each rail's rate),
+// Config.RailProfiles, else from a brief sampling of each rail at setup),
 // one goroutine writing each rail, and put back together at the peer.
 // Every other frame keeps the main connection. A long Data frame's Send
 // or Queue returns once the peer has every byte of it; Data frames over

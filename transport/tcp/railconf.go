@@ -81,26 +81,26 @@ func pairRails(local []localRail, remote []string) []multirail.Addr {
 	return out
 }
 
-// railProfiles returns the profile of each rail in pairs: from the
+// railProfiles returns the profile of each rail in pairs from the
 // profile file (rail.File, written by plexus rail sample), matched by
-// the rails' local and remote addresses, when it has them all; else equal
-// profiles, which split every message evenly, and why.
-func railProfiles(file string, pairs []multirail.Addr) ([]rail.Profile, string) {
+// the rails' local and remote addresses, and true when it has them all;
+// else false and why not.
+func railProfiles(file string, pairs []multirail.Addr) ([]rail.Profile, string, bool) {
 	if file == "" {
-		return equalProfiles(pairs), "no profile file (Config.RailProfiles): equal split"
+		return nil, "no profile file (Config.RailProfiles)", false
 	}
 	f, err := readProfiles(file)
 	if err != nil {
-		return equalProfiles(pairs), fmt.Sprintf("%v: equal split", err)
+		return nil, err.Error(), false
 	}
 	out := make([]rail.Profile, len(pairs))
 	for i, p := range pairs {
 		var ok bool
 		if out[i], ok = findProfile(f, p); !ok {
-			return equalProfiles(pairs), fmt.Sprintf("profile file %s has no rail %s>%s: equal split", file, p.Local, p.Remote)
+			return nil, fmt.Sprintf("profile file %s has no rail %s>%s", file, p.Local, p.Remote), false
 		}
 	}
-	return out, "profiles from " + file
+	return out, "profiles from " + file, true
 }
 
 func readProfiles(path string) (rail.File, error) {

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/rail"
 	"github.com/plexus-hpc/plexus/transport/frame"
 	"github.com/plexus-hpc/plexus/transport/multirail"
 )
@@ -333,5 +336,51 @@ func TestRailsPeerClosesBeforeAck(t *testing.T) {
 	time.Sleep(2 * closeLinger) // a rail down would be reported by now
 	if strings.Contains(sink.String(), "rail down") || eps[0].RailStats().Down != 0 {
 		t.Errorf("a peer's close was reported as a rail down:\n%s", sink.String())
+	}
+}
+
+// TestRailsProfileFile gives the sender a profile file that names its
+// rails (by addresses, the ports left out): the Link takes its profiles
+// from it rather than sampling, and the frames arrive as before.
+func TestRailsProfileFile(t *testing.T) {
+	var profiles []rail.Profile
+	for k, bw := range []float64{300e6, 100e6} {
+		var s []rail.Sample
+		for n := 4; n <= 8<<20; n *= 2 {
+			s = append(s, rail.Sample{Size: n, Time: 20*time.Microsecond + time.Duration(float64(n)/bw*1e9)})
+		}
+		p, err := rail.NewProfile(fmt.Sprintf("127.0.%d.1>127.0.%d.2:9", 10+k, 10+k), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		profiles = append(profiles, p)
+	}
+	path := filepath.Join(t.TempDir(), "rails.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rail.WriteFile(f, rail.File{Local: "a", Remote: "b", Rails: profiles}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rec := newReceived()
+	var sink logSink
+	eps := railJob(t, 2, rec, func(c *Config) {
+		if c.Rank == 0 {
+			c.RailProfiles, c.Logger = path, sink.Logger()
+		}
+	})
+	const n = 4 << 20
+	if err := eps[0].Send(context.Background(), 1, frame.Header{Kind: frame.Data, Seq: 9, Aux: n}, pattern(n, 9)); err != nil {
+		t.Fatal(err)
+	}
+	waitFrames(t, rec, 1)
+	checkOnce(t, rec, map[[2]uint64]bool{{9, n}: true})
+	sink.waitFor(t, "profiles from "+path)
+	// 3 : 1 predicted rates: the first split gives the first rail three
+	// quarters (before the Link learns anything).
+	if b := eps[0].rails.peers[1].out.Load().Stats().Bytes; b[0] < 2*b[1] {
+		t.Errorf("bytes per rail %v: want the 300 MB/s rail to carry about three times the other's", b)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/guard"
+	"github.com/plexus-hpc/plexus/rail"
 	"github.com/plexus-hpc/plexus/transport/frame"
 	"github.com/plexus-hpc/plexus/transport/multirail"
 )
@@ -26,7 +27,17 @@ import (
 const (
 	introSize = 8
 	maxRails  = 64
+	// introSample in the intro's count asks the acceptor to answer
+	// multirail.Sample on the rail first (multirail.Echo).
+	introSample = 1 << 31
 )
+
+// quickSample is what a rail is sampled with at first contact when no
+// profile file names it: two sizes, one round trip and a short stream
+// each, a few megabytes in all, so that setup costs tens of milliseconds
+// on a slow rail; the Link's learning from its acknowledgements refines
+// the split from there.
+var quickSample = multirail.SampleConfig{Sizes: []int{64 << 10, 1 << 20}, Reps: 1, StreamBytes: 1 << 20}
 
 // outLink returns the rails this rank sends to peer over, setting them up
 // the first time: nil when the two have no rails in common or none could
@@ -87,25 +98,66 @@ func (rs *railSet) dialLink(peer int) (*multirail.Link, error) {
 	return rs.startOut(peer, up, upPairs)
 }
 
-// startOut sends each rail its intro and makes the Link.
+// startOut sends each rail its intro, samples the rails unless the
+// profile file has them, and makes the Link.
 func (rs *railSet) startOut(peer int, conns []net.Conn, pairs []multirail.Addr) (*multirail.Link, error) {
+	profiles, how, known := railProfiles(rs.e.cfg.RailProfiles, pairs)
 	for i, c := range conns {
-		var b [introSize]byte
-		binary.LittleEndian.PutUint32(b[:], uint32(i))
-		binary.LittleEndian.PutUint32(b[4:], uint32(len(conns)))
-		c.SetWriteDeadline(time.Now().Add(rs.e.cfg.HandshakeTimeout))
-		if _, err := c.Write(b[:]); err != nil {
+		if err := writeIntro(c, i, len(conns), !known, rs.e.cfg.HandshakeTimeout); err != nil {
 			closeAll(conns)
 			return nil, fmt.Errorf("tcp: rail %s>%s to rank %d: intro: %w", pairs[i].Local, pairs[i].Remote, peer, err)
 		}
-		c.SetWriteDeadline(time.Time{})
+	}
+	if !known {
+		var err error
+		if profiles, err = rs.sample(conns, pairs); err != nil {
+			closeAll(conns)
+			return nil, fmt.Errorf("tcp: rails to rank %d: %s, and sampling failed: %w", peer, how, err)
+		}
+		how += ": sampled at first contact"
+	}
+	for i, c := range conns {
 		if rs.wrap != nil {
 			conns[i] = rs.wrap(i, c)
 		}
 	}
-	profiles, how := railProfiles(rs.e.cfg.RailProfiles, pairs)
-	rs.e.cfg.Logger.Debug("tcp: rails up", "rank", rs.e.cfg.Rank, "peer", peer, "rails", len(conns), "split", how)
+	rs.e.cfg.Logger.Debug("tcp: rails up", "rank", rs.e.cfg.Rank, "peer", peer, "rails", len(conns), "profiles", how)
 	return multirail.New(conns, profiles, rs.linkConfig(peer, pairs, true))
+}
+
+func writeIntro(c net.Conn, index, count int, sample bool, timeout time.Duration) error {
+	var b [introSize]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(index))
+	n := uint32(count)
+	if sample {
+		n |= introSample
+	}
+	binary.LittleEndian.PutUint32(b[4:], n)
+	c.SetWriteDeadline(time.Now().Add(timeout))
+	defer c.SetWriteDeadline(time.Time{})
+	_, err := c.Write(b[:])
+	return err
+}
+
+// sample times every rail at once (quickSample) and returns their
+// profiles.
+func (rs *railSet) sample(conns []net.Conn, pairs []multirail.Addr) ([]rail.Profile, error) {
+	ctx, cancel := context.WithTimeout(rs.e.ctx, rs.e.cfg.HandshakeTimeout)
+	defer cancel()
+	out := make([]rail.Profile, len(conns))
+	errs := make([]error, len(conns))
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Go(func() {
+			s, err := multirail.Sample(ctx, c, quickSample)
+			if err == nil {
+				out[i], err = rail.NewProfile(pairs[i].Local+">"+pairs[i].Remote, s)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // linkConfig is the multirail settings towards or from peer; pairs name
@@ -226,9 +278,15 @@ func (e *Endpoint) railHandshake(nc net.Conn, t *guard.Ticket) (rank, index, cou
 	if _, err := io.ReadFull(br, b[:]); err != nil {
 		return 0, 0, 0, nil, fmt.Errorf("tcp: rail of rank %d: reading its intro: %w", rank, err)
 	}
+	index, n := int(binary.LittleEndian.Uint32(b[:])), binary.LittleEndian.Uint32(b[4:])
+	c = withBuffered(nc, br)
+	if n&introSample != 0 {
+		if err := multirail.Echo(c); err != nil {
+			return 0, 0, 0, nil, fmt.Errorf("tcp: rail of rank %d: answering its sampling: %w", rank, err)
+		}
+	}
 	nc.SetDeadline(time.Time{})
-	index, count = int(binary.LittleEndian.Uint32(b[:])), int(binary.LittleEndian.Uint32(b[4:]))
-	return rank, index, count, withBuffered(nc, br), nil
+	return rank, index, int(n &^ introSample), c, nil
 }
 
 // gather files rail index of count from peer; the last one makes the
