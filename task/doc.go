@@ -35,8 +35,10 @@
 // each rank's own part of the data, every rank makes a Group, queues its
 // own range with Group.ParallelFor, and waits: stolen iterations then
 // run on other ranks, so the body reaches the data of index i wherever
-// it lives (through pgas, say). A loop body may spawn tasks and start
-// loops of its own (T.ParallelFor); the group covers them.
+// it lives (through pgas, say). Group.ForLocal queues the range where no
+// thief sees it, so every iteration runs on its own rank, next to its
+// data. A loop body may spawn tasks and start loops of its own
+// (T.ParallelFor); the group covers them.
 //
 // # Scheduling
 //
