@@ -160,26 +160,10 @@ func (m *Member) awaitMail(ctx context.Context, in *mailIn, e end) (int, error) 
 // each child's message into acc as it arrives, polling the children in
 // turn, then acknowledges them all at once.
 func (m *Member) gatherMail(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
-	pending := m.pending[:0]
-	for i := range m.rkids {
-		pending = append(pending, i)
+	err := m.pollChildren(ctx, func(pending []int) ([]int, error) { return m.pollMail(ctx, pending, acc, op) })
+	if err != nil {
+		return err
 	}
-	var s spinner // started at the first failed poll (Member.idle)
-	for len(pending) > 0 {
-		before := len(pending)
-		var err error
-		if pending, err = m.pollMail(ctx, pending, acc, op); err != nil {
-			s.settle()
-			return err
-		}
-		if len(pending) == before && m.idle(&s) {
-			if err := m.check(ctx); err != nil {
-				s.settle()
-				return m.fail(err)
-			}
-		}
-	}
-	s.settle()
 	if len(m.rkids) > 0 {
 		m.mail.gathered.n.Store(m.mail.upIn[0].seen)
 		for _, c := range m.rkids {

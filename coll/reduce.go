@@ -64,6 +64,13 @@ func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)
 	if m.mail != nil {
 		return m.gatherMail(ctx, acc, op)
 	}
+	return m.pollChildren(ctx, func(pending []int) ([]int, error) { return m.poll(pending, acc, op) })
+}
+
+// pollChildren calls poll with the reduction children not yet heard
+// from (by index in rkids) until none is left, waiting under the spinner
+// between polls that took nothing.
+func (m *Member) pollChildren(ctx context.Context, poll func(pending []int) ([]int, error)) error {
 	pending := m.pending[:0]
 	for i := range m.rkids {
 		pending = append(pending, i)
@@ -72,7 +79,7 @@ func (m *Member) gather(ctx context.Context, acc []byte, op func(acc, in []byte)
 	for len(pending) > 0 {
 		before := len(pending)
 		var err error
-		if pending, err = m.poll(pending, acc, op); err != nil {
+		if pending, err = poll(pending); err != nil {
 			s.settle()
 			return err
 		}
