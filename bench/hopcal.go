@@ -13,8 +13,8 @@ import (
 // ring, with the machine otherwise exchanging pairwise (topo/measure).
 // A hop inside a team costs more: the member's own work on the way
 // (mailboxes, acknowledgements, waits) and whatever having all n members
-// spin does to a hand-off, which grows with n (coll's BenchmarkHop; on a
-// 16-core host a hop of a 16-member chain took about twice the model's).
+// spin does to a hand-off, which grows with n (coll's BenchmarkHop;
+// docs/benchmarks.md, "Many cores, fourth session").
 // So before the team cases of each size of three or more, Coll times a
 // barrier on a chain of the size's CPUs — a reference topology, not one
 // of those compared — and charges the difference between its measured

@@ -225,8 +225,8 @@ func (h *hier) take(k uint64, r int, out []byte) error {
 // every collective. The choice is a rule, the same at every rank, not
 // the model's. Worlds over TCP alone keep the trees: one level of
 // recursive doubling over the ranks in host order (Open MPI's pairing)
-// measured about twice as slow as the trees there on machine C
-// (docs/benchmarks.md, "Collectives across hosts in two levels").
+// measured slower than the trees there (docs/benchmarks.md,
+// "Collectives across hosts in two levels").
 func (c *Comm) hosts(crowded bool) *hier {
 	groups := c.w.Hosts()
 	if !c.cfg.Hierarchy || len(groups) < 2 {
