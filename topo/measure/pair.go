@@ -101,6 +101,22 @@ func onCPU(ctx context.Context, cpu int, ready *atomic.Int32, want int32, f func
 // elsewhere, runs at once instead of after this spinner's time slice
 // (milliseconds, when every CPU is busy as in the loaded phase).
 func spinYield(ctx context.Context, poll func() bool) error {
+	return spinEvery(ctx, poll, wait.OSYield)
+}
+
+// spinCheck is how many polls spin makes between looks at ctx: a poll
+// costs tens of nanoseconds, so ctx is seen within microseconds.
+const spinCheck = 64
+
+// spin polls until poll reports true or ctx ends. It busy-waits, as Smelt's
+// benchmark does: a sleeping thread would wake on a cold core.
+func spin(ctx context.Context, poll func() bool) error {
+	return spinEvery(ctx, poll, nil)
+}
+
+// spinEvery polls until poll reports true or ctx ends, looking at ctx and
+// calling every (when not nil) each spinCheck polls.
+func spinEvery(ctx context.Context, poll func() bool, every func()) error {
 	done := ctx.Done()
 	for i := 1; ; i++ {
 		if poll() {
@@ -112,28 +128,8 @@ func spinYield(ctx context.Context, poll func() bool) error {
 				return context.Cause(ctx)
 			default:
 			}
-			wait.OSYield()
-		}
-	}
-}
-
-// spinCheck is how many polls spin makes between looks at ctx: a poll
-// costs tens of nanoseconds, so ctx is seen within microseconds.
-const spinCheck = 64
-
-// spin polls until poll reports true or ctx ends. It busy-waits, as Smelt's
-// benchmark does: a sleeping thread would wake on a cold core.
-func spin(ctx context.Context, poll func() bool) error {
-	done := ctx.Done()
-	for i := 1; ; i++ {
-		if poll() {
-			return nil
-		}
-		if i%spinCheck == 0 {
-			select {
-			case <-done:
-				return context.Cause(ctx)
-			default:
+			if every != nil {
+				every()
 			}
 		}
 	}
