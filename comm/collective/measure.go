@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/roundrobin"
 )
 
 // warmups are untimed round trips before each pair's samples: the first
@@ -12,29 +14,12 @@ import (
 const warmups = 3
 
 // partner returns rank's partner in round r of a round-robin tournament
-// among n ranks (the circle method), or -1 when rank sits the round out.
-// Over rounds(n) rounds every pair meets exactly once, and in each round
-// every rank has at most one partner, so all ranks time their pairs at
-// once without two pairs sharing a rank.
-func partner(rank, r, n int) int {
-	m := n + n%2 // an odd n gets a dummy rank m-1, whose partner rests
-	var p int
-	switch {
-	case rank == m-1:
-		p = r
-	case rank == r:
-		p = m - 1
-	default:
-		p = ((2*r-rank)%(m-1) + (m - 1)) % (m - 1)
-	}
-	if p >= n {
-		return -1
-	}
-	return p
-}
+// among n ranks, or -1 when rank sits the round out: in each round every
+// rank has at most one partner, so all ranks time their pairs at once.
+func partner(rank, r, n int) int { return roundrobin.Partner(rank, r, n) }
 
 // rounds is the number of tournament rounds among n ranks.
-func rounds(n int) int { return max(0, n+n%2-1) }
+func rounds(n int) int { return roundrobin.Rounds(n) }
 
 // measure times this rank's pairs, round by round, and returns its hello.
 func (c *Comm) measure(ctx context.Context) (hello, error) {
