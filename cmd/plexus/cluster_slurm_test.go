@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // slurmScript starts Slurm on the namespace hosts (testdata/cluster).
@@ -62,6 +64,7 @@ func slurmUp(t *testing.T) slurm {
 	if err != nil {
 		t.Fatal(err)
 	}
+	jobtest.LockCluster(t) // slurm.sh brings the namespace cluster up
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if b, err := exec.CommandContext(ctx, slurmScript, "up", "2").CombinedOutput(); err != nil {

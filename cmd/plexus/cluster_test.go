@@ -7,12 +7,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 
 	"github.com/plexus-hpc/plexus/comm"
 )
@@ -89,29 +90,7 @@ func wantVia(hosts []string, r, p int) string {
 
 // up brings up n namespace hosts for the test and takes them down after
 // it, or skips when this machine cannot make them.
-func up(t *testing.T, n int) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: no namespace cluster")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the namespace cluster (testdata/cluster/cluster.sh) needs root")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("the namespace cluster needs ip (iproute2)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if b, err := exec.CommandContext(ctx, clusterScript, "up", fmt.Sprint(n)).CombinedOutput(); err != nil {
-		exec.Command(clusterScript, "down").Run()
-		t.Skipf("cannot make namespace hosts here: %v\n%s", err, b)
-	}
-	t.Cleanup(func() {
-		if b, err := exec.Command(clusterScript, "down").CombinedOutput(); err != nil {
-			t.Errorf("cluster.sh down: %v\n%s", err, b)
-		}
-	})
-}
+func up(t *testing.T, n int) { jobtest.ClusterUp(t, clusterScript, n) }
 
 // clusterRank is a rank of TestRunOnTwoHosts: join the world, say where
 // it runs, then send every other rank a small and a large message and

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/internal/jobtest"
+
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/internal/syncbuf"
 	"github.com/plexus-hpc/plexus/launch"
@@ -35,29 +37,7 @@ const (
 
 // clusterUp brings up n namespace hosts for the test and takes them down
 // after it, or skips when this machine cannot make them.
-func clusterUp(t *testing.T, n int) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: no namespace cluster")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("the namespace cluster (testdata/cluster/cluster.sh) needs root")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("the namespace cluster needs ip (iproute2)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if b, err := exec.CommandContext(ctx, clusterScript, "up", fmt.Sprint(n)).CombinedOutput(); err != nil {
-		exec.Command(clusterScript, "down").Run()
-		t.Skipf("cannot make namespace hosts here: %v\n%s", err, b)
-	}
-	t.Cleanup(func() {
-		if b, err := exec.Command(clusterScript, "down").CombinedOutput(); err != nil {
-			t.Errorf("cluster.sh down: %v\n%s", err, b)
-		}
-	})
-}
+func clusterUp(t *testing.T, n int) { jobtest.ClusterUp(t, clusterScript, n) }
 
 // runCluster runs this test binary in mode as one rank per letter of
 // layout, rank r on host h(1+layout[r]-'a'), through the cluster's agent,
