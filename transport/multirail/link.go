@@ -50,11 +50,24 @@ type pendChunk struct {
 	msg      *sendMsg
 }
 
-// sendMsg is a Send waiting for its chunks' acknowledgements.
+// sendMsg is a message waiting for its chunks' acknowledgements; notify,
+// if set, is Post's done. Guarded by Link.mu.
 type sendMsg struct {
-	left int
-	err  error
-	done bool
+	left   int
+	err    error
+	done   bool
+	notify func(error)
+}
+
+// finish ends m with err, once. The caller holds Link.mu.
+func (m *sendMsg) finish(err error) {
+	if m.done {
+		return
+	}
+	m.done, m.err = true, err
+	if m.notify != nil {
+		m.notify(err)
+	}
 }
 
 // Stats counts a Link's traffic.
@@ -130,9 +143,7 @@ func (l *Link) Close() error {
 // The caller holds mu.
 func (l *Link) failWaiters(err error) {
 	for k, p := range l.pending {
-		if !p.msg.done {
-			p.msg.done, p.msg.err = true, err
-		}
+		p.msg.finish(err)
 		delete(l.pending, k)
 	}
 	l.inflight = 0

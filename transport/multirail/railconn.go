@@ -20,6 +20,7 @@ type railConn struct {
 	conn      net.Conn
 	profile   rail.Profile
 	busyUntil time.Time
+	unacked   int // chunks assigned to the rail and not yet acknowledged
 	down      bool
 	slowdown  float64 // learnt from acks: see Link.learn
 

@@ -16,27 +16,9 @@ import (
 // then Send fails only when every rail is down (ErrRailsDown) or the Link
 // closes. msg must not change until Send returns.
 func (l *Link) Send(ctx context.Context, msg []byte) error {
-	if len(msg) > l.cfg.MaxMessage {
-		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(msg), l.cfg.MaxMessage)
-	}
-	stop := context.AfterFunc(ctx, func() {
-		l.mu.Lock()
-		l.sendCond.Broadcast()
-		l.mu.Unlock()
-	})
-	defer stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for l.err == nil && l.inflight > 0 && l.inflight+len(msg) > l.cfg.Window {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		l.sendCond.Wait()
-	}
-	if l.err != nil {
-		return l.err
-	}
-	m, err := l.post(msg)
+	m, err := l.postLocked(ctx, msg, nil)
 	if err != nil {
 		return err
 	}
@@ -46,9 +28,73 @@ func (l *Link) Send(ctx context.Context, msg []byte) error {
 	return m.err
 }
 
+// Post queues msg on the rails and returns without waiting for its
+// acknowledgement, so that the messages posted behind it keep every rail
+// busy (a sender that waited for each message's acknowledgement would
+// leave its rails idle for a round trip between messages). It waits only
+// for window space, while ctx lasts, and fails as Send does before any
+// chunk is out. Once Post returns nil, done is called exactly once: with
+// nil when the peer has acknowledged every byte, or with the error that
+// ended the message (ErrRailsDown, ErrClosed). done runs with the Link's
+// lock held, on a goroutine of the Link or of its caller: it must return
+// quickly and call no method of the Link. msg must not change until done
+// is called.
+func (l *Link) Post(ctx context.Context, msg []byte, done func(error)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err := l.postLocked(ctx, msg, done)
+	return err
+}
+
+// Flush waits until every message posted so far is acknowledged, ctx
+// ends, or the Link fails or closes (its error).
+func (l *Link) Flush(ctx context.Context) error {
+	stop := l.wakeOn(ctx)
+	defer stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.err == nil && l.inflight > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l.sendCond.Wait()
+	}
+	return l.err
+}
+
+// wakeOn wakes the Link's waiting senders when ctx ends; stop undoes it.
+func (l *Link) wakeOn(ctx context.Context) (stop func() bool) {
+	return context.AfterFunc(ctx, func() {
+		l.mu.Lock()
+		l.sendCond.Broadcast()
+		l.mu.Unlock()
+	})
+}
+
+// postLocked waits for window space and posts msg. The caller holds mu,
+// which the wait releases.
+func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error)) (*sendMsg, error) {
+	if len(msg) > l.cfg.MaxMessage {
+		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(msg), l.cfg.MaxMessage)
+	}
+	if l.err == nil && l.inflight > 0 && l.inflight+len(msg) > l.cfg.Window {
+		defer l.wakeOn(ctx)() // the callback takes mu only after the wait releases it
+	}
+	for l.err == nil && l.inflight > 0 && l.inflight+len(msg) > l.cfg.Window {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l.sendCond.Wait()
+	}
+	if l.err != nil {
+		return nil, l.err
+	}
+	return l.post(msg, done)
+}
+
 // post plans msg's chunks and queues them on their rails. The caller
 // holds mu.
-func (l *Link) post(msg []byte) (*sendMsg, error) {
+func (l *Link) post(msg []byte, done func(error)) (*sendMsg, error) {
 	now := l.cfg.Now()
 	chunks := plan(l.cfg.Split, l.snapshot(now), len(msg), l.cfg.Strategy)
 	if chunks == nil {
@@ -56,7 +102,7 @@ func (l *Link) post(msg []byte) (*sendMsg, error) {
 	}
 	id := l.nextMsg
 	l.nextMsg++
-	m := &sendMsg{left: len(chunks)}
+	m := &sendMsg{left: len(chunks), notify: done}
 	for _, c := range chunks {
 		data := msg[c.Offset : c.Offset+c.Len]
 		h := header{kind: kindData, len: uint32(c.Len), msg: id, off: uint64(c.Offset), total: uint64(len(msg)),
@@ -82,7 +128,11 @@ func (l *Link) snapshot(now time.Time) []rail.Rail {
 // assign queues p on rail r, predicted done at now+done, and sets its
 // deadline. The caller holds mu.
 func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) {
+	if p.posted != (time.Time{}) {
+		l.rails[p.rail].unacked-- // a resend leaves its failed rail
+	}
 	rc := l.rails[r]
+	rc.unacked++
 	p.rail, p.posted, p.expect = r, now, done
 	rc.busyUntil = now.Add(done)
 	p.deadline = now.Add(2*done + l.cfg.AckTimeout)
@@ -102,8 +152,9 @@ func (l *Link) acked(h header) {
 	delete(l.pending, k)
 	l.inflight -= int(h.len)
 	l.learn(p)
+	l.idleIfDrained(p.rail)
 	if p.msg.left--; p.msg.left == 0 {
-		p.msg.done = true
+		p.msg.finish(nil)
 	}
 	l.sendCond.Broadcast()
 }
@@ -142,6 +193,21 @@ func (l *Link) railFailed(i int, why error) {
 	l.mu.Unlock()
 	if l.cfg.RailDown != nil {
 		l.cfg.RailDown(i, why)
+	}
+}
+
+// idleIfDrained counts an acknowledgement on rail r and, when it was the
+// last chunk the rail had, takes the rail for idle from now: its busy
+// time is a prediction, and a rail that delivered sooner than predicted
+// would otherwise look busy and get less of the next messages than it
+// can carry. The caller holds mu.
+func (l *Link) idleIfDrained(r int) {
+	rc := l.rails[r]
+	if rc.unacked--; rc.unacked > 0 {
+		return
+	}
+	if now := l.cfg.Now(); rc.busyUntil.After(now) {
+		rc.busyUntil = now
 	}
 }
 

@@ -228,6 +228,9 @@ func (e *Endpoint) checkSend(peer int, h frame.Header, payload []byte) error {
 // so it must not be called from them. Close does not report peers lost.
 func (e *Endpoint) Close() error {
 	e.once.Do(func() {
+		if e.rails != nil {
+			e.rails.flushRails(time.Now().Add(closeLinger))
+		}
 		e.closing.Store(true)
 		e.cancel()
 		e.ln.Close()

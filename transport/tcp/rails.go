@@ -139,12 +139,15 @@ func (rs *railSet) deliverMain(peer int, h frame.Header, p []byte) {
 	rp.dmu.Unlock()
 }
 
-// railSend sends a long Data frame over the rails to peer and reports
+// railSend posts a long Data frame on the rails to peer and reports
 // true, or reports false for a frame that keeps the main connection (any
-// other frame, or a peer without rails). Rails that fail on the way are
-// replaced by the others (package multirail); when every rail to peer
-// has failed, the frame's fate is unknown and it must not be sent again
-// elsewhere, where it could arrive twice (railsFailed).
+// other frame, or a peer without rails). It returns once the frame is
+// queued on the rails, as Send does on the main connection, so that the
+// frames behind it keep every rail busy; it waits only for the Link's
+// window. Rails that fail on the way are replaced by the others (package
+// multirail); when every rail to peer has failed, the frame's fate is
+// unknown and it must not be sent again elsewhere, where it could arrive
+// twice: the peer is failed instead (railsFailed).
 func (e *Endpoint) railSend(ctx context.Context, peer int, h frame.Header, payload []byte) (bool, error) {
 	if h.Kind != frame.Data || h.Flags != 0 || len(payload) < e.cfg.RailMin {
 		return false, nil
@@ -158,7 +161,7 @@ func (e *Endpoint) railSend(ctx context.Context, peer int, h frame.Header, paylo
 	}
 	h.Source = int32(e.cfg.Rank)
 	msg := appendFrame(make([]byte, 0, headerSize+len(payload)), h, payload)
-	err := l.Send(ctx, msg)
+	err := l.Post(ctx, msg, func(err error) { e.railPostDone(peer, err) })
 	switch {
 	case err == nil:
 		e.rails.sent.Add(1)
@@ -171,13 +174,23 @@ func (e *Endpoint) railSend(ctx context.Context, peer int, h frame.Header, paylo
 	return true, e.railsFailed(peer, err)
 }
 
-// railsFailed decides what a Send whose rails all failed under it
-// returns. A peer that closes its Endpoint ends its rails, maybe before
+// railPostDone hears how a frame posted on the rails to peer ended. A
+// Link closed under it (the Endpoint closing, the peer lost) needs
+// nothing more; a Link whose every rail failed fails the peer. It runs
+// under the Link's lock, so the waiting is done by a goroutine of its own.
+func (e *Endpoint) railPostDone(peer int, err error) {
+	if err == nil || errors.Is(err, multirail.ErrClosed) || e.closing.Load() {
+		return
+	}
+	go e.railsFailed(peer, err)
+}
+
+// railsFailed decides what becomes of a frame whose rails all failed
+// under it. A peer that closes its Endpoint ends its rails, maybe before
 // the acknowledgement of the last frame went out, and says Bye on the
-// main connection, maybe a little later: such a Send succeeds, as it
-// would have on the main connection, whose Send returns once the frame is
-// written. Otherwise the main connection is failed too and the peer is
-// lost.
+// main connection, maybe a little later: such a frame counts as sent, as
+// it would on the main connection, and railsFailed returns nil.
+// Otherwise the main connection is failed too and the peer is lost.
 func (e *Endpoint) railsFailed(peer int, err error) error {
 	lost := e.awaitLost(peer, closeLinger)
 	if errors.Is(lost, errBye) {
@@ -188,6 +201,20 @@ func (e *Endpoint) railsFailed(peer int, err error) error {
 		return c.failed(cause)
 	}
 	return cmpOrErr(lost, fmt.Errorf("%w: rank %d: %w", ErrPeerLost, peer, cause))
+}
+
+// flushRails waits, until deadline, for the peers to acknowledge every
+// frame posted on rails, so that Close's Bye on the main connections
+// comes after them: a frame posted on rails counts as sent once queued,
+// as on a main connection, whose Close writes what is queued first.
+func (rs *railSet) flushRails(deadline time.Time) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	for i := range rs.peers {
+		if l := rs.peers[i].out.Load(); l != nil {
+			l.Flush(ctx)
+		}
+	}
 }
 
 // awaitLost returns why peer is lost, waiting up to d for it to be; nil
