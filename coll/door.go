@@ -26,9 +26,23 @@ package coll
 //     cannot keep the others spinning, the gauge holds a waiter awake for
 //     at most wait.WakeTimeout past its own budget.
 //
+// How a member blocks depends on its team. Where every member can run at
+// once (Team.together) on Linux, it sleeps in futex(2) on the door's
+// state word and a waker wakes that thread directly. A goroutine locked
+// to its thread, blocked on a channel, is woken through Go's scheduler
+// instead: the waker queues it on its own P, another thread has to steal
+// it from there (stealing a running P's next goroutine first sleeps a few
+// microseconds, which timer slack makes tens) and then hand the P to the
+// locked thread — a wake-up that costs a large part of a waiter's spin
+// budget, so that the members waiting on the woken one run out of budget
+// and sleep too, operation after operation (docs/benchmarks.md, "Waking a
+// pinned member"). Elsewhere (more members than Ps, other systems) a
+// member blocks on the door's channel, which gives its P to the members
+// that share it.
+//
 // Invariants: a door's state goes awake -> asleep (its member announces),
 // asleep -> woken (a waker's CAS; the winner counts one debt on the team's
-// waking gauge and then sends the one token), asleep -> awake (its member
+// waking gauge and then sends the one token, or wakes the futex), asleep -> awake (its member
 // retracts or its sleep times out, by CAS), and woken -> awake (its member,
 // after taking the token). So each sleep gets at most one token and one
 // debt, and a debt is repaid (Member.repay) by the member it was counted
@@ -63,11 +77,15 @@ type door struct {
 type doorState struct {
 	state atomic.Uint32
 	ch    chan struct{} // capacity 1: the one token of a sleep
+	futex bool          // sleep in futex(2) on state, not on ch
 }
 
-func newDoor() *door {
+// newDoor returns a door whose member sleeps in futex(2) if futex is set
+// (and the system has it), else on a channel.
+func newDoor(futex bool) *door {
 	d := &door{}
 	d.ch = make(chan struct{}, 1)
+	d.futex = futex && haveFutex
 	return d
 }
 
@@ -106,6 +124,10 @@ func (t *Team) wake(d *door, s uint32) {
 		return
 	}
 	t.waking.n.Add(1) // before the token: the member repays after it
+	if d.futex {
+		futexWake(&d.state)
+		return
+	}
 	d.ch <- struct{}{}
 }
 
@@ -166,6 +188,41 @@ func (s *spinner) deferLimit() time.Duration {
 // event woke m (then m owes a debt), rather than the timeout.
 func (m *Member) block() bool {
 	d := m.door
+	var woke bool
+	if d.futex {
+		woke = d.blockFutex()
+	} else {
+		woke = d.blockChan()
+	}
+	if woke {
+		d.state.Store(awake)
+		m.debt = true
+	}
+	return woke
+}
+
+// blockFutex sleeps on the state word until a waker has set it to woken,
+// or for wait.WakeTimeout. Early returns (a stale wake-up meant for an
+// earlier sleep, a signal) sleep again.
+func (d *door) blockFutex() bool {
+	deadline := time.Now().Add(wait.WakeTimeout)
+	for {
+		s := d.state.Load()
+		if s == woken {
+			return true
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			// Only a waker changes an announced state, and only to woken.
+			return !d.state.CompareAndSwap(s, awake)
+		}
+		futexWait(&d.state, s, left)
+	}
+}
+
+// blockChan waits for the sleep's token on the channel, or for
+// wait.WakeTimeout.
+func (d *door) blockChan() bool {
 	t := time.NewTimer(wait.WakeTimeout)
 	woke := false
 	select {
@@ -180,10 +237,6 @@ func (m *Member) block() bool {
 			woke = true
 		}
 	}
-	if woke {
-		d.state.Store(awake)
-		m.debt = true
-	}
 	return woke
 }
 
@@ -193,7 +246,9 @@ func (m *Member) retract() {
 	if s := d.state.Load(); s != woken && d.state.CompareAndSwap(s, awake) {
 		return
 	}
-	<-d.ch
+	if !d.futex {
+		<-d.ch // the waker's token
+	}
 	d.state.Store(awake)
 	m.debt = true
 }

@@ -58,7 +58,7 @@ func NewTeam(cfg Config) (*Team, error) {
 	ids := cfg.Broadcast.Members()
 	for _, id := range ids {
 		m := newMember(t, id)
-		m.door = newDoor()
+		m.door = newDoor(t.together)
 		t.members = append(t.members, m)
 	}
 	if err := t.wire(); err != nil {
