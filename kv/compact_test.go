@@ -34,8 +34,6 @@ func startTeamServers(t *testing.T, compact uint64) []*Server {
 		wg.Add(1)
 		go func() { defer wg.Done(); _ = s.Run(ctx) }()
 	}
-	wg.Add(1)
-	go func() { defer wg.Done(); _ = team.Run(ctx) }()
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	return ss
 }

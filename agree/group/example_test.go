@@ -9,7 +9,7 @@ import (
 	"github.com/plexus-hpc/plexus/agree/group"
 )
 
-// Three in-process replicas on a coll team; replica 2 proposes, and each
+// Three in-process replicas on a Team; replica 2 proposes, and each
 // replica applies the decision.
 func Example() {
 	team, err := group.NewTeam(group.TeamConfig{Replicas: 3, Mode: group.Tree})
@@ -30,7 +30,6 @@ func Example() {
 	team.Attach(rs)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go team.Run(ctx)
 	for _, r := range rs {
 		go r.Run(ctx)
 	}

@@ -47,25 +47,28 @@ func frameHeader(f []byte) (kind byte, origin int, rest []byte, err error) {
 }
 
 // decodeFrame returns the messages of a frame; they do not alias f.
-func decodeFrame(f []byte) ([]agree.Message, error) {
+func decodeFrame(f []byte) ([]agree.Message, error) { return decodeFrameInto(nil, f) }
+
+// decodeFrameInto appends the messages of a frame to ms; they do not
+// alias f.
+func decodeFrameInto(ms []agree.Message, f []byte) ([]agree.Message, error) {
 	_, _, rest, err := frameHeader(f)
 	if err != nil {
-		return nil, err
+		return ms, err
 	}
 	count, n := binary.Uvarint(rest)
 	if n <= 0 || count > uint64(len(rest)) {
-		return nil, fmt.Errorf("%w: frame count unreadable in %d bytes", agree.ErrMessage, len(rest))
+		return ms, fmt.Errorf("%w: frame count unreadable in %d bytes", agree.ErrMessage, len(rest))
 	}
 	rest = rest[n:]
-	ms := make([]agree.Message, 0, count)
 	for range count {
 		l, n := binary.Uvarint(rest)
 		if n <= 0 || l > uint64(len(rest)-n) {
-			return nil, fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
+			return ms, fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
 		}
 		var m agree.Message
 		if err := m.UnmarshalBinary(rest[n : n+int(l)]); err != nil {
-			return nil, err
+			return ms, err
 		}
 		ms = append(ms, m)
 		rest = rest[n+int(l):]

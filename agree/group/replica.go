@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/plexus-hpc/plexus/agree"
@@ -54,6 +55,9 @@ type Replica struct {
 	calls chan func(*agree.Node)
 	done  chan struct{}
 	out   map[int][]agree.Message // per destination, reused
+	// stopped is set when Run returns (a Team skips the replica then).
+	stopped atomic.Bool
+	load    loadClock
 }
 
 // New returns a replica that will run on net once Run is called.
@@ -136,15 +140,18 @@ func (r *Replica) Propose(ctx context.Context, v []byte) error {
 	return r.Call(ctx, func(n *agree.Node) { _ = n.Propose(v) })
 }
 
-// Run steps the replica until ctx ends, and returns ctx.Err().
+// Run steps the replica until ctx ends, and returns ctx.Err(). On a
+// Team it also polls the replica's links and relays the team's
+// broadcasts, on its CPU when the team pins (see Team); it then returns
+// an error wrapping ErrConfig if it cannot pin.
 func (r *Replica) Run(ctx context.Context) error {
 	defer close(r.done)
-	ticks := r.cfg.Ticks
-	if ticks == nil {
-		t := time.NewTicker(r.cfg.Tick)
-		defer t.Stop()
-		ticks = t.C
+	defer r.stopped.Store(true)
+	if n, ok := r.net.(teamNet); ok {
+		return r.runTeam(ctx, n)
 	}
+	ticks, stop := r.ticker()
+	defer stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -155,8 +162,7 @@ func (r *Replica) Run(ctx context.Context) error {
 		case f := <-r.calls:
 			f(r.node)
 		case <-ticks:
-			r.node.Tick()
-			r.cfg.OnTick()
+			r.tick()
 		}
 		r.flush(ctx)
 	}

@@ -73,8 +73,6 @@ func startListTeam(t *testing.T, n int, compact uint64) ([]*Replica, []*listApp)
 		wg.Add(1)
 		go func() { defer wg.Done(); _ = r.Run(ctx) }()
 	}
-	wg.Add(1)
-	go func() { defer wg.Done(); _ = team.Run(ctx) }()
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	return rs, apps
 }

@@ -52,9 +52,17 @@ func (r *Replica) flush(ctx context.Context) {
 const broadcastBatch = 64
 
 func (r *Replica) broadcast(ctx context.Context, ms []agree.Message) {
+	limit := 0
+	if fl, ok := r.net.(interface{ maxFrame() int }); ok {
+		limit = fl.maxFrame()
+	}
 	for len(ms) > 0 {
 		k := min(len(ms), broadcastBatch)
 		f, err := encodeFrame(nil, frameTree, r.ID(), ms[:k])
+		for err == nil && limit > 0 && len(f) > limit && k > 1 {
+			k /= 2 // a batch of long values: fewer per frame
+			f, err = encodeFrame(f[:0], frameTree, r.ID(), ms[:k])
+		}
 		if err == nil {
 			err = r.net.Broadcast(ctx, f)
 		}

@@ -1,17 +1,17 @@
 package group
 
 import (
-	"context"
 	"fmt"
-	"sync/atomic"
+	"runtime"
 
-	"github.com/plexus-hpc/plexus/coll"
+	"github.com/plexus-hpc/plexus/internal/wait"
+	"github.com/plexus-hpc/plexus/ring"
 	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
-// TeamConfig describes a group whose replicas are members of one
-// in-process coll team, one per CPU, as in Smelt's §5.6.
+// TeamConfig describes a group whose replicas run in one process, one
+// per CPU, as in Smelt's §5.6.
 type TeamConfig struct {
 	Replicas int
 	Mode     Mode
@@ -21,50 +21,98 @@ type TeamConfig struct {
 	// CPUs are the replicas' CPUs, replica i on CPUs[i]; nil means the
 	// first Replicas CPUs of the model.
 	CPUs []int
-	// Pin pins each member's goroutine to its CPU.
+	// Pin pins each replica's goroutine to its CPU.
 	Pin bool
 }
 
-// teamMaxMessage bounds a broadcast frame on the team's links.
-const teamMaxMessage = 12 << 10
+// teamSlots is the capacity of each link's ring: a frame of up to
+// teamSlots/2 slots of ring.SlotPayload bytes (7 KiB) goes on the link,
+// a longer one (a view with its log, a snapshot) to the inbox.
+const teamSlots = 256
 
-// Team runs the broadcasts of a group of in-process replicas on a coll
-// team whose broadcast tree is rooted at the first acceptor (replica 1):
-// down tree.Adaptive's tree for Mode Tree, or tree.Sequential's (the root
-// sends to each member in turn) for Mode Sequential. A later acceptor's
-// broadcast reaches the root first. Direct messages are handed to the
-// receiving replica in memory; when its inbox is full they are dropped,
-// and the protocol sends them again. In-process replicas do not crash:
-// an error of one member ends the team.
+// teamMaxFrame is the longest frame a link carries.
+const teamMaxFrame = teamSlots / 2 * ring.SlotPayload
+
+// Team links the replicas of a group that run in one process, the way
+// Smelt's replicas are linked: a single-producer single-consumer ring
+// (package ring) from every replica to every other, which each replica's
+// goroutine polls between steps, so that no message between replicas
+// goes through a channel or the scheduler. A replica's broadcast goes
+// down a tree rooted at it, built for the machine model: tree.Adaptive
+// for Mode Tree, tree.Sequential (the root sends to each replica in
+// turn, the paper's baseline) for Mode Sequential. Each replica relays a
+// tree frame to its children before it steps the frame's messages.
+//
+// Team is the Net of replicas whose Run polls it (Replica.Run does so
+// for any Net made by Team.Net): the replica's goroutine is pinned to
+// its CPU when TeamConfig.Pin is set, spins while it has work and
+// sleeps when idle until a frame, a call or a tick wakes it. A frame for
+// a replica whose ring is full waits in its sender's backlog, in order;
+// a frame longer than a ring's message goes to the replica's inbox. A
+// replica whose Run returned is skipped: its tree children get its
+// relays directly, and a Send to it fails, so that the protocol replaces
+// it at once if it led or accepted.
 type Team struct {
-	team     *coll.Team
-	cpus     []int
-	root     int // replica id at the root of the tree
-	replicas []*Replica
-	relay    chan []byte
-	received atomic.Int64 // broadcast frames the members received (tests)
+	cfg     TeamConfig
+	cpus    []int
+	kids    [][][]int // kids[root][id]: id's children in root's tree
+	members []*member
+	policy  *wait.Policy
 }
 
-// NewTeam builds the team's tree and links.
+// NewTeam builds the team's trees and links.
 func NewTeam(cfg TeamConfig) (*Team, error) {
 	m, cpus, err := teamMachine(cfg)
 	if err != nil {
 		return nil, err
 	}
-	root := 1 % cfg.Replicas
+	t := &Team{cfg: cfg, cpus: cpus, policy: teamPolicy(cfg)}
+	for root := range cfg.Replicas {
+		kids, err := t.buildTree(m, root)
+		if err != nil {
+			return nil, err
+		}
+		t.kids = append(t.kids, kids)
+	}
+	t.members = newMembers(cfg.Replicas)
+	return t, nil
+}
+
+// teamPolicy is how an idle replica waits: as a member with a CPU of its
+// own when pinned, or when the replicas leave a P free for the clients;
+// else as a waiter that shares its CPU, which yields almost at once.
+func teamPolicy(cfg TeamConfig) *wait.Policy {
+	switch {
+	case cfg.Pin:
+		return &wait.Pinned
+	case cfg.Replicas < runtime.GOMAXPROCS(0):
+		return &wait.Owned
+	}
+	return &wait.Shared
+}
+
+// buildTree returns the children of every replica in the broadcast tree
+// rooted at root, by replica id.
+func (t *Team) buildTree(m *topo.Model, root int) ([][]int, error) {
 	topology := tree.Adaptive
-	if cfg.Mode == Sequential {
+	if t.cfg.Mode == Sequential {
 		topology = tree.Sequential
 	}
-	bc, err := tree.Build(m, tree.Spec{Topology: topology, CPUs: cpus, Root: cpus[root]})
+	bc, err := tree.Build(m, tree.Spec{Topology: topology, CPUs: t.cpus, Root: t.cpus[root]})
 	if err != nil {
-		return nil, fmt.Errorf("%w: broadcast tree: %w", ErrConfig, err)
+		return nil, fmt.Errorf("%w: broadcast tree rooted at replica %d: %w", ErrConfig, root, err)
 	}
-	team, err := coll.NewTeam(coll.Config{Broadcast: bc, Pin: cfg.Pin, Slots: 512, MaxMessage: teamMaxMessage})
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	id := map[int]int{}
+	for i, c := range t.cpus {
+		id[c] = i
 	}
-	return &Team{team: team, cpus: cpus, root: root, relay: make(chan []byte, 64)}, nil
+	kids := make([][]int, len(t.cpus))
+	for parent, cs := range bc.Children {
+		for _, c := range cs {
+			kids[id[parent]] = append(kids[id[parent]], id[c])
+		}
+	}
+	return kids, nil
 }
 
 func teamMachine(cfg TeamConfig) (*topo.Model, []int, error) {
@@ -93,91 +141,41 @@ func teamMachine(cfg TeamConfig) (*topo.Model, []int, error) {
 	return m, cpus, nil
 }
 
+// newMembers links n members: a ring from each to each other.
+func newMembers(n int) []*member {
+	ms := make([]*member, n)
+	for i := range ms {
+		ms[i] = &member{id: i, in: make([]*ring.Ring, n), out: make([]*ring.Ring, n),
+			backlog: make([][][]byte, n), bell: make(chan struct{}, 1), buf: make([]byte, teamMaxFrame)}
+	}
+	for i := range n {
+		for j := range n {
+			if i != j {
+				r := ring.NewHeap(teamSlots)
+				ms[i].out[j], ms[j].in[i] = r, r
+			}
+		}
+	}
+	return ms
+}
+
 // Net returns the Net of replica id; Attach must name the replicas
 // before they run.
 func (t *Team) Net(id int) Net { return teamNet{t: t, id: id} }
 
 // Attach names the replicas, replica i at index i.
-func (t *Team) Attach(rs []*Replica) { t.replicas = rs }
-
-// Run runs the team's members until ctx ends: the root broadcasts what
-// acceptors hand it, the others receive broadcasts and deliver them to
-// their replica. It returns ctx.Err() when ctx ends.
-func (t *Team) Run(ctx context.Context) error {
-	err := t.team.Run(ctx, func(m *coll.Member) error {
-		if m.IsRoot() {
-			return t.runRoot(ctx, m)
-		}
-		return t.runLeaf(ctx, m)
-	})
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
-}
-
-func (t *Team) runRoot(ctx context.Context, m *coll.Member) error {
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case f := <-t.relay:
-			if _, err := m.Broadcast(ctx, f, len(f)); err != nil {
-				return err
-			}
-			_ = t.replicas[t.root].Deliver(f)
-		}
+func (t *Team) Attach(rs []*Replica) {
+	for i, r := range rs {
+		t.members[i].replica = r
 	}
 }
 
-func (t *Team) runLeaf(ctx context.Context, m *coll.Member) error {
-	id := t.replicaOf(m.CPU())
-	buf := make([]byte, teamMaxMessage)
-	for {
-		n, err := m.Broadcast(ctx, buf, 0)
-		if err != nil {
-			return err
-		}
-		t.received.Add(1)
-		if _, origin, _, err := frameHeader(buf[:n]); err == nil && origin != id {
-			_ = t.replicas[id].Deliver(buf[:n])
-		}
+// Received returns how many broadcast frames reached replicas other than
+// their origin, for tests and monitoring. It may be called at any time.
+func (t *Team) Received() int64 {
+	var n int64
+	for _, m := range t.members {
+		n += m.received.Load()
 	}
-}
-
-func (t *Team) replicaOf(cpu int) int {
-	for i, c := range t.cpus {
-		if c == cpu {
-			return i
-		}
-	}
-	return -1
-}
-
-type teamNet struct {
-	t  *Team
-	id int
-}
-
-// Send implements Net; a frame for a full inbox is dropped, as a lossy
-// link would, and sent again by the protocol.
-func (n teamNet) Send(ctx context.Context, to int, frame []byte) error {
-	n.t.replicas[to].tryDeliver(frame)
-	return nil
-}
-
-func (n teamNet) Broadcast(ctx context.Context, frame []byte) error {
-	if len(frame) > teamMaxMessage {
-		return fmt.Errorf("%w: %d-byte frame", coll.ErrTooLarge, len(frame))
-	}
-	if n.id == n.t.root { // the root member admits concurrent broadcasts
-		_, err := n.t.team.Root().Broadcast(ctx, frame, len(frame))
-		return err
-	}
-	select {
-	case n.t.relay <- frame:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return n
 }

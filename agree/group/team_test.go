@@ -10,9 +10,9 @@ import (
 	"github.com/plexus-hpc/plexus/agree"
 )
 
-// startTeam runs n in-process replicas on a coll team.
-// The returned stop ends one replica's goroutine; its team member goes
-// on relaying broadcasts.
+// startTeam runs n in-process replicas on a Team. The returned stop
+// ends one replica's goroutine; the team then skips it (its tree
+// children get its relays directly).
 func startTeam(t *testing.T, n int, mode Mode, apply func(id int, e agree.Entry)) (rs []*Replica, team *Team, stop func(id int)) {
 	team, err := NewTeam(TeamConfig{Replicas: n, Mode: mode})
 	if err != nil {
@@ -36,8 +36,6 @@ func startTeam(t *testing.T, n int, mode Mode, apply func(id int, e agree.Entry)
 		wg.Add(1)
 		go func() { defer wg.Done(); _ = r.Run(rctx) }()
 	}
-	wg.Add(1)
-	go func() { defer wg.Done(); _ = team.Run(ctx) }()
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	return rs, team, func(id int) { cancels[id]() }
 }
@@ -75,7 +73,7 @@ func TestTeam(t *testing.T) {
 					}
 					time.Sleep(2 * time.Millisecond)
 				}
-				if n > 1 && team.received.Load() == 0 {
+				if n > 1 && team.Received() == 0 {
 					t.Errorf("no broadcast reached a member: the values came by catch-up")
 				}
 				mu.Lock()
@@ -90,10 +88,10 @@ func TestTeam(t *testing.T) {
 	}
 }
 
-// TestTeamNewAcceptor stops the acceptor's replica (replica 1, whose team
-// member, the root of the tree, goes on relaying): the new view names
-// another acceptor, whose broadcasts go through the root, and values
-// proposed after the change are decided at every live replica.
+// TestTeamNewAcceptor stops the acceptor's replica (replica 1): the new
+// view names another acceptor, whose broadcasts go down its own tree,
+// skipping the stopped replica, and values proposed after the change are
+// decided at every live replica.
 func TestTeamNewAcceptor(t *testing.T) {
 	const n = 4
 	var mu sync.Mutex
@@ -119,7 +117,7 @@ func TestTeamNewAcceptor(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	before := team.received.Load()
+	before := team.Received()
 	live := []int{0, 2, 3}
 	for i := range 100 {
 		if err := rs[live[i%3]].Propose(ctx, []byte(fmt.Sprint("after-", i))); err != nil {
@@ -141,7 +139,7 @@ func TestTeamNewAcceptor(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if team.received.Load() == before {
-		t.Errorf("no broadcast after the change: the new acceptor's accepts did not go through the root")
+	if team.Received() == before {
+		t.Errorf("no broadcast after the change: the new acceptor's accepts came by catch-up")
 	}
 }

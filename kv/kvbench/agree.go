@@ -46,8 +46,7 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	var bg sync.WaitGroup
 	defer bg.Wait()
 	defer cancel()
-	bg.Add(1 + len(rs))
-	go func() { defer bg.Done(); _ = team.Run(ctx) }()
+	bg.Add(len(rs))
 	for _, r := range rs {
 		go func() { defer bg.Done(); _ = r.Run(ctx) }()
 	}

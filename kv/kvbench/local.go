@@ -36,8 +36,7 @@ func KVLocal(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	var bg sync.WaitGroup
 	defer bg.Wait()
 	defer cancel()
-	bg.Add(1 + len(servers))
-	go func() { defer bg.Done(); _ = team.Run(ctx) }()
+	bg.Add(len(servers))
 	for _, s := range servers {
 		go func() { defer bg.Done(); _ = s.Run(ctx) }()
 	}
