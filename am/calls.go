@@ -154,14 +154,16 @@ func (e *Engine) getBuf() []byte {
 	return make([]byte, 0, e.cfg.maxPacket())
 }
 
-// copyPacket copies a received packet for its inbox: a small one into a
-// buffer of its size, so that a queue of single messages (no aggregation)
-// does not pin a full buffer each; a large one into a recycled buffer.
-func (e *Engine) copyPacket(p []byte) []byte {
+// keepPacket hands received packet p, which fills the start of a packet
+// buffer, to its inbox and returns it with the buffer for the next
+// receive. A large packet keeps its buffer, which is replaced; a small one
+// is copied into a slice of its size, so that a queue of single messages
+// (no aggregation) does not pin a full buffer each.
+func (e *Engine) keepPacket(p []byte) (kept, next []byte) {
 	if len(p) < e.cfg.maxPacket()/8 {
-		return append([]byte(nil), p...)
+		return append([]byte(nil), p...), p[:0]
 	}
-	return append(e.getBuf(), p...)
+	return p, e.getBuf()
 }
 
 // putBuf recycles a packet buffer that nothing refers to any more.
@@ -215,7 +217,7 @@ func (e *Engine) failCalls(which func(pending) bool, err error) {
 // rank thus send their Calls as soon as the last of them blocks, while
 // goroutines that keep posting keep aggregating.
 func (e *Engine) idleAfterCall(o *outbox, gen uint64) {
-	seq := e.appended.Load()
+	seq := e.appended.sample()
 	runtime.Gosched()
-	o.block(gen, e.now(), e.appended.Load() == seq)
+	o.block(gen, e.now(), e.appended.sample() == seq)
 }

@@ -37,8 +37,8 @@ type Engine struct {
 
 	bufs sync.Pool // packet buffers of capacity cfg.maxPacket(), as *[]byte
 
-	appended atomic.Uint64 // messages appended to any outbox, for idleness
-	pushed   atomic.Uint64 // appended as of the last Push
+	appended activity      // appends to any outbox, for idleness
+	pushed   atomic.Uint64 // appended's sample at the last Push
 	wake     chan struct{} // a token when an empty buffer gets a message
 	stats    counters
 
@@ -129,13 +129,13 @@ func (e *Engine) tick() {
 	period := max(e.cfg.FlushAge/4, 10*time.Microsecond)
 	t := time.NewTicker(period)
 	defer t.Stop()
-	last := e.appended.Load()
+	last := e.appended.sample()
 	for {
 		select {
 		case <-e.ctx.Done():
 			return
 		case now := <-t.C:
-			n := e.appended.Load()
+			n := e.appended.sample()
 			if e.pollAll(now, n == last) {
 				last = n
 				continue
@@ -143,7 +143,7 @@ func (e *Engine) tick() {
 			if !e.sleep(t, period) {
 				return
 			}
-			last = e.appended.Load() // the append that woke it counts as activity
+			last = e.appended.sample() // the append that woke it counts as activity
 		}
 	}
 }
@@ -215,7 +215,7 @@ func (e *Engine) Flush(ctx context.Context) error {
 // wait for FlushAge meanwhile. When nothing was appended since the last
 // Push it returns at once. Any goroutine may call it.
 func (e *Engine) Push() {
-	n := e.appended.Load()
+	n := e.appended.sample()
 	if e.pushed.Swap(n) == n {
 		return
 	}

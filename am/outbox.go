@@ -36,6 +36,7 @@ type outbox struct {
 	oldest  time.Time // when buf's first message was appended
 	gen     uint64    // buffers sent so far: names the one filling now
 	waiting int       // Calls in buf whose callers block on their replies
+	seen    uint64    // this outbox's slot in e.appended
 	err     error     // set once: the destination is lost or the engine closed
 	q       chan packet
 
@@ -138,7 +139,7 @@ func (o *outbox) ready() error {
 func (o *outbox) added(reply bool) {
 	o.n++
 	o.reply = o.reply || reply
-	o.e.appended.Add(1)
+	o.e.appended.note(&o.seen)
 	if c, ok := decide(buffered{bytes: len(o.buf)}, o.e.th); ok {
 		o.sendLocked(c)
 	}

@@ -3,6 +3,7 @@ package am
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // A packet is a run of messages, each a header then its payload:
@@ -35,12 +36,17 @@ type message struct {
 	payload []byte
 }
 
-// appendMessage appends m to packet p and returns the longer packet.
+// appendMessage appends m to packet p and returns the longer packet. It
+// grows p once and writes the header in place: a busy sender appends
+// every message here.
 func appendMessage(p []byte, m message) []byte {
-	p = append(p, byte(m.kind))
-	p = binary.LittleEndian.AppendUint32(p, uint32(m.handler))
-	p = binary.LittleEndian.AppendUint64(p, m.call)
-	p = binary.LittleEndian.AppendUint32(p, uint32(len(m.payload)))
+	n := len(p)
+	p = slices.Grow(p, msgHeader+len(m.payload))[:n+msgHeader]
+	h := p[n:]
+	h[0] = byte(m.kind)
+	binary.LittleEndian.PutUint32(h[1:], uint32(m.handler))
+	binary.LittleEndian.PutUint64(h[5:], m.call)
+	binary.LittleEndian.PutUint32(h[13:], uint32(len(m.payload)))
 	return append(p, m.payload...)
 }
 
@@ -66,6 +72,24 @@ func nextMessage(p []byte) (message, []byte, error) {
 	}
 	m.payload = p[:n:n]
 	return m, p[n:], nil
+}
+
+// skipRequests returns the length of the run of whole requests (Posts and
+// Calls) that p starts with, reading only each header's kind and length:
+// what a receiver needs to know to pass them on to their handlers.
+func skipRequests(p []byte) int {
+	i := 0
+	for len(p)-i >= msgHeader {
+		if k := kind(p[i]); k != kindPost && k != kindCall {
+			break
+		}
+		n := binary.LittleEndian.Uint32(p[i+13:])
+		if uint64(n) > uint64(len(p)-i-msgHeader) {
+			break
+		}
+		i += msgHeader + int(n)
+	}
+	return i
 }
 
 // appendRelay appends m from src to dest in a relay envelope.

@@ -146,6 +146,46 @@ func benchPosts(b *testing.B, ws []*comm.World, cfg Config) {
 	b.ReportMetric(s.MessagesPerPacket(), "msgs/packet")
 }
 
+// BenchmarkPostSelf posts 32-byte messages from a rank to itself: the
+// engine's own cost per message (encoding, buffers, decoding, handler
+// dispatch) without a transport, which a packet to itself skips. Run it
+// with -cpu 1, as a rank bound to one core runs.
+func BenchmarkPostSelf(b *testing.B) {
+	es, counts := counting(b, commtestWorlds(b, 1), Config{})
+	ctx := context.Background()
+	args := make([]byte, 32)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(args)))
+	b.ResetTimer()
+	for range b.N {
+		if err := es[0].Post(ctx, 0, 0, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := es[0].Flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	for counts[0].Load() < int64(b.N) {
+		runtime.Gosched()
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// commtestWorlds makes n in-memory worlds.
+func commtestWorlds(t testing.TB, n int) []*comm.World {
+	twin := commtest.NewTwin(n)
+	ws := make([]*comm.World, n)
+	for r := range n {
+		w, err := twin.World(r, comm.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		ws[r] = w
+	}
+	return ws
+}
+
 // BenchmarkCall times blocking Calls from rank 0 to rank 1: one
 // goroutine calling after each return (each Call finds the rank idle and
 // goes at once), and goroutines=128 calling at once, which share packets.
