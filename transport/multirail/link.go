@@ -28,12 +28,18 @@ type Link struct {
 	recvCond *sync.Cond // a message in the inbox, inbox space, failure
 	nextMsg  uint64
 	pending  map[chunkKey]*pendChunk
-	inflight int // bytes sent and not acknowledged
-	asm      *assembly
-	inbox    [][]byte
-	inBytes  int
-	err      error // set when every rail is down or the Link closed
-	stats    Stats
+	// unsettled is the messages posted, in order, from the oldest not
+	// yet wholly acknowledged on; inflight is the sum of their lengths.
+	// That is what the peer may hold as partial messages (a message
+	// acknowledged whole waits there for those before it), so keeping it
+	// within the window keeps the peer's reassembly within its own.
+	unsettled []*sendMsg
+	inflight  int
+	asm       *assembly
+	inbox     [][]byte
+	inBytes   int
+	err       error // set when every rail is down or the Link closed
+	stats     Stats
 }
 
 type chunkKey struct{ msg, off uint64 }
@@ -53,6 +59,7 @@ type pendChunk struct {
 // sendMsg is a message waiting for its chunks' acknowledgements; notify,
 // if set, is Post's done. Guarded by Link.mu.
 type sendMsg struct {
+	size   int
 	left   int
 	err    error
 	done   bool
@@ -146,7 +153,7 @@ func (l *Link) failWaiters(err error) {
 		p.msg.finish(err)
 		delete(l.pending, k)
 	}
-	l.inflight = 0
+	l.unsettled, l.inflight = nil, 0
 	l.sendCond.Broadcast()
 	l.recvCond.Broadcast()
 }

@@ -10,13 +10,16 @@ import (
 )
 
 // TestLinkPostPipelines posts messages without waiting for any, over
-// three rails of which one is slow (chunks arrive out of order): each
-// done is called exactly once, with nil; Flush returns once all are
-// acknowledged; the receiver gets every message once, intact, in order.
+// three rails of which one is far slower than its profile says (chunks
+// arrive out of order, and the other rails run messages ahead of it):
+// each done is called exactly once, with nil; Flush returns once all are
+// acknowledged; the receiver gets every message once, intact, in order;
+// and no rail is refused, so the partial messages the receiver holds
+// stayed within its window.
 func TestLinkPostPipelines(t *testing.T) {
-	a, b := pair(t, 3, Config{Window: 2 << 20}, func(i, side int, c net.Conn) net.Conn {
+	a, b := pair(t, 3, Config{Window: 1 << 20}, func(i, side int, c net.Conn) net.Conn {
 		if i == 2 && side == 0 {
-			return slowConn{c, 300 * time.Microsecond}
+			return slowConn{c, 2 * time.Millisecond}
 		}
 		return c
 	})
@@ -52,6 +55,9 @@ func TestLinkPostPipelines(t *testing.T) {
 	}
 	if err := a.Flush(ctx); err != nil {
 		t.Fatalf("flush: %v", err)
+	}
+	if sa, sb := a.Stats(), b.Stats(); len(sa.RailsDown)+len(sb.RailsDown) != 0 {
+		t.Errorf("rails down: sender %v, receiver %v; want none", sa.RailsDown, sb.RailsDown)
 	}
 	mu.Lock()
 	defer mu.Unlock()

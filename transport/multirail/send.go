@@ -53,7 +53,7 @@ func (l *Link) Flush(ctx context.Context) error {
 	defer stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for l.err == nil && l.inflight > 0 {
+	for l.err == nil && len(l.unsettled) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -102,14 +102,15 @@ func (l *Link) post(msg []byte, done func(error)) (*sendMsg, error) {
 	}
 	id := l.nextMsg
 	l.nextMsg++
-	m := &sendMsg{left: len(chunks), notify: done}
+	m := &sendMsg{size: len(msg), left: len(chunks), notify: done}
+	l.unsettled = append(l.unsettled, m)
+	l.inflight += len(msg)
 	for _, c := range chunks {
 		data := msg[c.Offset : c.Offset+c.Len]
 		h := header{kind: kindData, len: uint32(c.Len), msg: id, off: uint64(c.Offset), total: uint64(len(msg)),
 			crc: crc32.Checksum(data, castagnoli)}
 		p := &pendChunk{h: h, data: data, msg: m}
 		l.pending[chunkKey{id, h.off}] = p
-		l.inflight += c.Len
 		l.assign(p, c.Rail, now, c.Done)
 	}
 	return m, nil
@@ -150,11 +151,11 @@ func (l *Link) acked(h header) {
 		return
 	}
 	delete(l.pending, k)
-	l.inflight -= int(h.len)
 	l.learn(p)
 	l.idleIfDrained(p.rail)
 	if p.msg.left--; p.msg.left == 0 {
 		p.msg.finish(nil)
+		l.settle()
 	}
 	l.sendCond.Broadcast()
 }
@@ -194,6 +195,18 @@ func (l *Link) railFailed(i int, why error) {
 	if l.cfg.RailDown != nil {
 		l.cfg.RailDown(i, why)
 	}
+}
+
+// settle drops the wholly acknowledged messages at the head of
+// unsettled from the window. The caller holds mu.
+func (l *Link) settle() {
+	k := 0
+	for k < len(l.unsettled) && l.unsettled[k].done {
+		l.inflight -= l.unsettled[k].size
+		l.unsettled[k] = nil
+		k++
+	}
+	l.unsettled = l.unsettled[k:]
 }
 
 // idleIfDrained counts an acknowledgement on rail r and, when it was the
