@@ -68,7 +68,9 @@
 // member it waits for sends or signals to it. Members of a team no larger
 // than GOMAXPROCS spin long and yield their thread's CPU, never their P,
 // whoever pinned them (so other goroutines of the process may wait for a
-// P while members spin); members of a larger team yield early; nothing on the fast path
+// P while members spin), and on Linux sleep in a futex that the waking
+// member wakes directly, holding their P as a blocking system call does;
+// members of a larger team yield early; nothing on the fast path
 // blocks on a channel or mutex, because a hand-off between spinning CPUs
 // costs tens of nanoseconds and one through the scheduler tens of
 // microseconds. Waits end with an error, never a hang: when ctx
