@@ -3,10 +3,11 @@
 // sends what it returns and applies its decisions; a Net carries its
 // frames. Two Nets are here:
 //
-//   - Team: replicas in one process, as members of a coll team pinned to
-//     CPUs (Smelt §5.6): the acceptor's accepts go down the team's
-//     machine-aware broadcast tree (Mode Tree) or from the root to each
-//     member in turn (Mode Sequential, the paper's baseline).
+//   - Team: replicas in one process, one per CPU and pinned when asked
+//     (Smelt §5.6), linked by rings that each replica's goroutine polls:
+//     the acceptor's accepts go down a machine-aware tree rooted at it
+//     (Mode Tree) or from it to each replica in turn (Mode Sequential,
+//     the paper's baseline).
 //   - Ranks: replicas as the ranks 0..R-1 of a comm.World: the tree
 //     broadcast is relayed by the ranks along a tree.Adaptive tree of the
 //     ranks' model rooted at the acceptor, skipping ranks that are gone;

@@ -36,6 +36,11 @@ type Config struct {
 	// restarted or fell behind the others' compaction point), on the
 	// replica's goroutine, before the entries after it are applied.
 	Restore func(agree.Snapshot)
+	// BroadcastBatch is the most accepts in one broadcast frame (default
+	// 64): a burst of decisions costs one broadcast per BroadcastBatch.
+	// 1 broadcasts every accept by itself, as Smelt's 1Paxos does, so
+	// that the acceptor's broadcast is paid per decision.
+	BroadcastBatch int
 	// OnTick, when not nil, is called on the replica's goroutine after
 	// every tick (servers recheck what waits on the replica's state).
 	OnTick func()
@@ -77,6 +82,9 @@ func New(cfg Config, net Net) (*Replica, error) {
 	}
 	if cfg.Restore == nil {
 		cfg.Restore = func(agree.Snapshot) {}
+	}
+	if cfg.BroadcastBatch <= 0 {
+		cfg.BroadcastBatch = broadcastBatch
 	}
 	if cfg.OnTick == nil {
 		cfg.OnTick = func() {}

@@ -47,8 +47,8 @@ func (r *Replica) flush(ctx context.Context) {
 	r.compact()
 }
 
-// broadcastBatch is the most messages in one broadcast frame: about 6
-// KiB of accepts of small values, within a team link's message.
+// broadcastBatch is the default of Config.BroadcastBatch: about 2 KiB of
+// accepts of small values; frames a Net cannot carry are cut further.
 const broadcastBatch = 64
 
 func (r *Replica) broadcast(ctx context.Context, ms []agree.Message) {
@@ -57,7 +57,7 @@ func (r *Replica) broadcast(ctx context.Context, ms []agree.Message) {
 		limit = fl.maxFrame()
 	}
 	for len(ms) > 0 {
-		k := min(len(ms), broadcastBatch)
+		k := min(len(ms), r.cfg.BroadcastBatch)
 		f, err := encodeFrame(nil, frameTree, r.ID(), ms[:k])
 		for err == nil && limit > 0 && len(f) > limit && k > 1 {
 			k /= 2 // a batch of long values: fewer per frame

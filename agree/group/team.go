@@ -80,7 +80,10 @@ func NewTeam(cfg TeamConfig) (*Team, error) {
 
 // teamPolicy is how an idle replica waits: as a member with a CPU of its
 // own when pinned, or when the replicas leave a P free for the clients;
-// else as a waiter that shares its CPU, which yields almost at once.
+// else (more replicas than Ps) it sleeps within microseconds, as a
+// helper does: a replica that spins or yields there takes the P from the
+// replica or client that would give it work, and a sleeping one is
+// woken by its bell.
 func teamPolicy(cfg TeamConfig) *wait.Policy {
 	switch {
 	case cfg.Pin:
@@ -88,7 +91,7 @@ func teamPolicy(cfg TeamConfig) *wait.Policy {
 	case cfg.Replicas < runtime.GOMAXPROCS(0):
 		return &wait.Owned
 	}
-	return &wait.Shared
+	return &wait.Helper
 }
 
 // buildTree returns the children of every replica in the broadcast tree

@@ -13,32 +13,40 @@ import (
 
 	"github.com/plexus-hpc/plexus/agree/group"
 	"github.com/plexus-hpc/plexus/internal/svg"
+	"github.com/plexus-hpc/plexus/kv"
 	"github.com/plexus-hpc/plexus/kv/kvbench"
 	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/topo/sysfs"
 )
 
-const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--json] [--svg PREFIX]
+const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--pin] [--runs N] [--json] [--svg PREFIX]
 
 Measures 1Paxos and the replicated key-value store, broadcast down the
 machine-aware tree (impl tree) or one replica after the other (impl
 sequential), every combination of the lists:
   agree    decided proposals per second and response times of replicas
-           in this process (members of a coll team), closed-loop clients
+           in this process (on an agree/group Team), closed-loop clients
            as goroutines proposing at replica i mod R
   kv       the store as a job (plexus kv serve under plexus run): R
            replica ranks and one load rank of C clients issuing the 80/20
            Get/Set mix with 8-byte keys and 16-byte values, over
            --transport
   kvlocal  the same mix on the store in this process: R replicas on a
-           coll team, client i a goroutine talking to replica i mod R
+           Team, client i a goroutine talking to replica i mod R
 Rows: bench, impl, replicas, clients, ops_per_s, p50_us, p99_us (--json:
 one JSON array). --svg PREFIX writes PREFIX-BENCH-throughput.svg and
 PREFIX-BENCH-p99.svg against replicas, one line per impl (the row with
 the most clients of each point). --runs N runs each case N times and
 reports the median of each number. --pin runs agree and kvlocal as the
 paper does: replica i pinned to this machine's i-th CPU, on trees of
-its model (at most as many replicas as CPUs).`
+its model (at most as many replicas as CPUs). --compact N makes every
+replica snapshot its state every N slots and drop the log before it (0:
+never; kv passes it to plexus kv serve). --batch N bounds the accepts of
+one broadcast in agree and kvlocal (default 1: one broadcast per
+decision, as in the paper). agree rows also give the busy nanoseconds
+per decision of the acceptor and the leader (acceptor_ns, leader_ns in
+--json): where the acceptor's approaches 1e9/ops_per_s, its broadcast
+bounds the throughput.`
 
 var benchKVCmd = &command{
 	name:    "bench kv",
@@ -66,7 +74,7 @@ type benchKVOpts struct {
 	duration                          time.Duration
 	transport, svg                    string
 	json, pin                         bool
-	runs                              int
+	runs, compact, batch              int
 }
 
 func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
@@ -80,6 +88,8 @@ func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs.StringVar(&o.svg, "svg", "", "write plots to `PREFIX`-BENCH-throughput.svg and -p99.svg")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	fs.IntVar(&o.runs, "runs", 1, "`N` runs of each case; each number reported is its median over the runs")
+	fs.IntVar(&o.compact, "compact", kv.DefaultCompactEvery, "snapshot every `N` slots and drop the log before it (0: never)")
+	fs.IntVar(&o.batch, "batch", 1, "agree, kvlocal: at most `N` accepts per broadcast")
 	fs.BoolVar(&o.pin, "pin", false, "agree: pin replica i to this machine's i-th CPU (at most one replica per CPU)")
 	return fs
 }
@@ -181,6 +191,12 @@ func (o *benchKVOpts) plan() (*kvPlan, error) {
 			return nil, fmt.Errorf("--bench %q: want some of agree, kv and kvlocal", o.benches)
 		}
 	}
+	if o.compact < 0 {
+		return nil, fmt.Errorf("--compact %d: want 0 (never) or a positive number of slots", o.compact)
+	}
+	if o.batch < 1 {
+		return nil, fmt.Errorf("--batch %d: want at least 1", o.batch)
+	}
 	if o.runs < 1 {
 		return nil, fmt.Errorf("--runs %d: want at least 1", o.runs)
 	}
@@ -225,7 +241,8 @@ func (p *kvPlan) median(ctx context.Context, bench string, replicas, clients int
 
 func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
 	if bench == "agree" || bench == "kvlocal" {
-		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration}
+		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration,
+			Batch: p.o.batch, CompactEvery: uint64(p.o.compact)}
 		if p.o.pin {
 			model, err := localModel()
 			if err != nil {
@@ -243,7 +260,7 @@ func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m
 		return kvbench.Row{}, err
 	}
 	return kvbench.Job(ctx, kvbench.JobConfig{Prog: prog, Replicas: replicas, Clients: clients, Mode: m,
-		Duration: p.o.duration, Transport: p.o.transport, Timeout: p.o.duration + time.Minute})
+		Duration: p.o.duration, Transport: p.o.transport, Compact: p.o.compact, Timeout: p.o.duration + time.Minute})
 }
 
 // localModel is this machine's model, with estimated costs if it has

@@ -2,7 +2,7 @@ package kvbench
 
 import (
 	"context"
-	"fmt"
+	"encoding/binary"
 	"slices"
 	"sync"
 	"time"
@@ -12,9 +12,9 @@ import (
 	"github.com/plexus-hpc/plexus/topo"
 )
 
-// AgreeConfig is one in-process run: Replicas members of a coll team
-// (on CPUs of Model, pinned when Pin), Clients goroutines each proposing
-// a value at replica i%Replicas and waiting for it to be decided there.
+// AgreeConfig is one in-process run: Replicas members of a Team (on CPUs
+// of Model, pinned when Pin), Clients goroutines each proposing a value
+// at replica i%Replicas and waiting for it to be decided there.
 type AgreeConfig struct {
 	Replicas, Clients int
 	Mode              group.Mode
@@ -22,19 +22,34 @@ type AgreeConfig struct {
 	Model             *topo.Model
 	CPUs              []int
 	Pin               bool
+	// Batch is the most accepts per broadcast (group.Config's
+	// BroadcastBatch); zero means 1, Smelt's one broadcast per decision.
+	Batch int
+	// CompactEvery is how many slots the replicas let pass between
+	// snapshots; zero means never.
+	CompactEvery uint64
 }
 
-// Agree runs one in-process measurement.
+func (c AgreeConfig) replicaConfig(id int) group.Config {
+	return group.Config{Agree: agree.Config{ID: id, Replicas: c.Replicas},
+		BroadcastBatch: max(c.Batch, 1), CompactEvery: c.CompactEvery}
+}
+
+// Agree runs one in-process measurement. Values are 16 bytes, the
+// client's number and its request's; the row carries the acceptor's and
+// the leader's busy time per decision (group.Load).
 func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	team, err := group.NewTeam(group.TeamConfig{Replicas: cfg.Replicas, Mode: cfg.Mode, Model: cfg.Model, CPUs: cfg.CPUs, Pin: cfg.Pin})
 	if err != nil {
 		return Row{}, err
 	}
-	w := newWaiters()
+	answers := newAnswers(cfg.Clients)
 	var rs []*group.Replica
 	for id := range cfg.Replicas {
-		r, err := group.New(group.Config{Agree: agree.Config{ID: id, Replicas: cfg.Replicas},
-			Apply: func(e agree.Entry) { w.done(id, string(e.Value)) }}, team.Net(id))
+		rc := cfg.replicaConfig(id)
+		rc.Apply = func(e agree.Entry) { answerAt(answers, cfg.Replicas, id, e.Value) }
+		rc.Snapshot = func() []byte { return []byte{} } // the bench keeps no state
+		r, err := group.New(rc, team.Net(id))
 		if err != nil {
 			return Row{}, err
 		}
@@ -42,7 +57,6 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	}
 	team.Attach(rs)
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var bg sync.WaitGroup
 	defer bg.Wait()
 	defer cancel()
@@ -50,16 +64,40 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	for _, r := range rs {
 		go func() { defer bg.Done(); _ = r.Run(ctx) }()
 	}
-	lat, elapsed, err := drive(ctx, cfg, rs, w)
+	before := loads(rs)
+	lat, elapsed, err := drive(ctx, cfg, rs, answers)
 	if err != nil {
 		return Row{}, err
 	}
-	return row("agree", cfg.Mode, cfg.Replicas, cfg.Clients, lat, elapsed), nil
+	row := row("agree", cfg.Mode, cfg.Replicas, cfg.Clients, lat, elapsed)
+	row.AcceptorNs, row.LeaderNs = busyPerOp(before, loads(rs), len(lat))
+	return row, nil
+}
+
+// loads reads every replica's load.
+func loads(rs []*group.Replica) []group.Load {
+	out := make([]group.Load, len(rs))
+	for i, r := range rs {
+		out[i] = r.Load()
+	}
+	return out
+}
+
+// busyPerOp returns the busy nanoseconds per decision of the first
+// acceptor (replica 1) and leader (replica 0) between two readings.
+func busyPerOp(before, after []group.Load, ops int) (acceptor, leader float64) {
+	if ops == 0 {
+		return 0, 0
+	}
+	per := func(i int) float64 {
+		return float64(after[i].Sub(before[i]).Busy.Nanoseconds()) / float64(ops)
+	}
+	return per(1 % len(after)), per(0)
 }
 
 // drive runs the closed-loop clients for the duration and returns every
 // response time, sorted.
-func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, w *waiters) ([]time.Duration, time.Duration, error) {
+func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, answers []answer) ([]time.Duration, time.Duration, error) {
 	var mu sync.Mutex
 	var all []time.Duration
 	var wg sync.WaitGroup
@@ -69,22 +107,11 @@ func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, w *waiters
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			id := c % len(rs)
-			var mine []time.Duration
-			for n := 0; time.Now().Before(end) && ctx.Err() == nil; n++ {
-				v := fmt.Sprintf("c%d-%d", c, n)
-				ch := w.wait(id, v)
-				t0 := time.Now()
-				if rs[id].Propose(ctx, []byte(v)) != nil {
-					return
-				}
-				select {
-				case <-ch:
-					mine = append(mine, time.Since(t0))
-				case <-ctx.Done():
-					return
-				}
+			yield := time.Duration(0)
+			if cfg.Pin {
+				yield = yieldFor
 			}
+			mine := proposer(ctx, rs[c%len(rs)], c, &answers[c], end, yield)
 			mu.Lock()
 			all = append(all, mine...)
 			mu.Unlock()
@@ -95,45 +122,19 @@ func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, w *waiters
 	return all, time.Since(start), ctx.Err()
 }
 
-type waitKey struct {
-	id int
-	v  string
-}
-
-// waiters wakes a client when its value is applied at its replica.
-type waiters struct {
-	mu sync.Mutex
-	m  map[waitKey]chan struct{}
-}
-
-func newWaiters() *waiters { return &waiters{m: map[waitKey]chan struct{}{}} }
-
-func (w *waiters) wait(id int, v string) <-chan struct{} {
-	ch := make(chan struct{})
-	w.mu.Lock()
-	w.m[waitKey{id, v}] = ch
-	w.mu.Unlock()
-	return ch
-}
-
-func (w *waiters) done(id int, v string) {
-	k := waitKey{id, v}
-	w.mu.Lock()
-	ch, ok := w.m[k]
-	delete(w.m, k)
-	w.mu.Unlock()
-	if ok {
-		close(ch)
-	}
-}
-
-func row(bench string, mode group.Mode, replicas, clients int, lat []time.Duration, elapsed time.Duration) Row {
-	q := func(p float64) float64 {
-		if len(lat) == 0 {
-			return 0
+// proposer is client c: it proposes its next value at r, waits for it to
+// be applied there, and returns the response times.
+func proposer(ctx context.Context, r *group.Replica, c int, a *answer, end time.Time, yield time.Duration) []time.Duration {
+	var lat []time.Duration
+	for seq := uint64(1); time.Now().Before(end); seq++ {
+		v := make([]byte, 16)
+		binary.LittleEndian.PutUint64(v, uint64(c))
+		binary.LittleEndian.PutUint64(v[8:], seq)
+		t0 := time.Now()
+		if r.Propose(ctx, v) != nil || !a.await(ctx, seq, yield) {
+			return lat
 		}
-		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Nanoseconds()) / 1e3
+		lat = append(lat, time.Since(t0))
 	}
-	return Row{Bench: bench, Impl: mode.String(), Replicas: replicas, Clients: clients,
-		OpsPerS: float64(len(lat)) / elapsed.Seconds(), P50us: q(0.5), P99us: q(0.99)}
+	return lat
 }

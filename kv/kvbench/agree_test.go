@@ -2,10 +2,14 @@ package kvbench
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/agree"
 	"github.com/plexus-hpc/plexus/agree/group"
+	"github.com/plexus-hpc/plexus/kv"
 )
 
 func TestAgree(t *testing.T) {
@@ -27,5 +31,48 @@ func TestKVLocal(t *testing.T) {
 	}
 	if r.Bench != "kvlocal" || r.Replicas != 3 || r.OpsPerS <= 0 || r.P99us < r.P50us {
 		t.Errorf("implausible row %+v", r)
+	}
+}
+
+// TestKVLocalCompacts runs the local store with and without compaction:
+// with CompactEvery 16 every replica has a snapshot past slot 16 and
+// holds fewer entries than it applied; with 0 none compacts.
+func TestKVLocalCompacts(t *testing.T) {
+	for _, every := range []uint64{0, 16} {
+		var sts []agree.Status
+		inspect := func(ss []*kv.Server) {
+			for _, s := range ss {
+				got := make(chan agree.Status, 1)
+				if err := s.Replica().Call(context.Background(), func(n *agree.Node) { got <- n.Status() }); err != nil {
+					t.Fatal(err)
+				}
+				sts = append(sts, <-got)
+			}
+		}
+		_, err := kvLocal(context.Background(), AgreeConfig{Replicas: 3, Clients: 3, Mode: group.Tree,
+			Duration: 200 * time.Millisecond, CompactEvery: every}, inspect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range sts {
+			if st.Applied < 64 {
+				t.Fatalf("compact %d: replica %d applied only %d slots: too few to tell", every, st.ID, st.Applied)
+			}
+			if compacted := st.Compacted > 0; compacted != (every > 0) || (every > 0 && uint64(st.Held) >= st.Applied/2) {
+				t.Errorf("compact %d: replica %d applied %d, snapshot at %d, holds %d entries", every, st.ID, st.Applied, st.Compacted, st.Held)
+			}
+		}
+	}
+}
+
+func TestJobArgsCompact(t *testing.T) {
+	for _, c := range []int{0, 100} {
+		args := jobArgs(JobConfig{Prog: []string{"plexus", "kv", "serve"}, Replicas: 3, Clients: 2, Mode: group.Tree, Compact: c})
+		if i := slices.Index(args, "--compact"); i < 0 || i+1 >= len(args) || args[i+1] != strconv.Itoa(c) {
+			t.Errorf("compact %d: args %q", c, args)
+		}
+		if args[0] != "kv" || args[1] != "serve" {
+			t.Errorf("args %q do not start with the program's own", args)
+		}
 	}
 }

@@ -21,7 +21,8 @@ var ErrNoResult = errors.New("kvbench: the job printed no result")
 
 // JobConfig is one run of the store as a job: Replicas replica ranks and
 // one load rank with Clients clients, for Duration, the broadcast Mode,
-// over Transport ("shm", "tcp" or "auto"). Prog is the command that runs
+// over Transport ("shm", "tcp" or "auto"), the replicas compacting every
+// Compact slots (0: never). Prog is the command that runs
 // plexus kv serve's ranks (such as the plexus binary and "kv", "serve").
 type JobConfig struct {
 	Prog              []string
@@ -29,15 +30,14 @@ type JobConfig struct {
 	Mode              group.Mode
 	Duration          time.Duration
 	Transport         string
+	Compact           int
 	Timeout           time.Duration
 }
 
 // Job runs one job and returns its row.
 func Job(ctx context.Context, cfg JobConfig) (Row, error) {
 	var out, errOut bytes.Buffer
-	args := append(append([]string{}, cfg.Prog[1:]...), "--replicas", strconv.Itoa(cfg.Replicas),
-		"--clients", strconv.Itoa(cfg.Clients), "--broadcast", cfg.Mode.String(),
-		"--duration", cfg.Duration.String(), "--gets", "80", "--key-size", "8", "--value-size", "16")
+	args := jobArgs(cfg)
 	env := append(os.Environ(), "PLEXUS_TRANSPORT="+cfg.Transport)
 	job := launch.Job{N: cfg.Replicas + 1, Prog: cfg.Prog[0], Args: args, Timeout: cfg.Timeout,
 		Stdout: &out, Stderr: &errOut, Env: env, Bind: launch.BindNone}
@@ -45,6 +45,14 @@ func Job(ctx context.Context, cfg JobConfig) (Row, error) {
 		return Row{}, fmt.Errorf("kv job of %d replicas, %d clients, %v: %w\n%s", cfg.Replicas, cfg.Clients, cfg.Mode, err, errOut.String())
 	}
 	return parseLoad(&out, cfg)
+}
+
+// jobArgs is the command line of the job's ranks, after the program.
+func jobArgs(cfg JobConfig) []string {
+	return append(append([]string{}, cfg.Prog[1:]...), "--replicas", strconv.Itoa(cfg.Replicas),
+		"--clients", strconv.Itoa(cfg.Clients), "--broadcast", cfg.Mode.String(),
+		"--duration", cfg.Duration.String(), "--gets", "80", "--key-size", "8", "--value-size", "16",
+		"--compact", strconv.Itoa(cfg.Compact))
 }
 
 // loadLine is the line plexus kv serve's load rank prints.

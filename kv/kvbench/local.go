@@ -8,16 +8,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/plexus-hpc/plexus/agree"
 	"github.com/plexus-hpc/plexus/agree/group"
 	"github.com/plexus-hpc/plexus/kv"
 )
 
-// KVLocal runs the store in this process: Replicas kv.Servers on a coll
-// team (agree/group's Team) and Clients goroutines, client i talking to
+// KVLocal runs the store in this process: Replicas kv.Servers on an
+// agree/group Team and Clients goroutines, client i talking to
 // replica i mod Replicas, issuing the 80/20 mix on 1000 keys of 8 bytes
 // with 16-byte values. The row's bench is "kvlocal".
-func KVLocal(ctx context.Context, cfg AgreeConfig) (Row, error) {
+func KVLocal(ctx context.Context, cfg AgreeConfig) (Row, error) { return kvLocal(ctx, cfg, nil) }
+
+// kvLocal is KVLocal; inspect, when not nil, sees the servers after the
+// load and before they stop (tests).
+func kvLocal(ctx context.Context, cfg AgreeConfig, inspect func([]*kv.Server)) (Row, error) {
 	team, err := group.NewTeam(group.TeamConfig{Replicas: cfg.Replicas, Mode: cfg.Mode, Model: cfg.Model, CPUs: cfg.CPUs, Pin: cfg.Pin})
 	if err != nil {
 		return Row{}, err
@@ -25,7 +28,7 @@ func KVLocal(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	var servers []*kv.Server
 	var rs []*group.Replica
 	for id := range cfg.Replicas {
-		s, err := kv.NewServer(group.Config{Agree: agree.Config{ID: id, Replicas: cfg.Replicas}}, team.Net(id))
+		s, err := kv.NewServer(cfg.replicaConfig(id), team.Net(id))
 		if err != nil {
 			return Row{}, err
 		}
@@ -41,6 +44,9 @@ func KVLocal(ctx context.Context, cfg AgreeConfig) (Row, error) {
 		go func() { defer bg.Done(); _ = s.Run(ctx) }()
 	}
 	lat, elapsed := driveLocal(ctx, cfg, servers)
+	if inspect != nil {
+		inspect(servers)
+	}
 	if ctx.Err() != nil {
 		return Row{}, ctx.Err()
 	}

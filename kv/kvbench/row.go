@@ -7,7 +7,9 @@ import (
 	"io"
 	"slices"
 	"text/tabwriter"
+	"time"
 
+	"github.com/plexus-hpc/plexus/agree/group"
 	"github.com/plexus-hpc/plexus/internal/svg"
 )
 
@@ -21,6 +23,12 @@ type Row struct {
 	OpsPerS  float64 `json:"ops_per_s"`
 	P50us    float64 `json:"p50_us"`
 	P99us    float64 `json:"p99_us"`
+	// AcceptorNs and LeaderNs (bench agree) are the busy nanoseconds per
+	// decision of the first acceptor (replica 1) and leader (replica 0):
+	// the acceptor's is what bounds the throughput when its broadcast is
+	// the bottleneck, as in Smelt's §5.6.
+	AcceptorNs float64 `json:"acceptor_ns,omitempty"`
+	LeaderNs   float64 `json:"leader_ns,omitempty"`
 }
 
 // Median returns rows[0] with each number replaced by its median over
@@ -38,6 +46,8 @@ func Median(rows []Row) Row {
 	out.OpsPerS = med(func(r Row) float64 { return r.OpsPerS })
 	out.P50us = med(func(r Row) float64 { return r.P50us })
 	out.P99us = med(func(r Row) float64 { return r.P99us })
+	out.AcceptorNs = med(func(r Row) float64 { return r.AcceptorNs })
+	out.LeaderNs = med(func(r Row) float64 { return r.LeaderNs })
 	return out
 }
 
@@ -54,11 +64,20 @@ func WriteJSON(w io.Writer, rows []Row) error {
 // WriteTable writes rows as an aligned table.
 func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bench\timpl\treplicas\tclients\tops/s\tp50 µs\tp99 µs\t")
+	fmt.Fprintln(tw, "bench\timpl\treplicas\tclients\tops/s\tp50 µs\tp99 µs\tacceptor ns/op\tleader ns/op\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t\n", r.Bench, r.Impl, r.Replicas, r.Clients, r.OpsPerS, r.P50us, r.P99us)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%s\t%s\t\n", r.Bench, r.Impl, r.Replicas, r.Clients,
+			r.OpsPerS, r.P50us, r.P99us, nsCell(r.AcceptorNs), nsCell(r.LeaderNs))
 	}
 	return tw.Flush()
+}
+
+// nsCell is a busy time per decision, or "-" where the bench has none.
+func nsCell(ns float64) string {
+	if ns == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", ns)
 }
 
 // Plots returns, for one bench, the throughput and the p99 response time
@@ -110,4 +129,16 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 			}
 		}
 	}
+}
+
+// row makes the row of one run from its sorted response times.
+func row(bench string, mode group.Mode, replicas, clients int, lat []time.Duration, elapsed time.Duration) Row {
+	q := func(p float64) float64 {
+		if len(lat) == 0 {
+			return 0
+		}
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Nanoseconds()) / 1e3
+	}
+	return Row{Bench: bench, Impl: mode.String(), Replicas: replicas, Clients: clients,
+		OpsPerS: float64(len(lat)) / elapsed.Seconds(), P50us: q(0.5), P99us: q(0.99)}
 }
