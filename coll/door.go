@@ -85,7 +85,7 @@ type doorState struct {
 func newDoor(futex bool) *door {
 	d := &door{}
 	d.ch = make(chan struct{}, 1)
-	d.futex = futex && haveFutex
+	d.futex = futex && wait.HaveFutex
 	return d
 }
 
@@ -125,7 +125,7 @@ func (t *Team) wake(d *door, s uint32) {
 	}
 	t.waking.n.Add(1) // before the token: the member repays after it
 	if d.futex {
-		futexWake(&d.state)
+		wait.FutexWake(&d.state)
 		return
 	}
 	d.ch <- struct{}{}
@@ -216,7 +216,7 @@ func (d *door) blockFutex() bool {
 			// Only a waker changes an announced state, and only to woken.
 			return !d.state.CompareAndSwap(s, awake)
 		}
-		futexWait(&d.state, s, left)
+		wait.FutexWait(&d.state, s, left)
 	}
 }
 

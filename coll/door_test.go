@@ -3,13 +3,14 @@ package coll
 import (
 	"testing"
 
+	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
 // doorTeam is an unpinned two-member team whose doors the tests drive by
 // hand, on one goroutine; its doors sleep in futex(2) if futex is set.
 func doorTeam(t *testing.T, futex bool) (*Team, *Member, *Member) {
-	if futex && !haveFutex {
+	if futex && !wait.HaveFutex {
 		t.Skip("no futex(2) on this system")
 	}
 	team := newTeam(t, Config{Broadcast: buildTree(t, 3, tree.Binary)})
@@ -148,7 +149,7 @@ func TestFutexDoorIgnoresStaleWake(t *testing.T) {
 	done := make(chan bool)
 	go func() { done <- b.block() }()
 	for range 10 {
-		futexWake(&b.door.state)
+		wait.FutexWake(&b.door.state)
 	}
 	if <-done || b.debt || b.door.state.Load() != awake {
 		t.Fatalf("stale wake: debt %v, state %d; want a timeout, awake", b.debt, b.door.state.Load())

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
@@ -24,7 +25,7 @@ func BenchmarkWake(b *testing.B) {
 		name := "door=chan"
 		if futex {
 			name = "door=futex"
-			if !haveFutex {
+			if !wait.HaveFutex {
 				continue
 			}
 		}

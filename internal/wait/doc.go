@@ -19,7 +19,11 @@
 //   - Sleep: the peer is descheduled or idle. The waiter blocks on
 //     whatever will tell it that its event happened (a bell the writer
 //     rings, a shared-memory doorbell, a request's channel); where nobody
-//     can tell it, it naps for Nap and polls again.
+//     can tell it, it naps for Nap and polls again. A waiter locked to
+//     its thread that the writer can wake directly sleeps in FutexWait
+//     on a word the writer changes and then passes to FutexWake (Linux):
+//     a wake-up through a channel would go through Go's scheduler and
+//     cost several thread hand-offs.
 //
 // Which Policy a wait uses depends on who it waits for, not on where it is
 // written: Owned when the waiter has a CPU of its own (pinned members,
