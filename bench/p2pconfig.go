@@ -14,9 +14,16 @@ import (
 // P2PConfig describes a run of P2P. The zero value runs every case over
 // TCP with 2 and 4 ranks, Plexus only.
 type P2PConfig struct {
-	// Transport is how ranks talk: "tcp" (loopback) or "shm" (shared
-	// memory). Default "tcp".
+	// Transport is how ranks talk: "tcp" (loopback, and between hosts),
+	// "shm" (shared memory, one host) or "auto" (each implementation's
+	// default path: shared memory between ranks of one host, TCP between
+	// hosts; Open MPI's vader, tcp and self BTLs). Default "tcp".
 	Transport string
+	// Hierarchy runs Plexus's collectives with
+	// collective.Config.Hierarchy: in two levels when the ranks span
+	// hosts and share memory within each (transport auto). Open MPI runs
+	// as ever.
+	Hierarchy bool
 	// Peers adds Open MPI's runs of the same cases (bench/peers). When
 	// mpicc or mpirun is missing, P2P says so on Log and runs Plexus alone.
 	Peers bool
@@ -72,10 +79,12 @@ type P2PConfig struct {
 	// hosts run 2 on each). Plexus starts them as plexus run does, through
 	// SSH; Open MPI's mpirun runs on the first host through SSH and starts
 	// its daemons on the others through it too (plm_rsh_agent), with ob1
-	// and the TCP BTL and no binding. The rank program and the Open MPI
-	// programs, compiled into a temporary directory ($TMPDIR), must be at
-	// the same paths on every host. Empty (the default): this host. Only
-	// with transport tcp.
+	// and no binding. With transport tcp both take TCP between every two
+	// ranks (Open MPI's TCP BTL), with auto shared memory within a host
+	// and TCP between hosts (vader and tcp). The rank program and the
+	// Open MPI programs, compiled into a temporary directory ($TMPDIR),
+	// must be at the same paths on every host. Empty (the default): this
+	// host. Not with transport shm.
 	Hosts []string
 	// SSH is the command that runs a command on one of Hosts, as
 	// launch.Job.SSH (plexus run --rsh); nil means ssh -o BatchMode=yes.
@@ -99,6 +108,7 @@ type P2PConfig struct {
 // program's -transport flag (the same name) selects it in comm.
 type transport struct {
 	mpirun []string // options after mpirun -n N
+	btl    string   // Open MPI's BTLs between hosts (mpiBetween); "" means tcp,self
 }
 
 var transports = map[string]transport{
@@ -108,6 +118,9 @@ var transports = map[string]transport{
 	// ob1 with the vader BTL is Open MPI's shared-memory path (vader is
 	// called sm from Open MPI 5).
 	"shm": {mpirun: []string{"--mca", "pml", "ob1", "--mca", "btl", "vader,self"}},
+	// ob1 with vader within a host and TCP between hosts: both
+	// implementations' default paths across a cluster.
+	"auto": {mpirun: []string{"--mca", "pml", "ob1", "--mca", "btl", "vader,tcp,self"}, btl: "vader,tcp,self"},
 }
 
 // ErrP2PConfig reports a P2PConfig that cannot run.
@@ -151,7 +164,7 @@ func defaultSizes(quick bool) []int {
 func (c P2PConfig) Validate() error {
 	c = c.withDefaults()
 	if _, ok := transports[c.Transport]; !ok {
-		return fmt.Errorf("%w: transport %q; have tcp and shm", ErrP2PConfig, c.Transport)
+		return fmt.Errorf("%w: transport %q; have tcp, shm and auto", ErrP2PConfig, c.Transport)
 	}
 	if slices.ContainsFunc(c.Ranks, func(n int) bool { return n < 2 || n > 64 }) {
 		return fmt.Errorf("%w: ranks %v; each must be 2 to 64", ErrP2PConfig, c.Ranks)
@@ -192,10 +205,10 @@ func (c P2PConfig) validateCases() error {
 
 // validateHosts checks Hosts and SSH as launch.Job checks them (a host
 // name that ssh would read as an option is refused), and that Hosts go
-// with transport tcp.
+// with transport tcp or auto.
 func (c P2PConfig) validateHosts() error {
-	if len(c.Hosts) > 0 && c.Transport != "tcp" {
-		return fmt.Errorf("%w: transport %s between %d hosts; only tcp reaches other hosts", ErrP2PConfig, c.Transport, len(distinctHosts(c.Hosts)))
+	if len(c.Hosts) > 0 && c.Transport == "shm" {
+		return fmt.Errorf("%w: transport shm between %d hosts; only tcp and auto reach other hosts", ErrP2PConfig, len(distinctHosts(c.Hosts)))
 	}
 	job := launch.Job{N: 1, Prog: "rank", Hosts: c.Hosts, SSH: c.SSH}
 	if err := job.Validate(); err != nil {

@@ -58,18 +58,21 @@ func mpiHostList(hosts []string) string {
 }
 
 // mpiBetween returns mpirun's options for ranks on hosts: its daemons
-// started through the remote shell agent, Open MPI's TCP path (ob1 with
-// the TCP BTL, also between ranks of one host, as Plexus's ranks talk over
-// TCP there with transport tcp), on network ifc when given, and no
-// binding: hosts that share a kernel (namespace hosts) would bind their
+// started through the remote shell agent, ob1 with the BTLs btl (tcp,self
+// when empty: TCP also between ranks of one host, as Plexus's ranks talk
+// over TCP there with transport tcp), TCP on network ifc when given, and
+// no binding: hosts that share a kernel (namespace hosts) would bind their
 // ranks to the same cores, and Plexus does not bind ranks on other hosts.
-func mpiBetween(hosts, ssh []string, ifc string) []string {
+func mpiBetween(hosts, ssh []string, btl, ifc string) []string {
+	if btl == "" {
+		btl = "tcp,self"
+	}
 	agent := slices.Clone(ssh)
 	if len(agent) > 1 && agent[len(agent)-1] == "--" {
 		agent = agent[:len(agent)-1] // Open MPI puts its own options after the agent's
 	}
 	args := []string{"--bind-to", "none", "--host", mpiHostList(hosts), "--mca", "plm_rsh_agent", strings.Join(agent, " "),
-		"--mca", "pml", "ob1", "--mca", "btl", "tcp,self"}
+		"--mca", "pml", "ob1", "--mca", "btl", btl}
 	if ifc != "" {
 		args = append(args, "--mca", "btl_tcp_if_include", ifc, "--mca", "oob_tcp_if_include", ifc)
 	}
@@ -118,4 +121,27 @@ func onHosts(n int, hosts []string) string {
 		return ""
 	}
 	return " on " + strings.Join(spread(n, hosts), ", ")
+}
+
+// plexusNotes says, for the table, what carried Plexus's messages when
+// ranks shared a host and others did not (shm and tcp in one job's Via),
+// and whether its collectives ran in two levels (P2PResult.Levels).
+func plexusNotes(results []P2PResult) []string {
+	var notes []string
+	mixed := slices.ContainsFunc(results, func(r P2PResult) bool {
+		return slices.Contains(r.Via, "shm") && slices.Contains(r.Via, "tcp")
+	})
+	if mixed {
+		notes = append(notes, "plexus: shared memory between ranks of one host, TCP between hosts")
+	}
+	levels := func(n int) bool {
+		return slices.ContainsFunc(results, func(r P2PResult) bool { return r.Levels == n && len(r.Hosts) > 1 })
+	}
+	switch {
+	case levels(2):
+		notes = append(notes, "plexus: collectives in two levels across hosts (collective.Config.Hierarchy)")
+	case levels(1):
+		notes = append(notes, "plexus: collectives on trees across hosts")
+	}
+	return notes
 }

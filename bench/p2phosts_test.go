@@ -45,6 +45,52 @@ func TestMPIBetween(t *testing.T) {
 	}
 }
 
+// TestAutoBetweenHosts: with transport auto Open MPI takes vader within a
+// host and TCP between hosts, on both paths of command, and Plexus's rank
+// program is told auto, and -hierarchy for the collectives alone.
+func TestAutoBetweenHosts(t *testing.T) {
+	cfg := P2PConfig{Transport: "auto", Hierarchy: true, Hosts: []string{"h1", "h2"}, SSH: []string{"agent"}}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	m := &mpiImpl{dir: "/tmp/p", tr: transports["auto"], cfg: cfg}
+	for _, hosts := range [][]string{cfg.Hosts, nil} {
+		m.cfg.Hosts = hosts
+		got := strings.Join(m.command(peerRun{prog: "coll", ranks: 4}), " ")
+		if !strings.Contains(got, "--mca btl vader,tcp,self") || strings.Contains(got, "btl_tcp_if_include lo") {
+			t.Errorf("hosts %v: %s", hosts, got)
+		}
+	}
+	p := &plexusImpl{cmd: []string{"rank"}, transport: "auto", cfg: cfg}
+	coll := strings.Join(p.args(peerRun{prog: "coll", ranks: 4}), " ")
+	lat := strings.Join(p.args(peerRun{prog: "latency", ranks: 2}), " ")
+	if coll != "-bench coll -transport auto -serialized -hierarchy" || strings.Contains(lat, "-hierarchy") {
+		t.Errorf("rank arguments: coll %q, latency %q", coll, lat)
+	}
+}
+
+// TestPlexusNotes: the table says when Plexus's ranks mixed shared memory
+// and TCP, and on how many levels its collectives ran across hosts.
+func TestPlexusNotes(t *testing.T) {
+	two := []string{"h1", "h2"}
+	for _, tc := range []struct {
+		res  []P2PResult
+		want []string
+	}{
+		{nil, nil},
+		{[]P2PResult{{Via: []string{"self", "tcp"}, Hosts: two}}, nil},
+		{[]P2PResult{{Via: []string{"self", "shm", "tcp", "tcp"}, Levels: 1, Hosts: two}},
+			[]string{"plexus: shared memory between ranks of one host, TCP between hosts", "plexus: collectives on trees across hosts"}},
+		{[]P2PResult{{Levels: 1, Hosts: two}, {Levels: 2, Hosts: two}},
+			[]string{"plexus: collectives in two levels across hosts (collective.Config.Hierarchy)"}},
+		{[]P2PResult{{Levels: 2, Hosts: []string{"h1"}}}, nil},
+	} {
+		if got := plexusNotes(tc.res); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%+v: %q, want %q", tc.res, got, tc.want)
+		}
+	}
+}
+
 // TestShellQuote runs quoted words through sh, as a remote shell does.
 func TestShellQuote(t *testing.T) {
 	sh, err := exec.LookPath("sh")

@@ -33,16 +33,26 @@ func (p *plexusImpl) name() string { return "plexus" }
 
 func (p *plexusImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 	var out bytes.Buffer
-	args := append(append(slices.Clip(p.cmd[1:]), "-bench", r.prog, "-transport", p.transport), r.args...)
-	if !p.cfg.Multiple && !strings.HasSuffix(r.prog, "_mt") {
-		args = append(args, "-serialized")
-	}
-	job := launch.Job{N: r.ranks, Prog: p.cmd[0], Args: args, Timeout: p.cfg.Timeout, Stdout: &out, Stderr: p.cfg.Log,
+	job := launch.Job{N: r.ranks, Prog: p.cmd[0], Args: p.args(r), Timeout: p.cfg.Timeout, Stdout: &out, Stderr: p.cfg.Log,
 		Hosts: spread(r.ranks, p.cfg.Hosts), SSH: p.cfg.SSH, Rails: p.cfg.Rails}
 	if err := job.Run(ctx); err != nil {
 		return nil, fmt.Errorf("plexus %s, %d ranks: %w", r.prog, r.ranks, err)
 	}
 	return ParsePeerOutput(&out)
+}
+
+// args are the rank program's arguments for run r: the case, the
+// transport, -serialized unless P2PConfig.Multiple or a multi-goroutine
+// case, -hierarchy for the collectives with P2PConfig.Hierarchy.
+func (p *plexusImpl) args(r peerRun) []string {
+	args := append(append(slices.Clip(p.cmd[1:]), "-bench", r.prog, "-transport", p.transport), r.args...)
+	if !p.cfg.Multiple && !strings.HasSuffix(r.prog, "_mt") {
+		args = append(args, "-serialized")
+	}
+	if p.cfg.Hierarchy && r.prog == "coll" {
+		args = append(args, "-hierarchy")
+	}
+	return args
 }
 
 // mpiImpl runs the bench/peers programs under mpirun.
@@ -78,7 +88,7 @@ func (m *mpiImpl) command(r peerRun) []string {
 	if hosts == nil {
 		args = append(args, m.tr.mpirun...)
 	} else {
-		args = append(args, mpiBetween(hosts, m.ssh(), m.cfg.MPIInterface)...)
+		args = append(args, mpiBetween(hosts, m.ssh(), m.tr.btl, m.cfg.MPIInterface)...)
 		if crowdedOn(hosts, m.kernels) {
 			args = append(args, "--mca", "mpi_yield_when_idle", "1")
 		}

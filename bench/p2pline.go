@@ -28,6 +28,12 @@ type PeerLine struct {
 	Iters      int     `json:"iters"`
 	Value      float64 `json:"value"`
 	Serialized bool    `json:"serialized,omitempty"`
+	// Via names what carried rank 0's messages to each rank, in rank
+	// order (comm.World.Transport: self, shm or tcp); Plexus only.
+	Via []string `json:"via,omitempty"`
+	// Levels is 2 where Plexus's collectives ran in two levels across
+	// hosts (collective.Comm.Levels), else 0 or 1.
+	Levels int `json:"levels,omitempty"`
 }
 
 // ErrPeerOutput reports a peer program's output line that is not a result.

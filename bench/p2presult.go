@@ -95,6 +95,9 @@ func writeP2P(w io.Writer, results []P2PResult, full bool) error {
 	if note := hostsNote(results); note != "" {
 		fmt.Fprintln(w, note)
 	}
+	for _, note := range plexusNotes(results) {
+		fmt.Fprintln(w, note)
+	}
 	if len(results) > 0 && results[0].Note != "" {
 		fmt.Fprintf(w, "note: %s\n", results[0].Note)
 	}

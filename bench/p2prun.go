@@ -29,6 +29,14 @@ type P2PResult struct {
 	// Hosts are the hosts the case's ranks ran on (P2PConfig.Hosts);
 	// empty: this host.
 	Hosts []string `json:"hosts,omitempty"`
+	// Via names what carried Plexus's rank 0's messages to each rank of
+	// the case, in rank order: self, shm or tcp (P2PConfig.Transport,
+	// and with auto which ranks share a host).
+	Via []string `json:"via,omitempty"`
+	// Levels is 2 where Plexus ran the collective in two levels across
+	// hosts (P2PConfig.Hierarchy, where it applies), 1 where on trees or
+	// flat, 0 for point-to-point cases and Open MPI.
+	Levels int `json:"levels,omitempty"`
 	// Note says why Open MPI did not run when it was asked for
 	// (P2PConfig.Peers without mpicc or mpirun); empty otherwise.
 	Note string `json:"note,omitempty"`
@@ -133,7 +141,7 @@ func toResults(lines []PeerLine, impl, transport string) []P2PResult {
 	for i, l := range lines {
 		res[i] = P2PResult{Bench: l.Bench, Impl: impl, Transport: transport, Ranks: l.Ranks,
 			Size: l.Size, Value: l.Value, Unit: Unit(l.Bench), Iters: l.Iters, Runs: 1, Goroutines: max(l.Goroutines, 1),
-			Serialized: l.Serialized}
+			Serialized: l.Serialized, Via: l.Via, Levels: l.Levels}
 	}
 	return res
 }

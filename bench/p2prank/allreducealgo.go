@@ -30,6 +30,7 @@ func (r *rank) forcedAllreduce(a tree.Algorithm, n int) error {
 		return err
 	}
 	defer c.Close()
+	r.levels = c.Levels()
 	if _, err := r.allreduces(c, bench.WarmupIters(n)); err != nil {
 		return err
 	}

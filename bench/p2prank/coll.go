@@ -19,11 +19,13 @@ import (
 
 // coll times barrier, bcast and allreduce the way bench/peers/coll.c does.
 func (r *rank) coll() error {
-	c, err := collective.New(r.ctx, r.w, collective.Config{Topology: tree.Best})
+	c, err := collective.New(r.ctx, r.w, collective.Config{Topology: tree.Best, Hierarchy: r.o.hierarchy})
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	r.levels = c.Levels()
+	defer func() { r.levels = 0 }()
 	n := r.o.base
 	cases := []struct {
 		name string

@@ -29,6 +29,7 @@ type rank struct {
 	o      options
 	heated bool      // the first case's warm-up has run for bench.HeatFor (heat.go)
 	out    io.Writer // where rank 0 prints its results
+	levels int       // the collectives' levels (collective.Comm.Levels) while coll runs
 }
 
 func (r *rank) bench() error {
@@ -58,7 +59,17 @@ func (r *rank) emit(name string, size, iters int, value float64) error {
 	if r.w.Rank() != 0 {
 		return nil
 	}
-	return r.print(bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value, Serialized: r.w.Serialized()})
+	return r.print(bench.PeerLine{Bench: name, Ranks: r.w.Size(), Size: size, Iters: iters, Value: value, Serialized: r.w.Serialized(),
+		Via: r.via(), Levels: r.levels})
+}
+
+// via names what carries this rank's messages to each rank.
+func (r *rank) via() []string {
+	v := make([]string, r.w.Size())
+	for p := range v {
+		v[p] = r.w.Transport(p)
+	}
+	return v
 }
 
 // emitMT prints one multi-goroutine result line from rank 0.

@@ -30,6 +30,7 @@ type options struct {
 	serialized bool
 	cpuprofile string
 	algorithms bool // coll also times each allreduce algorithm (allreducealgo.go)
+	hierarchy  bool // coll runs with collective.Config.Hierarchy
 }
 
 // Run is one rank of a job: it joins the world of the job it was started
@@ -56,10 +57,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	gs := fs.String("g", "1", "comma-separated goroutine counts for latency_mt and msgrate_mt")
 	fs.IntVar(&o.base, "n", 0, "iterations for messages up to 8 KiB (default per bench, as in bench/peers)")
 	fs.IntVar(&o.window, "w", 64, "messages in flight for bw and msgrate")
-	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp or shm (every rank on this host)")
+	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp, shm (every rank on this host) or auto (shm within a host, tcp between hosts)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write each rank's CPU profile of the run to `FILE`.RANK (pgo.sh merges them into default.pgo)")
 	fs.BoolVar(&o.serialized, "serialized", false, "join a serialized world (comm.Config.Serialized: one goroutine at a time; not for latency_mt and msgrate_mt)")
 	fs.BoolVar(&o.algorithms, "algorithms", false, "coll also times the 8-byte allreduce with each algorithm forced (allreduce-trees, allreduce-doubling)")
+	fs.BoolVar(&o.hierarchy, "hierarchy", false, "coll runs its collectives in two levels across hosts (collective.Config.Hierarchy)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	if err := cliflag.Parse(fs, args, ErrUsage); err != nil {
 		return o, err
@@ -72,8 +74,8 @@ func (o *options) finish(sizes, gs string) error {
 	if _, ok := defaultBase[o.bench]; !ok {
 		return fmt.Errorf("%w: -bench %q: want latency, bw, msgrate, coll, latency_mt or msgrate_mt", ErrUsage, o.bench)
 	}
-	if o.transport != comm.TransportTCP && o.transport != comm.TransportSHM {
-		return fmt.Errorf("%w: -transport %q: want tcp or shm", ErrUsage, o.transport)
+	if o.transport != comm.TransportTCP && o.transport != comm.TransportSHM && o.transport != comm.TransportAuto {
+		return fmt.Errorf("%w: -transport %q: want tcp, shm or auto", ErrUsage, o.transport)
 	}
 	if o.serialized && strings.HasSuffix(o.bench, "_mt") {
 		return fmt.Errorf("%w: -serialized: %s runs many goroutines at once", ErrUsage, o.bench)

@@ -53,6 +53,21 @@ func TestRunBadOptions(t *testing.T) {
 	}
 }
 
+// TestHierarchyFlag: -hierarchy and -transport auto are read, and a
+// transport neither tcp, shm nor auto is refused.
+func TestHierarchyFlag(t *testing.T) {
+	o, err := parseFlags([]string{"-bench", "coll", "-transport", "auto", "-hierarchy"}, io.Discard)
+	if err != nil || !o.hierarchy || o.transport != "auto" {
+		t.Fatalf("%+v, %v", o, err)
+	}
+	if o, err := parseFlags([]string{"-bench", "coll"}, io.Discard); err != nil || o.hierarchy {
+		t.Fatalf("default: %+v, %v", o, err)
+	}
+	if _, err := parseFlags([]string{"-transport", "mux"}, io.Discard); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "auto") {
+		t.Fatalf("-transport mux: %v", err)
+	}
+}
+
 func TestProfileFlag(t *testing.T) {
 	if o, err := parseFlags([]string{"-cpuprofile", "/tmp/x"}, io.Discard); err != nil || o.cpuprofile != "/tmp/x" {
 		t.Fatalf("%+v, %v", o, err)

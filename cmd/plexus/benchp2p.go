@@ -17,7 +17,7 @@ import (
 var benchP2PCmd = &command{
 	name:    "bench p2p",
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
-	usage: `bench p2p [--transport tcp|shm] [--peers] [--ranks LIST] [--sizes LIST] [--goroutines LIST]
+	usage: `bench p2p [--transport tcp|shm|auto] [--hierarchy] [--peers] [--ranks LIST] [--sizes LIST] [--goroutines LIST]
                  [--cases LIST] [--quick] [--runs N] [--multiple] [--no-pgo] [--json]
                  [--host HOSTS | --hostfile FILE] [--rsh CMD] [--mpi-if NET]
 
@@ -95,7 +95,8 @@ type p2pOpts struct {
 
 func (o *p2pOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("bench p2p", flag.ContinueOnError)
-	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between ranks, `tcp|shm`: TCP loopback or shared memory")
+	fs.StringVar(&o.cfg.Transport, "transport", "tcp", "transport between ranks, `tcp|shm|auto`: TCP, shared memory, or shared memory within a host and TCP between hosts")
+	fs.BoolVar(&o.cfg.Hierarchy, "hierarchy", false, "run Plexus's collectives in two levels across hosts (collective.Config.Hierarchy)")
 	fs.BoolVar(&o.cfg.Peers, "peers", false, "also run the Open MPI programs of bench/peers")
 	fs.StringVar(&o.ranks, "ranks", "2,4", "job sizes as a comma-separated `LIST` such as 2,4")
 	fs.StringVar(&o.sizes, "sizes", "", "message sizes in bytes as a comma-separated `LIST` (default 1 to 4194304, powers of two)")

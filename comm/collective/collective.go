@@ -157,6 +157,18 @@ func (c *Comm) Root() int { return c.bcast.Root }
 // Config.Topology is tree.Best). The caller must not modify them.
 func (c *Comm) Trees() (reduce, bcast *tree.Tree) { return c.reduce, c.bcast }
 
+// Levels returns 2 when Barrier, Broadcast and Allreduce of at most
+// PostBytes run in two levels across hosts (Config.Hierarchy: each host's
+// ranks on its shared memory, one leader per host between hosts), else 1:
+// on the trees, or flat on one host's shared memory. It is the same at
+// every rank.
+func (c *Comm) Levels() int {
+	if c.hier != nil {
+		return 2
+	}
+	return 1
+}
+
 // Model returns the model of the ranks the trees were planned on, at
 // rank 0; elsewhere nil, since only rank 0 holds every measurement.
 func (c *Comm) Model() *topo.Model { return c.model }

@@ -92,8 +92,8 @@ func TestHierOps(t *testing.T) {
 			ctx := testCtx(t)
 			cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
 			for r, c := range cs {
-				if c.hier == nil || c.PostBytes() != shm.PostBytes {
-					t.Fatalf("rank %d: hier %v, PostBytes %d: not hierarchical", r, c.hier != nil, c.PostBytes())
+				if c.hier == nil || c.PostBytes() != shm.PostBytes || c.Levels() != 2 {
+					t.Fatalf("rank %d: hier %v, PostBytes %d, %d levels: not hierarchical", r, c.hier != nil, c.PostBytes(), c.Levels())
 				}
 			}
 			rounds := count(500)
@@ -133,8 +133,8 @@ func TestHierNoHosts(t *testing.T) {
 	trees := newComms(t, ctx, f.ws, Config{Model: Placement})
 	links := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true, NoPosts: true})
 	for _, cs := range [][]*Comm{trees, links} {
-		if cs[0].hier != nil || cs[0].PostBytes() != -1 {
-			t.Fatalf("no Hierarchy, or NoPosts: hier %v, PostBytes %d; want none, -1", cs[0].hier != nil, cs[0].PostBytes())
+		if cs[0].hier != nil || cs[0].PostBytes() != -1 || cs[0].Levels() != 1 {
+			t.Fatalf("no Hierarchy, or NoPosts: hier %v, PostBytes %d, %d levels; want none, -1, 1", cs[0].hier != nil, cs[0].PostBytes(), cs[0].Levels())
 		}
 	}
 	err := eachRank(4, func(r int) error {
