@@ -39,7 +39,7 @@ func TestDecide(t *testing.T) {
 // TestDecideDirect: a threshold of one byte sends every message alone,
 // which is how Config gives the direct (unaggregated) mode.
 func TestDecideDirect(t *testing.T) {
-	if c, ok := decide(buffered{bytes: msgHeader}, thresholds{bytes: 1, age: time.Hour}); !ok || c != causeSize {
+	if c, ok := decide(buffered{bytes: maxHeader}, thresholds{bytes: 1, age: time.Hour}); !ok || c != causeSize {
 		t.Fatalf("one message with FlushBytes 1: %v, %v; want size flush", c, ok)
 	}
 }

@@ -14,7 +14,8 @@ func TestFlushCauses(t *testing.T) {
 	noop := func(context.Context, int, []byte) ([]byte, error) { return nil, nil }
 	ctx := testCtx(t)
 	t.Run("size", func(t *testing.T) {
-		j := newJob(t, 2, Config{FlushBytes: 3 * (msgHeader + 8), FlushAge: time.Hour}, func(_ int, r *Registry) { r.Register("n", noop) })
+		size := len(appendMessage(nil, message{kind: kindPost, payload: make([]byte, 8)}))
+		j := newJob(t, 2, Config{FlushBytes: 3 * size, FlushAge: time.Hour}, func(_ int, r *Registry) { r.Register("n", noop) })
 		for range 3 {
 			j.es[0].Post(ctx, 1, 0, make([]byte, 8))
 		}

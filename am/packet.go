@@ -2,17 +2,24 @@ package am
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"slices"
 )
 
 // A packet is a run of messages, each a header then its payload:
 //
-//	kind u8 | handler u32 | call u64 | length u32 | payload
+//	kind u8 | handler uvarint | call uvarint | length uvarint | payload
 //
-// little-endian. Posts carry call 0; a Call's request and its reply carry
-// the caller's call number.
-const msgHeader = 1 + 4 + 8 + 4
+// where a Post has no call field; a Call's request and its reply carry
+// the caller's call number. Varints (encoding/binary's) keep the header
+// of a Post with a small handler ID and payload at 3 bytes: the bytes of
+// a packet are copied several times on their way (into the packet, the
+// transport's buffers, the kernel's), so a 32-byte Post under a 17-byte
+// header of fixed fields cost a third more of every copy.
+const maxHeader = 1 + binary.MaxVarintLen32 + binary.MaxVarintLen64 + binary.MaxVarintLen32
 
 // kind says what a message is.
 type kind uint8
@@ -37,67 +44,152 @@ type message struct {
 }
 
 // appendMessage appends m to packet p and returns the longer packet. It
-// grows p once and writes the header in place: a busy sender appends
-// every message here.
+// grows p once: a busy sender appends every message here.
 func appendMessage(p []byte, m message) []byte {
-	n := len(p)
-	p = slices.Grow(p, msgHeader+len(m.payload))[:n+msgHeader]
-	h := p[n:]
-	h[0] = byte(m.kind)
-	binary.LittleEndian.PutUint32(h[1:], uint32(m.handler))
-	binary.LittleEndian.PutUint64(h[5:], m.call)
-	binary.LittleEndian.PutUint32(h[13:], uint32(len(m.payload)))
+	if m.kind == kindPost && m.handler < 0x80 && len(m.payload) < 0x80 {
+		p = append(p, byte(kindPost), byte(m.handler), byte(len(m.payload)))
+		return append(p, m.payload...)
+	}
+	p = slices.Grow(p, maxHeader+len(m.payload))
+	p = append(p, byte(m.kind))
+	p = appendUvarint(p, uint64(m.handler))
+	if m.kind != kindPost {
+		p = appendUvarint(p, m.call)
+	}
+	p = appendUvarint(p, uint64(len(m.payload)))
 	return append(p, m.payload...)
 }
 
-// nextMessage decodes the first message of p and returns it with the rest
-// of p. A packet cut short or with an unknown kind is an error: it came
-// from the network, so it must not panic.
+// appendUvarint is binary.AppendUvarint with the one-byte case inline.
+func appendUvarint(p []byte, v uint64) []byte {
+	if v < 0x80 {
+		return append(p, byte(v))
+	}
+	return binary.AppendUvarint(p, v)
+}
+
+// headerLen is the length of m's header.
+func headerLen(m message) int {
+	n := 1 + uvarintLen(uint64(m.handler)) + uvarintLen(uint64(len(m.payload)))
+	if m.kind != kindPost {
+		n += uvarintLen(m.call)
+	}
+	return n
+}
+
+// uvarintLen is the length of v as a varint.
+func uvarintLen(v uint64) int { return max(1, (bits.Len64(v)+6)/7) }
+
+// uvarint decodes the varint at p[i:] and returns it with the index after
+// it; the index is -1 when p ends inside it or it overflows 64 bits.
+func uvarint(p []byte, i int) (uint64, int) {
+	if i < len(p) && p[i] < 0x80 {
+		return uint64(p[i]), i + 1
+	}
+	if i >= len(p) {
+		return 0, -1
+	}
+	v, n := binary.Uvarint(p[i:])
+	if n <= 0 {
+		return 0, -1
+	}
+	return v, i + n
+}
+
+// header decodes the header of the message at the start of p: its kind,
+// handler, call number (0 for a Post), and where its payload starts and
+// ends in p. ok is false, and the rest meaningless, when p ends inside the
+// message, a field overflows, or the kind is unknown: packets come from
+// the network, so this must not panic. headerError says which.
+func header(p []byte) (k kind, h ID, call uint64, start, end int, ok bool) {
+	if len(p) >= 3 && p[0] == byte(kindPost) && p[1] < 0x80 && p[2] < 0x80 {
+		if end = 3 + int(p[2]); end <= len(p) { // a small Post, the common case
+			return kindPost, ID(p[1]), 0, 3, end, true
+		}
+		return
+	}
+	if len(p) == 0 {
+		return
+	}
+	if k = kind(p[0]); k < kindPost || k > kindRelay {
+		return
+	}
+	hv, i := uvarint(p, 1)
+	if i < 0 || hv > math.MaxUint32 {
+		return
+	}
+	if k != kindPost {
+		if call, i = uvarint(p, i); i < 0 {
+			return
+		}
+	}
+	n, i := uvarint(p, i)
+	if i < 0 || n > uint64(len(p)-i) {
+		return
+	}
+	return k, ID(hv), call, i, i + int(n), true
+}
+
+// headerError says what is wrong with the message at the start of p,
+// which header refused.
+func headerError(p []byte) error {
+	if len(p) == 0 {
+		return errors.New("am: empty message")
+	}
+	k := kind(p[0])
+	if k < kindPost || k > kindRelay {
+		return fmt.Errorf("am: message of unknown kind %d", k)
+	}
+	hv, i := uvarint(p, 1)
+	if i > 0 && hv > math.MaxUint32 {
+		return fmt.Errorf("am: handler ID %d beyond 32 bits", hv)
+	}
+	if i > 0 && k != kindPost {
+		_, i = uvarint(p, i)
+	}
+	var n uint64
+	if i > 0 {
+		n, i = uvarint(p, i)
+	}
+	if i < 0 {
+		return fmt.Errorf("am: packet ends inside a message header, or a field overflows (%d bytes left)", len(p))
+	}
+	return fmt.Errorf("am: message payload of %d bytes, %d left in the packet", n, len(p)-i)
+}
+
+// nextMessage decodes the first message of p and returns it with the rest of p. A message cut short, with an overlong
+// field or an unknown kind is an error.
 func nextMessage(p []byte) (message, []byte, error) {
-	if len(p) < msgHeader {
-		return message{}, nil, fmt.Errorf("am: packet ends inside a message header (%d bytes left)", len(p))
+	k, h, call, start, end, ok := header(p)
+	if !ok {
+		return message{}, nil, headerError(p)
 	}
-	m := message{
-		kind:    kind(p[0]),
-		handler: ID(binary.LittleEndian.Uint32(p[1:])),
-		call:    binary.LittleEndian.Uint64(p[5:]),
-	}
-	if m.kind < kindPost || m.kind > kindRelay {
-		return message{}, nil, fmt.Errorf("am: message of unknown kind %d", m.kind)
-	}
-	n := binary.LittleEndian.Uint32(p[13:])
-	p = p[msgHeader:]
-	if uint64(n) > uint64(len(p)) {
-		return message{}, nil, fmt.Errorf("am: message payload of %d bytes, %d left in the packet", n, len(p))
-	}
-	m.payload = p[:n:n]
-	return m, p[n:], nil
+	return message{kind: k, handler: h, call: call, payload: p[start:end:end]}, p[end:], nil
 }
 
 // skipRequests returns the length of the run of whole requests (Posts and
-// Calls) that p starts with, reading only each header's kind and length:
-// what a receiver needs to know to pass them on to their handlers.
+// Calls) that p starts with: what a receiver needs to know to pass them
+// on to their handlers.
 func skipRequests(p []byte) int {
 	i := 0
-	for len(p)-i >= msgHeader {
-		if k := kind(p[i]); k != kindPost && k != kindCall {
+	for i < len(p) {
+		k, _, _, _, end, ok := header(p[i:])
+		if !ok || (k != kindPost && k != kindCall) {
 			break
 		}
-		n := binary.LittleEndian.Uint32(p[i+13:])
-		if uint64(n) > uint64(len(p)-i-msgHeader) {
-			break
-		}
-		i += msgHeader + int(n)
+		i += end
 	}
 	return i
 }
 
 // appendRelay appends m from src to dest in a relay envelope.
 func appendRelay(p []byte, src, dest int, m message) []byte {
+	inner := headerLen(m) + len(m.payload)
+	p = slices.Grow(p, maxHeader+inner)
 	p = append(p, byte(kindRelay))
-	p = binary.LittleEndian.AppendUint32(p, 0)
-	p = binary.LittleEndian.AppendUint64(p, uint64(src)<<32|uint64(dest))
-	p = binary.LittleEndian.AppendUint32(p, uint32(msgHeader+len(m.payload)))
+	p = appendUvarint(p, 0)
+	p = appendUvarint(p, uint64(src)<<32|uint64(dest))
+	p = appendUvarint(p, uint64(inner))
 	return appendMessage(p, m)
 }
 

@@ -25,7 +25,7 @@ func TestEnvelope(t *testing.T) {
 		"dest outside":   {kind: kindRelay, call: 1<<32 | 6, payload: appendMessage(nil, in)},
 		"stray bytes":    {kind: kindRelay, call: 1<<32 | 2, payload: append(appendMessage(nil, in), 0)},
 		"nested":         {kind: kindRelay, call: 1<<32 | 2, payload: appendRelay(nil, 1, 2, in)},
-		"cut short":      {kind: kindRelay, call: 1<<32 | 2, payload: appendMessage(nil, in)[:msgHeader+1]},
+		"cut short":      {kind: kindRelay, call: 1<<32 | 2, payload: appendMessage(nil, in)[:headerLen(in)+1]},
 	} {
 		if _, _, _, err := unwrap(bad, 6); err == nil {
 			t.Errorf("%s: unwrap accepted %+v", name, bad)
