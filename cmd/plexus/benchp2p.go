@@ -17,8 +17,9 @@ import (
 var benchP2PCmd = &command{
 	name:    "bench p2p",
 	summary: "measure point-to-point and collectives between ranks, side by side with Open MPI",
-	usage: `bench p2p [--transport tcp|shm|auto] [--hierarchy] [--peers] [--ranks LIST] [--sizes LIST] [--goroutines LIST]
-                 [--cases LIST] [--quick] [--runs N] [--multiple] [--no-pgo] [--json]
+	usage: `bench p2p [--transport tcp|shm|auto] [--hierarchy] [--peers] [--ranks LIST]
+                 [--sizes LIST] [--goroutines LIST] [--cases LIST] [--quick] [--runs N]
+                 [--multiple] [--no-pgo] [--json]
                  [--host HOSTS | --hostfile FILE] [--rsh CMD] [--mpi-if NET]
 
 Starts jobs of ranks on this host, as plexus run does, each rank this
@@ -66,8 +67,13 @@ aside, so the point-to-point cases run between the first two hosts and
 host through CMD, which it also uses to start its daemons (plm_rsh_agent),
 with ob1 and the TCP BTL (also between ranks of one host, as Plexus's
 transport tcp), --mpi-if NET as btl_tcp_if_include and oob_tcp_if_include,
-and --bind-to none, as Plexus does not bind ranks on other hosts. This
-binary and $TMPDIR, where the Open MPI programs are compiled, must be at
+and --bind-to none, as Plexus does not bind ranks on other hosts. With
+--transport auto both take their default paths instead: shared memory
+between ranks of one host, TCP between hosts (Plexus's own same-host
+detection; Open MPI's vader, tcp and self BTLs). --hierarchy runs Plexus's
+collectives in two levels (comm/collective's Config.Hierarchy: each host's
+ranks on its shared memory, one leader per host over TCP), which takes
+--transport auto. This binary and $TMPDIR, where the Open MPI programs are compiled, must be at
 the same paths on every host (a shared file system). Between hosts the
 targets are TCP's and the 4-rank barrier and allreduce ≤ 1× Open MPI's.
 Every case runs --runs times, Plexus and Open MPI in turn, and the median is
