@@ -37,7 +37,10 @@ func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 	}
 	ticks, stop := r.ticker()
 	defer stop()
-	w := wait.NewWaiter(t.policy)
+	var w wait.Waiter
+	if t.policy != nil {
+		w = wait.NewWaiter(t.policy)
+	}
 	r.load.start(time.Now())
 	defer func() { r.load.idle(time.Now()) }()
 	for sweeps := 0; ; sweeps++ {
@@ -66,8 +69,12 @@ func (r *Replica) sweep(ctx context.Context, t *Team, m *member, ticks <-chan ti
 	return busy
 }
 
-// wait spends one idle round under the team's policy.
+// wait spends one idle round under the team's policy, or sleeps at once
+// when the team has none.
 func (r *Replica) wait(ctx context.Context, w *wait.Waiter, t *Team, m *member, ticks <-chan time.Time) error {
+	if t.policy == nil {
+		return r.sleep(ctx, t, m, ticks)
+	}
 	switch w.Idle() {
 	case wait.Check, wait.Yield:
 		return ctx.Err()

@@ -79,11 +79,11 @@ func NewTeam(cfg TeamConfig) (*Team, error) {
 }
 
 // teamPolicy is how an idle replica waits: as a member with a CPU of its
-// own when pinned, or when the replicas leave a P free for the clients;
-// else (more replicas than Ps) it sleeps within microseconds, as a
-// helper does: a replica that spins or yields there takes the P from the
-// replica or client that would give it work, and a sleeping one is
-// woken by its bell.
+// own when pinned, or when the replicas leave a P free for the clients.
+// Else (as many replicas as Ps or more) it returns nil: an idle replica
+// sleeps at once. A replica that spins there keeps the P that the
+// replica it just woke was queued on, and every hop of a decision waits
+// for that spin to end; one that sleeps hands the P over.
 func teamPolicy(cfg TeamConfig) *wait.Policy {
 	switch {
 	case cfg.Pin:
@@ -91,7 +91,7 @@ func teamPolicy(cfg TeamConfig) *wait.Policy {
 	case cfg.Replicas < runtime.GOMAXPROCS(0):
 		return &wait.Owned
 	}
-	return &wait.Helper
+	return nil
 }
 
 // buildTree returns the children of every replica in the broadcast tree
