@@ -94,8 +94,17 @@ func (r *Reply) Wait(ctx context.Context) ([]byte, error) {
 	}
 }
 
-// check validates a Call's or Post's arguments.
+// check validates a Call's or Post's arguments; the common case, all
+// good, is short enough to inline.
 func (e *Engine) check(ctx context.Context, rank int, id ID, args []byte) error {
+	if uint(rank) < uint(len(e.out)) && int(id) < len(e.hs) && len(args) <= e.cfg.MaxArgs && ctx.Err() == nil {
+		return nil
+	}
+	return e.checkFailed(ctx, rank, id, args)
+}
+
+// checkFailed says what check found wrong.
+func (e *Engine) checkFailed(ctx context.Context, rank int, id ID, args []byte) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()

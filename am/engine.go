@@ -152,7 +152,7 @@ func (e *Engine) tick() {
 func (e *Engine) pollAll(now time.Time, idle bool) bool {
 	busy := false
 	for _, o := range e.out {
-		busy = o.poll(now, idle, false) || busy
+		busy = o.tryPoll(now, idle) || busy
 	}
 	return busy
 }

@@ -122,16 +122,22 @@ func (o *outbox) ready() error {
 		return o.err
 	}
 	if len(o.buf) == 0 {
-		o.oldest = o.e.now()
-		if o.buf == nil {
-			o.buf = o.e.getBuf()
-		}
-		select {
-		case o.e.wake <- struct{}{}:
-		default:
-		}
+		o.begin()
 	}
 	return nil
+}
+
+// begin starts an empty buffer's clock and wakes the ticker. o.mu is
+// held.
+func (o *outbox) begin() {
+	o.oldest = o.e.now()
+	if o.buf == nil {
+		o.buf = o.e.getBuf()
+	}
+	select {
+	case o.e.wake <- struct{}{}:
+	default:
+	}
 }
 
 // added counts a message just appended and sends the buffer if it is
@@ -152,12 +158,31 @@ func (o *outbox) added(reply bool) {
 func (o *outbox) poll(now time.Time, idle, onlyReplies bool) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	idle = idle && (o.reply || !onlyReplies)
+	return o.pollLocked(now, idle && (o.reply || !onlyReplies))
+}
+
+// pollLocked is poll's decision; o.mu is held.
+func (o *outbox) pollLocked(now time.Time, idle bool) bool {
 	b := buffered{bytes: len(o.buf), age: now.Sub(o.oldest), idle: idle}
 	if c, ok := decide(b, o.e.th); ok && o.err == nil {
 		o.sendLocked(c)
 	}
 	return len(o.buf) > 0
+}
+
+// tryPoll is poll for the ticker, which comes back every tick anyway:
+// when another goroutine holds the lock it skips the outbox and reports
+// it busy rather than queue behind the holder. The holder is appending,
+// or blocked on a full q (the transport is behind), so the buffer is
+// going anyway; a ticker queued on the lock made every append after it
+// take the mutex's slow path until the ticker ran, which on a rank with
+// one processor is not before the appender blocks.
+func (o *outbox) tryPoll(now time.Time, idle bool) bool {
+	if !o.mu.TryLock() {
+		return true
+	}
+	defer o.mu.Unlock()
+	return o.pollLocked(now, idle)
 }
 
 // flush sends the buffer and returns a channel closed once every packet

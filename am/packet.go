@@ -43,13 +43,18 @@ type message struct {
 	payload []byte
 }
 
-// appendMessage appends m to packet p and returns the longer packet. It
-// grows p once: a busy sender appends every message here.
+// appendMessage appends m to packet p and returns the longer packet. A
+// busy sender appends every message here: a small Post takes a path
+// short enough to inline.
 func appendMessage(p []byte, m message) []byte {
 	if m.kind == kindPost && m.handler < 0x80 && len(m.payload) < 0x80 {
-		p = append(p, byte(kindPost), byte(m.handler), byte(len(m.payload)))
-		return append(p, m.payload...)
+		return append(append(p, byte(kindPost), byte(m.handler), byte(len(m.payload))), m.payload...)
 	}
+	return appendLong(p, m)
+}
+
+// appendLong is appendMessage for any message; it grows p once.
+func appendLong(p []byte, m message) []byte {
 	p = slices.Grow(p, maxHeader+len(m.payload))
 	p = append(p, byte(m.kind))
 	p = appendUvarint(p, uint64(m.handler))
