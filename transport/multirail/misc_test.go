@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync"
 	"testing"
 	"time"
 )
@@ -63,4 +64,50 @@ func FuzzParseHeader(f *testing.F) {
 			t.Fatalf("accepted %+v", h)
 		}
 	})
+}
+
+// bucketConn passes writes as a token bucket does (Linux tc tbf): up to
+// burst bytes at once, then rate bytes a second.
+type bucketConn struct {
+	net.Conn
+	rate, burst float64
+	mu          sync.Mutex
+	tokens      float64
+	last        time.Time
+}
+
+func (c *bucketConn) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	now := time.Now()
+	if !c.last.IsZero() {
+		c.tokens = min(c.burst, c.tokens+now.Sub(c.last).Seconds()*c.rate)
+	}
+	c.last = now
+	c.tokens -= float64(len(b))
+	wait := time.Duration(-c.tokens / c.rate * 1e9)
+	c.mu.Unlock()
+	if wait > 0 {
+		time.Sleep(wait)
+	}
+	return c.Conn.Write(b)
+}
+
+// TestSampleSpendsTheBurst samples a rail shaped as a token bucket with
+// a burst of four messages and streams of eight: the sample is the
+// bucket's sustained rate, not the faster one of a stream that began
+// with the burst (which would be about half the time per message).
+func TestSampleSpendsTheBurst(t *testing.T) {
+	const n, rate = 64 << 10, 50e6
+	x, y := net.Pipe()
+	defer x.Close()
+	go Echo(y)
+	shaped := &bucketConn{Conn: x, rate: rate, burst: 4 * n, tokens: 4 * n}
+	s, err := Sample(context.Background(), shaped, SampleConfig{Sizes: []int{n}, Reps: 1, StreamBytes: 8 * n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A lower bound only: a busy machine makes every time longer.
+	if want := time.Duration(0.85 * n / rate * 1e9); s[0].Time < want {
+		t.Errorf("sampled %v per %d-byte message; the sustained rate gives %v", s[0].Time, n, time.Duration(n/rate*1e9))
+	}
 }
