@@ -120,7 +120,10 @@ type Config struct {
 	Rails []string
 	// RailProfiles names a profile file (rail.File, as plexus rail sample
 	// writes) that predicts each rail; without it, or without a rail in
-	// it, the rails are sampled briefly when they are first set up.
+	// it, the rails are sampled briefly when they are first set up, and
+	// the samples are then added to the file (created if need be), so
+	// that later jobs between the same hosts and interfaces need not
+	// sample again: a cache of profiles per host pair and interface.
 	RailProfiles string
 	// RailMin is the shortest Data frame sent over rails; zero means
 	// DefaultRailMin. Shorter frames, and every other kind, keep the

@@ -83,12 +83,15 @@
 // a peer dials this rank's rails to it, each authenticated by the same
 // handshake as the main connection; from then on such frames are split
 // across the rails so that the chunks finish together (profiles from
-// Config.RailProfiles, else from a brief sampling of each rail at setup),
+// Config.RailProfiles, else from a brief sampling of each rail at setup,
+// which is then added to that file when it names one),
 // one goroutine writing each rail, and put back together at the peer.
 // Every other frame keeps the main connection. A long Data frame's Send
-// or Queue returns once the peer has every byte of it; Data frames over
-// rails are not ordered with the frames around them (comm's name their
-// transfer and offset). A rail that fails mid-transfer is replaced by the
+// or Queue returns once the frame is queued on the rails (waiting only
+// while the rails' window is full), so that the frames behind it keep
+// every rail busy; Close waits for the rails' acknowledgements, up to a
+// second, before its Bye. Data frames over rails are not ordered with the
+// frames around them (comm's name their transfer and offset). A rail that fails mid-transfer is replaced by the
 // others and reported (logged at Warn, counted in RailStats); when every
 // rail to a peer has failed, the peer is lost, since the frame in flight
 // cannot be resent without the risk of arriving twice. Deliver stays

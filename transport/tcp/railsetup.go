@@ -115,6 +115,7 @@ func (rs *railSet) startOut(peer int, conns []net.Conn, pairs []multirail.Addr) 
 			return nil, fmt.Errorf("tcp: rails to rank %d: %s, and sampling failed: %w", peer, how, err)
 		}
 		how += ": sampled at first contact"
+		rs.cache(peer, pairs, profiles)
 	}
 	for i, c := range conns {
 		if rs.wrap != nil {
