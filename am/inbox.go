@@ -173,22 +173,3 @@ func (in *inbox) reply(m message, reply []byte, err error) {
 		in.e.cfg.Logger.Debug("am: reply not sent", "to", in.src, "err", err)
 	}
 }
-
-// receive takes this source's packets from comm until ctx ends or the
-// source is lost.
-func (in *inbox) receive(ctx context.Context) {
-	defer in.e.workers.Done()
-	buf := in.e.getBuf()
-	for {
-		st, err := in.e.w.Recv(ctx, in.src, in.e.cfg.Tag, buf[:cap(buf)])
-		if err != nil {
-			if ctx.Err() == nil {
-				in.e.lost(in.src, err)
-			}
-			return
-		}
-		var p []byte
-		p, buf = in.e.keepPacket(buf[:st.Len])
-		in.deliver(p)
-	}
-}
