@@ -183,14 +183,26 @@ func (c *Cache[T]) local(op int) {
 		}
 		h.lock()
 		for _, s := range p.spans {
-			mem := h.mem[s.off : s.off+s.n*size]
-			if op == opGet {
-				fromBytes(c.data[s.idx:s.idx+s.n], mem)
-			} else {
-				toBytes(mem, c.data[s.idx:s.idx+s.n])
-			}
+			c.copySpan(op, s.off, s.off+s.n*size, c.data[s.idx:s.idx+s.n])
 		}
 		h.mu.Unlock()
+	}
+}
+
+// copySpan copies heap bytes [off, end) to data (opGet) or data to them,
+// word by word where the word path may run beside it (wordrun.go). The
+// caller holds the heap's lock.
+func (c *Cache[T]) copySpan(op int, off, end int64, data []T) {
+	h := c.a.h
+	switch {
+	case !wordsOK && op == opGet:
+		fromBytes(data, h.mem[off:end])
+	case !wordsOK:
+		toBytes(h.mem[off:end], data)
+	case op == opGet:
+		h.loadRun(bytesOf(data), off)
+	default:
+		h.storeRun(off, bytesOf(data))
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 // a run of home memory (u64) and its length (u32), and its reply is the
 // run's bytes; a put's args are the offset then the bytes to store. Each
 // runs under h.mu, as one delegate does, so a run is read or written
-// whole with respect to every delegate at this rank.
+// whole with respect to every lock-path delegate at this rank, and word
+// by word with respect to the word path (wordrun.go).
 const (
 	getArgs = 8 + 4
 	putHead = 8
@@ -43,7 +44,7 @@ func (h *Heap) get(_ context.Context, _ int, args []byte) ([]byte, error) {
 	}
 	reply := make([]byte, n)
 	h.lock()
-	copy(reply, h.mem[off:off+n])
+	h.loadRun(reply, off)
 	h.mu.Unlock()
 	return reply, nil
 }
@@ -59,7 +60,7 @@ func (h *Heap) put(_ context.Context, _ int, args []byte) ([]byte, error) {
 		return nil, err
 	}
 	h.lock()
-	copy(h.mem[off:], data)
+	h.storeRun(off, data)
 	h.mu.Unlock()
 	return nil, nil
 }

@@ -48,8 +48,33 @@ func (p Ptr[T]) args(operands ...T) []byte {
 	return b
 }
 
+// here reports whether p's delegates run on this rank's word path
+// (word.go): one atomic instruction, in place, with no args encoded,
+// no lock and no reply.
+func (p Ptr[T]) here() bool {
+	h := p.h
+	return h != nil && p.addr.Rank == h.e.Rank() && isWord(p.addr.Offset, p.size) &&
+		p.addr.Offset >= 0 && p.addr.Offset <= int64(len(h.mem)-p.size)
+}
+
+// hereReady is the start of a delegate on the word path: ctx's error,
+// else the Adds pending here applied first (W2).
+func (p Ptr[T]) hereReady(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p.h.settle()
+	return nil
+}
+
 // Read returns the element.
 func (p Ptr[T]) Read(ctx context.Context) (T, error) {
+	if p.here() {
+		if err := p.hereReady(ctx); err != nil {
+			return 0, err
+		}
+		return fromBits[T](p.k, p.size, p.h.loadWord(p.addr.Offset, p.size)), nil
+	}
 	r, err := p.op(ctx, opRead, p.args())
 	if err != nil {
 		return 0, err
@@ -59,6 +84,13 @@ func (p Ptr[T]) Read(ctx context.Context) (T, error) {
 
 // Write sets the element to v.
 func (p Ptr[T]) Write(ctx context.Context, v T) error {
+	if p.here() {
+		if err := p.hereReady(ctx); err != nil {
+			return err
+		}
+		p.h.storeWord(p.addr.Offset, p.size, bitsOf(p.k, v))
+		return nil
+	}
 	_, err := p.op(ctx, opWrite, p.args(v))
 	return err
 }
@@ -66,6 +98,12 @@ func (p Ptr[T]) Write(ctx context.Context, v T) error {
 // CompareAndSwap sets the element to new if it holds old, comparing bit
 // patterns, and reports whether it did.
 func (p Ptr[T]) CompareAndSwap(ctx context.Context, old, new T) (bool, error) {
+	if p.here() {
+		if err := p.hereReady(ctx); err != nil {
+			return false, err
+		}
+		return p.h.casWord(p.addr.Offset, p.size, bitsOf(p.k, old), bitsOf(p.k, new)), nil
+	}
 	r, err := p.op(ctx, opCAS, p.args(old, new))
 	if err != nil {
 		return false, err
@@ -76,6 +114,12 @@ func (p Ptr[T]) CompareAndSwap(ctx context.Context, old, new T) (bool, error) {
 // FetchAndAdd adds delta to the element and returns its value before.
 // Integers wrap around as Go's do.
 func (p Ptr[T]) FetchAndAdd(ctx context.Context, delta T) (T, error) {
+	if p.here() {
+		if err := p.hereReady(ctx); err != nil {
+			return 0, err
+		}
+		return fromBits[T](p.k, p.size, p.h.addWord(p.k, p.addr.Offset, p.size, bitsOf(p.k, delta))), nil
+	}
 	r, err := p.op(ctx, opAdd, p.args(delta))
 	if err != nil {
 		return 0, err

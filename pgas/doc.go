@@ -38,11 +38,18 @@
 // The methods of Ptr are Grappa's delegates: Read, Write,
 // CompareAndSwap, FetchAndAdd and Call (a Func registered by name on
 // every rank, applied to the element) run at the element's home rank as
-// one am handler each. Every delegate at a rank runs under one lock of
-// that rank (a per-rank lock, not per block), so each is atomic with
-// respect to every other delegate on the same address, with no hardware
-// atomics across ranks. A delegate homed on the calling rank takes the
-// same lock without a message.
+// one am handler each, and each is atomic with respect to every other
+// delegate on the same element. An element of 4 or 8 bytes at an offset
+// that is a multiple of its size (every element of an Array) is a word:
+// at its home every delegate on it, from any rank, is a hardware atomic
+// instruction on the home's memory (FetchAndAdd and Add an atomic add,
+// or a compare-and-swap loop for floats; Call a compare-and-swap loop),
+// and a delegate on a word homed on the calling rank runs in place, with
+// no message, no lock and no reply: a local CompareAndSwap costs about
+// what sync/atomic's does. Every other delegate (1- and 2-byte elements,
+// elements at odd offsets) runs under one lock of its home rank. Both
+// hold on machines that store numbers little-endian, as the heap does;
+// elsewhere every delegate takes the lock.
 //
 // The blocking forms wait for the home's reply. The async forms,
 // ReadAsync, WriteAsync, CompareAndSwapAsync and FetchAndAddAsync, send
@@ -77,9 +84,10 @@
 // Release posts its puts and waits for one reply per home.
 //
 // Each get or put runs at its home under the lock of the delegates
-// there, so it is atomic with respect to every delegate on its chunk,
-// and no element is ever torn; different chunks are not atomic with one
-// another. The cache is not coherent: delegates after Acquire do not
+// there, so it is atomic with respect to the lock's delegates on its
+// chunk; word delegates may run beside it, and it reads and writes each
+// word whole, so no element is ever torn. Different chunks are not
+// atomic with one another. The cache is not coherent: delegates after Acquire do not
 // change the copy, and Release overwrites whatever they stored in the
 // range since. Ranks that cache overlapping ranges for writing, or
 // update a range that another rank caches, order themselves with a

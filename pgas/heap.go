@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/am"
 )
@@ -72,13 +73,15 @@ type Heap struct {
 	e     *am.Engine
 	lay   Layout
 
-	// mu serialises every delegate that runs at this rank, whatever its
-	// address: that is what makes each one atomic with respect to the
-	// others. It also guards the allocator.
-	mu    sync.Mutex
-	mem   []byte
-	alloc *allocator
-	adds  []localAdd // this rank's Adds here, not applied yet (localadds.go)
+	// mu serialises every delegate at this rank that is not on a word
+	// (word.go), whatever its address: that is what makes each one atomic
+	// with respect to the others. Delegates on words use atomic
+	// instructions instead. It also guards the allocator.
+	mu      sync.Mutex
+	mem     []byte // aligned to 8 bytes (heapWords)
+	alloc   *allocator
+	adds    []localAdd   // Adds here, from any rank, not applied yet (localadds.go)
+	pending atomic.Int32 // len(adds), for the word path's check without mu (W2)
 }
 
 // New makes a rank's heap and registers its delegates' handlers in reg,
@@ -91,7 +94,7 @@ func New(reg *am.Registry, cfg Config) (*Heap, error) {
 	cfg = cfg.withDefaults()
 	// The memory exists before the engine: other ranks may send
 	// delegates as soon as their am.New returns, before this Bind.
-	h := &Heap{cfg: cfg, reg: reg, mem: make([]byte, cfg.HeapBytes), alloc: newAllocator(cfg.HeapBytes)}
+	h := &Heap{cfg: cfg, reg: reg, mem: heapWords(cfg.HeapBytes), alloc: newAllocator(cfg.HeapBytes)}
 	adviseHuge(h.mem)
 	h.hs = h.handlers()
 	for op, f := range h.hs {

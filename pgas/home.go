@@ -72,10 +72,10 @@ func validKind(k kind, size int) bool {
 // handlers returns the home side of each operation.
 func (h *Heap) handlers() [nops]am.Handler {
 	return [nops]am.Handler{
-		opRead:    h.homeOp(0, func(r request, e []byte) ([]byte, error) { return bytes.Clone(e), nil }),
-		opWrite:   h.homeOp(1, func(r request, e []byte) ([]byte, error) { copy(e, r.ops); return nil, nil }),
-		opCAS:     h.homeOp(2, cas),
-		opAdd:     h.homeOp(1, fetchAdd),
+		opRead:    h.homeOp(0, func(r request, e []byte) ([]byte, error) { return bytes.Clone(e), nil }, readWord),
+		opWrite:   h.homeOp(1, func(r request, e []byte) ([]byte, error) { copy(e, r.ops); return nil, nil }, writeWord),
+		opCAS:     h.homeOp(2, cas, casWordOp),
+		opAdd:     h.homeOp(1, fetchAdd, fetchAddWord),
 		opFence:   func(context.Context, int, []byte) ([]byte, error) { h.lock(); h.mu.Unlock(); return nil, nil },
 		opGet:     h.get,
 		opPut:     h.put,
@@ -116,17 +116,46 @@ func fetchAdd(r request, e []byte) ([]byte, error) {
 }
 
 // homeOp makes the handler of an operation with the given number of
-// operands: decode, then apply f to the element under h.mu.
-func (h *Heap) homeOp(operands int, f func(r request, elem []byte) ([]byte, error)) am.Handler {
+// operands: decode, then apply w to a word without the lock (word.go),
+// or f to any other element under h.mu. w may be nil: f then serves
+// words too, and must access them atomically.
+func (h *Heap) homeOp(operands int, f func(r request, elem []byte) ([]byte, error), w func(h *Heap, r request) []byte) am.Handler {
 	return func(_ context.Context, _ int, args []byte) ([]byte, error) {
 		r, err := h.decode(args, operands)
 		if err != nil {
 			return nil, err
 		}
+		if w != nil && isWord(r.off, r.size) {
+			h.settle()
+			return w(h, r), nil
+		}
 		h.lock()
 		defer h.mu.Unlock()
 		return f(r, h.mem[r.off:r.off+int64(r.size)])
 	}
+}
+
+// The word paths of the built-in operations: one atomic instruction
+// each (word.go); their replies are those of the lock paths.
+
+func readWord(h *Heap, r request) []byte {
+	return appendWord(nil, r.size, h.loadWord(r.off, r.size))
+}
+
+func writeWord(h *Heap, r request) []byte {
+	h.storeWord(r.off, r.size, wordBits(r.ops, r.size))
+	return nil
+}
+
+func casWordOp(h *Heap, r request) []byte {
+	if h.casWord(r.off, r.size, wordBits(r.ops, r.size), wordBits(r.ops[r.size:], r.size)) {
+		return []byte{1}
+	}
+	return []byte{0}
+}
+
+func fetchAddWord(h *Heap, r request) []byte {
+	return appendWord(nil, r.size, h.addWord(r.k, r.off, r.size, wordBits(r.ops, r.size)))
 }
 
 func wrapOp(err error, op string, a Addr) error {

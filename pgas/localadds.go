@@ -34,6 +34,7 @@ type localAdd struct {
 // holds h.mu.
 func (h *Heap) pushAddLocked(a localAdd) {
 	h.adds = append(h.adds, a)
+	h.pending.Store(int32(len(h.adds)))
 	if len(h.adds) >= addBatch {
 		h.applyAddsLocked()
 	}
@@ -46,16 +47,27 @@ func (h *Heap) applyAddsLocked() {
 	// processor runs many at a time; the adds then find their lines in
 	// the cache. The adds alone, a few dozen instructions each, keep too
 	// few misses in flight.
-	var touch byte
+	// Words are touched and added to atomically: the word path runs
+	// beside this without the lock (word.go, W1).
+	var touch uint64
 	for i := range h.adds {
-		touch += h.mem[h.adds[i].off]
+		if a := &h.adds[i]; isWord(a.off, int(a.size)) {
+			touch += h.loadWord(a.off, int(a.size))
+		} else {
+			touch += uint64(h.mem[a.off])
+		}
 	}
 	sink.Store(uint32(touch))
 	for i := range h.adds {
 		a := &h.adds[i]
-		add(a.k, h.mem[a.off:a.off+int64(a.size)], a.delta[:a.size])
+		if size := int(a.size); isWord(a.off, size) {
+			h.addWord(a.k, a.off, size, wordBits(a.delta[:], size))
+		} else {
+			add(a.k, h.mem[a.off:a.off+int64(a.size)], a.delta[:a.size])
+		}
 	}
 	h.adds = h.adds[:0]
+	h.pending.Store(0)
 }
 
 // lock takes the delegates' lock and applies the pending Adds: what
