@@ -37,6 +37,7 @@ type Node struct {
 	decided []Entry
 	ready   *Snapshot // installed since the last Ready
 	local   []Message // messages to this replica, handled before Step returns
+	spare   Ready     // the slices the last Ready returned, reused by the next
 }
 
 // New returns the replica cfg.ID of a group of cfg.Replicas, in epoch 1,
@@ -91,10 +92,14 @@ func (n *Node) Status() Status {
 // Ready returns the messages to send and the entries decided since the
 // last call, and forgets them: the caller sends every message (one To
 // All by a broadcast to every other replica) and applies the entries in
-// order.
+// order. Its slices are the caller's until the next call of Ready, which
+// reuses them.
 func (n *Node) Ready() Ready {
 	r := Ready{Messages: n.out, Decided: n.decided, Snapshot: n.ready}
-	n.out, n.decided, n.ready = nil, nil, nil
+	clear(n.spare.Messages)
+	clear(n.spare.Decided)
+	n.out, n.decided, n.ready = n.spare.Messages[:0], n.spare.Decided[:0], nil
+	n.spare = Ready{Messages: r.Messages, Decided: r.Decided}
 	return r
 }
 
@@ -187,11 +192,11 @@ func (n *Node) send(m Message) {
 }
 
 func (n *Node) flushLocal() {
-	for len(n.local) > 0 {
-		m := n.local[0]
-		n.local = n.local[1:]
-		n.step(m)
+	for i := 0; i < len(n.local); i++ { // step may append
+		n.step(n.local[i])
 	}
+	clear(n.local)
+	n.local = n.local[:0]
 }
 
 // isLeader and isAcceptor say whether this replica acts in the role in

@@ -3,6 +3,7 @@ package group
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/plexus-hpc/plexus/agree"
 )
@@ -22,14 +23,19 @@ func encodeFrame(b []byte, kind byte, origin int, ms []agree.Message) ([]byte, e
 	b = append(b, kind)
 	b = binary.AppendUvarint(b, uint64(origin))
 	b = binary.AppendUvarint(b, uint64(len(ms)))
-	var tmp []byte
 	for _, m := range ms {
+		at := len(b)
+		b = append(b, 0) // the length's first byte, most often its only one
 		var err error
-		if tmp, err = m.AppendBinary(tmp[:0]); err != nil {
+		if b, err = m.AppendBinary(b); err != nil {
 			return nil, err
 		}
-		b = binary.AppendUvarint(b, uint64(len(tmp)))
-		b = append(b, tmp...)
+		var l [binary.MaxVarintLen64]byte
+		k := binary.PutUvarint(l[:], uint64(len(b)-at-1))
+		if k > 1 {
+			b = slices.Insert(b, at+1, l[1:k]...)
+		}
+		copy(b[at:], l[:k])
 	}
 	return b, nil
 }

@@ -1,6 +1,7 @@
 package group
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
@@ -12,6 +13,9 @@ func TestFrameRoundTrip(t *testing.T) {
 	ms := []agree.Message{
 		{Type: agree.Accept, From: 1, To: agree.All, Epoch: 2, Slot: 9, Value: []byte("v")},
 		{Type: agree.Heartbeat, From: 1, To: agree.All, Epoch: 2, Slot: 9},
+		{Type: agree.Accept, From: 1, To: agree.All, Epoch: 2, Slot: 10, Value: bytes.Repeat([]byte("a"), 200)},   // 2-byte length
+		{Type: agree.Accept, From: 1, To: agree.All, Epoch: 2, Slot: 11, Value: bytes.Repeat([]byte("b"), 20000)}, // 3-byte length
+		{Type: agree.Accept, From: 1, To: agree.All, Epoch: 2, Slot: 12, Value: []byte("w")},
 	}
 	f, err := encodeFrame(nil, frameTree, 1, ms)
 	if err != nil {

@@ -3,7 +3,9 @@ package group
 import "context"
 
 // Net carries a replica's frames to the other replicas of its group.
-// The replica's goroutine calls Send and Broadcast, one call at a time;
+// The replica's goroutine calls Send and Broadcast, one call at a time,
+// and reuses the frame once the call returned (a Net copies what it
+// keeps);
 // the Net hands frames that arrive to the deliver function it was given
 // when it was made (from any goroutine).
 type Net interface {

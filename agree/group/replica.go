@@ -59,7 +59,9 @@ type Replica struct {
 	inbox chan agree.Message
 	calls chan func(*agree.Node)
 	done  chan struct{}
-	out   map[int][]agree.Message // per destination, reused
+	out   [][]agree.Message // per destination, reused
+	bcast []agree.Message   // accepts to broadcast, reused
+	frame []byte            // the last frame sent, reused (a Net copies)
 	// stopped is set when Run returns (a Team skips the replica then).
 	stopped atomic.Bool
 	load    loadClock
@@ -90,7 +92,8 @@ func New(cfg Config, net Net) (*Replica, error) {
 		cfg.OnTick = func() {}
 	}
 	return &Replica{cfg: cfg, node: node, net: net, inbox: make(chan agree.Message, 4096),
-		calls: make(chan func(*agree.Node), 1024), done: make(chan struct{}), out: map[int][]agree.Message{}}, nil
+		calls: make(chan func(*agree.Node), 1024), done: make(chan struct{}),
+		out: make([][]agree.Message, cfg.Agree.Replicas)}, nil
 }
 
 // ID returns the replica's id in its group.

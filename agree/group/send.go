@@ -2,8 +2,6 @@ package group
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/plexus-hpc/plexus/agree"
 )
@@ -16,27 +14,29 @@ func (r *Replica) flush(ctx context.Context) {
 		return
 	}
 	rd := r.node.Ready()
-	var bcast []agree.Message
 	for _, m := range rd.Messages {
 		switch {
 		case m.Type == agree.Accept:
-			bcast = append(bcast, m)
+			r.bcast = append(r.bcast, m)
 		case m.To == agree.All:
-			for to := range r.cfg.Agree.Replicas {
+			for to := range r.out {
 				if to != r.ID() {
 					r.out[to] = append(r.out[to], m)
 				}
 			}
-		default:
+		case m.To >= 0 && m.To < len(r.out):
 			r.out[m.To] = append(r.out[m.To], m)
 		}
 	}
-	if len(bcast) > 0 {
-		r.broadcast(ctx, bcast)
+	if len(r.bcast) > 0 {
+		r.broadcast(ctx, r.bcast)
+		r.bcast = forget(r.bcast)
 	}
-	for _, to := range slices.Sorted(maps.Keys(r.out)) {
-		r.sendTo(ctx, to, r.out[to])
-		delete(r.out, to)
+	for to, ms := range r.out {
+		if len(ms) > 0 {
+			r.sendTo(ctx, to, ms)
+			r.out[to] = forget(ms)
+		}
 	}
 	if rd.Snapshot != nil {
 		r.cfg.Restore(*rd.Snapshot)
@@ -45,6 +45,12 @@ func (r *Replica) flush(ctx context.Context) {
 		r.cfg.Apply(e)
 	}
 	r.compact()
+}
+
+// forget empties ms for reuse, dropping its references to values.
+func forget(ms []agree.Message) []agree.Message {
+	clear(ms)
+	return ms[:0]
 }
 
 // broadcastBatch is the default of Config.BroadcastBatch: about 2 KiB of
@@ -58,12 +64,13 @@ func (r *Replica) broadcast(ctx context.Context, ms []agree.Message) {
 	}
 	for len(ms) > 0 {
 		k := min(len(ms), r.cfg.BroadcastBatch)
-		f, err := encodeFrame(nil, frameTree, r.ID(), ms[:k])
+		f, err := encodeFrame(r.frame[:0], frameTree, r.ID(), ms[:k])
 		for err == nil && limit > 0 && len(f) > limit && k > 1 {
 			k /= 2 // a batch of long values: fewer per frame
 			f, err = encodeFrame(f[:0], frameTree, r.ID(), ms[:k])
 		}
 		if err == nil {
+			r.frame = f
 			err = r.net.Broadcast(ctx, f)
 		}
 		if err != nil && ctx.Err() == nil {
@@ -74,8 +81,9 @@ func (r *Replica) broadcast(ctx context.Context, ms []agree.Message) {
 }
 
 func (r *Replica) sendTo(ctx context.Context, to int, ms []agree.Message) {
-	f, err := encodeFrame(nil, frameDirect, r.ID(), ms)
+	f, err := encodeFrame(r.frame[:0], frameDirect, r.ID(), ms)
 	if err == nil {
+		r.frame = f
 		err = r.net.Send(ctx, to, f)
 	}
 	if err != nil && ctx.Err() == nil {
