@@ -78,20 +78,21 @@ func NewTeam(cfg TeamConfig) (*Team, error) {
 	return t, nil
 }
 
-// teamPolicy is how an idle replica waits: as a member with a CPU of its
-// own when pinned, or when the replicas leave a P free for the clients.
-// Else (as many replicas as Ps or more) it returns nil: an idle replica
-// sleeps at once. A replica that spins there keeps the P that the
-// replica it just woke was queued on, and every hop of a decision waits
-// for that spin to end; one that sleeps hands the P over.
+// teamPolicy is how an idle replica waits when the replicas leave a P
+// free for the rest of the process (its clients): as a waiter with a CPU
+// of its own, pinned or not. Else (as many replicas as Ps or more) it
+// returns nil: an idle replica sleeps at once. A replica that spins
+// there keeps the P that the replica it just woke was queued on, and
+// every hop of a decision waits for that spin to end, while the clients
+// wait for a P; one that sleeps hands its P over.
 func teamPolicy(cfg TeamConfig) *wait.Policy {
 	switch {
+	case cfg.Replicas >= runtime.GOMAXPROCS(0):
+		return nil
 	case cfg.Pin:
 		return &wait.Pinned
-	case cfg.Replicas < runtime.GOMAXPROCS(0):
-		return &wait.Owned
 	}
-	return nil
+	return &wait.Owned
 }
 
 // buildTree returns the children of every replica in the broadcast tree

@@ -3,6 +3,7 @@ package kvbench
 import (
 	"context"
 	"encoding/binary"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -108,7 +109,7 @@ func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, answers []
 		go func() {
 			defer wg.Done()
 			yield := time.Duration(0)
-			if cfg.Pin {
+			if cfg.Pin && cfg.Replicas < runtime.GOMAXPROCS(0) { // the replicas spin on Ps of their own
 				yield = yieldFor
 			}
 			mine := proposer(ctx, rs[c%len(rs)], c, &answers[c], end, yield)

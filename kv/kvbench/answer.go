@@ -36,10 +36,10 @@ func newAnswers(n int) []answer {
 }
 
 // yieldFor is how long a client yields before it parks when the
-// replicas are pinned: they then hold their Ps and spin, the clients
-// share the Ps left, and a parked client would be woken onto the P of
-// the replica that answered, which never gives it up. Unpinned, clients
-// park at once, so that they leave the Ps to the replicas.
+// replicas are pinned and fewer than the Ps: they then hold their Ps and
+// spin, the clients share the Ps left, and a parked client would be
+// woken onto the P of the replica that answered, which never gives it
+// up. Otherwise clients park at once, leaving the Ps to the replicas.
 const yieldFor = time.Millisecond
 
 // answerAt runs on replica id's goroutine only (the single writer of
