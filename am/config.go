@@ -98,4 +98,4 @@ func (c Config) Validate() error {
 
 // maxPacket is the longest packet: a buffer just under FlushBytes plus
 // the largest message in a relay envelope.
-func (c Config) maxPacket() int { return c.FlushBytes - 1 + 2*maxHeader + c.MaxArgs }
+func (c Config) maxPacket() int { return c.FlushBytes - 1 + 2*maxHeader + c.MaxArgs + trailerLen }

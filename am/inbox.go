@@ -80,9 +80,18 @@ func (in *inbox) run(ctx context.Context) {
 // are for another rank (docs/design/am.md). A malformed packet is cut at
 // the first bad message.
 //
-// Runs of requests are skipped with skipRequests, which reads two fields
-// of each header: a packet of Posts is decoded whole once, by handle.
+// A packet whose trailer says it holds only requests goes to the queue
+// unread; in others, runs of requests are skipped with skipRequests.
 func (in *inbox) deliver(p []byte) {
+	if len(p) < trailerLen {
+		in.e.cfg.Logger.Warn("am: dropping a packet without its trailer", "from", in.src, "bytes", len(p))
+		return
+	}
+	flags := p[len(p)-1]
+	if p = p[:len(p)-trailerLen]; flags&flagOther == 0 && len(p) > 0 {
+		in.push(p)
+		return
+	}
 	requests, replies := false, false
 	var d delivery
 	for rest := p; len(rest) > 0; {
@@ -118,15 +127,16 @@ func (in *inbox) deliver(p []byte) {
 	}
 }
 
-// handle runs the handlers of packet p, which deliver checked: every
-// message is whole and of a known kind. It decodes with header rather
-// than nextMessage, and runs a Post's handler without dispatch's detour,
+// handle runs the handlers of packet p, which holds requests and maybe
+// other messages, which it skips; it stops at the first malformed one.
+// It decodes with header rather than nextMessage, and runs a Post's handler without dispatch's detour,
 // since this loop is most of a busy receiver's work.
 func (in *inbox) handle(ctx context.Context, p []byte) {
 	hs, src := in.e.hs, in.src
 	for len(p) > 0 {
 		k, h, call, start, end, ok := header(p)
 		if !ok {
+			in.e.cfg.Logger.Warn("am: dropping the rest of a malformed packet", "from", in.src, "err", headerError(p))
 			return
 		}
 		args := p[start:end:end]

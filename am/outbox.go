@@ -33,6 +33,7 @@ type outbox struct {
 	buf     []byte
 	n       int       // messages in buf
 	reply   bool      // buf holds a reply to a Call
+	other   bool      // buf holds a message that is not a request: a reply or an envelope
 	oldest  time.Time // when buf's first message was appended
 	gen     uint64    // buffers sent so far: names the one filling now
 	waiting int       // Calls in buf whose callers block on their replies
@@ -60,7 +61,7 @@ func (o *outbox) append(m message, wrap bool, src, dest int) (uint64, error) {
 		return 0, err
 	}
 	if wrap {
-		o.buf = appendRelay(o.buf, src, dest, m)
+		o.buf, o.other = appendRelay(o.buf, src, dest, m), true
 	} else {
 		o.buf = appendMessage(o.buf, m)
 	}
@@ -107,7 +108,7 @@ func (o *outbox) appendRaw(chunk []byte) error {
 			return err
 		}
 		m, rest, _ := nextMessage(chunk)
-		o.buf = append(o.buf, chunk[:len(chunk)-len(rest)]...)
+		o.buf, o.other = append(o.buf, chunk[:len(chunk)-len(rest)]...), true
 		_, _, inner, _ := unwrap(m, o.e.Size())
 		o.added(inner.kind.isReply())
 		chunk = rest
@@ -144,7 +145,7 @@ func (o *outbox) begin() {
 // full. o.mu is held.
 func (o *outbox) added(reply bool) {
 	o.n++
-	o.reply = o.reply || reply
+	o.reply, o.other = o.reply || reply, o.other || reply
 	o.e.appended.note(&o.seen)
 	if c, ok := decide(buffered{bytes: len(o.buf)}, o.e.th); ok {
 		o.sendLocked(c)
@@ -214,8 +215,12 @@ func (o *outbox) push() {
 
 func (o *outbox) sendLocked(c cause) {
 	o.e.stats.count(c, len(o.buf), o.n, o.e.rt.remote(o.dest))
-	o.q <- packet{b: o.buf}
-	o.buf, o.n, o.reply, o.waiting = nil, 0, false, 0
+	var flags byte
+	if o.other {
+		flags = flagOther
+	}
+	o.q <- packet{b: append(o.buf, flags)}
+	o.buf, o.n, o.reply, o.other, o.waiting = nil, 0, false, false, 0
 	o.gen++
 }
 
@@ -225,7 +230,7 @@ func (o *outbox) fail(err error) {
 	defer o.mu.Unlock()
 	if o.err == nil {
 		o.err = err
-		o.buf, o.n, o.reply, o.waiting = nil, 0, false, 0
+		o.buf, o.n, o.reply, o.other, o.waiting = nil, 0, false, false, 0
 		o.gen++
 	}
 }

@@ -21,6 +21,17 @@ import (
 // header of fixed fields cost a third more of every copy.
 const maxHeader = 1 + binary.MaxVarintLen32 + binary.MaxVarintLen64 + binary.MaxVarintLen32
 
+// After its messages a packet has one byte of flags, its trailer. With
+// flagOther clear the packet holds only requests (Posts and Calls), and
+// the receiver queues it for its handlers without looking inside: the
+// handlers' loop is then the only pass over a busy stream's messages.
+// A trailer, not a header, so that the packet without it keeps its
+// buffer's capacity, which is how buffers are recycled.
+const (
+	trailerLen      = 1
+	flagOther  byte = 1 // the packet holds a reply or an envelope
+)
+
 // kind says what a message is.
 type kind uint8
 

@@ -2,8 +2,11 @@ package am
 
 import (
 	"context"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestEngineAfterClose: after both ranks close their engines, new ones
@@ -41,5 +44,46 @@ func TestReceiveDepth(t *testing.T) {
 		if got := receiveDepth(tc.size); got != tc.want {
 			t.Errorf("receiveDepth(%d) = %d, want %d", tc.size, got, tc.want)
 		}
+	}
+}
+
+// TestDeliverTrailer feeds an inbox packets by hand: one flagged as only
+// requests runs its Posts unread by deliver, and stops at a malformed
+// message; one without its trailer is dropped; a flagged one completes
+// the reply it holds.
+func TestDeliverTrailer(t *testing.T) {
+	var ran atomic.Int64
+	j := newJob(t, 1, Config{Logger: slog.New(slog.DiscardHandler)}, func(_ int, r *Registry) {
+		r.Register("n", func(context.Context, int, []byte) ([]byte, error) { ran.Add(1); return nil, nil })
+	})
+	in := j.es[0].inboxes[0]
+	post := message{kind: kindPost, payload: []byte("x")}
+	p := appendMessage(appendMessage(nil, post), post)
+	in.deliver(append(p, 0))                  // 2 Posts
+	in.deliver(append(append(p, 0xff, 1), 0)) // 2 Posts, then an unknown kind
+	in.deliver(nil)                           // no trailer
+	in.deliver(append(append(p, 1, 0), 1))    // flagged: deliver scans it, and cuts the bad end
+	waitFor(t, func() bool { return ran.Load() == 6 })
+	num, ch, err := j.es[0].register(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := appendMessage(appendMessage(nil, post), message{kind: kindReply, call: num, payload: []byte("r")})
+	in.deliver(append(reply, flagOther))
+	if res := <-ch; string(res.reply) != "r" {
+		t.Errorf("reply %q, %v; want \"r\"", res.reply, res.err)
+	}
+	waitFor(t, func() bool { return ran.Load() == 7 })
+}
+
+// waitFor waits up to 5 seconds for ok.
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition never held")
+		}
+		time.Sleep(100 * time.Microsecond)
 	}
 }
