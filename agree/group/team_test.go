@@ -3,10 +3,12 @@ package group
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/plexus-hpc/plexus/affinity"
 	"github.com/plexus-hpc/plexus/agree"
 )
 
@@ -141,5 +143,80 @@ func TestTeamNewAcceptor(t *testing.T) {
 	}
 	if team.Received() == before {
 		t.Errorf("no broadcast after the change: the new acceptor's accepts came by catch-up")
+	}
+}
+
+// TestTeamPinned runs two replicas pinned to the first two CPUs the
+// process may use, with Ps to spare (so they spin under the waiting
+// policy) and with none (so they sleep when idle): every value is
+// decided at both, in one order.
+func TestTeamPinned(t *testing.T) {
+	cpus, err := affinity.Allowed()
+	if err != nil || len(cpus) < 2 {
+		t.Skipf("two CPUs to pin to: %v, %v", cpus, err)
+	}
+	for _, procs := range []int{2, 4} {
+		t.Run(fmt.Sprintf("gomaxprocs=%d", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			team, err := NewTeam(TeamConfig{Replicas: 2, Mode: Tree, CPUs: cpus[:2], Pin: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spins := team.policy != nil; spins != (procs > 2) {
+				t.Fatalf("policy %v with %d Ps for 2 replicas", team.policy, procs)
+			}
+			applied := &appliedLog{slots: make([][]agree.Entry, 2)}
+			var rs []*Replica
+			for id := range 2 {
+				r, err := New(Config{Agree: agree.Config{ID: id, Replicas: 2}, Apply: func(e agree.Entry) { applied.add(id, e) }}, team.Net(id))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rs = append(rs, r)
+			}
+			team.Attach(rs)
+			ctx, cancel := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			defer func() { cancel(); wg.Wait() }()
+			for _, r := range rs {
+				wg.Add(1)
+				go func() { defer wg.Done(); _ = r.Run(ctx) }()
+			}
+			const count = 100
+			for i := range count {
+				if err := rs[i%2].Propose(ctx, fmt.Appendf(nil, "p%d", i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			waitAllApplied(t, applied, count)
+		})
+	}
+}
+
+// waitAllApplied waits until every replica applied count entries, then
+// checks that they applied the same ones.
+func waitAllApplied(t *testing.T, applied *appliedLog, count int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		applied.mu.Lock()
+		done := true
+		for _, es := range applied.slots {
+			done = done && len(es) >= count
+		}
+		if done {
+			defer applied.mu.Unlock()
+			break
+		}
+		applied.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("not every replica applied %d values", count)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for id, es := range applied.slots {
+		if fmt.Sprint(es[:count]) != fmt.Sprint(applied.slots[0][:count]) {
+			t.Fatalf("replica %d applied %v, replica 0 %v", id, es[:count], applied.slots[0][:count])
+		}
 	}
 }
