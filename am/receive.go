@@ -11,8 +11,8 @@ import (
 // receive is posted waits in comm as an unexpected message and is copied
 // twice; TCP hands over a read's worth of packets at once (tens of them
 // in a busy stream), and each posted receive takes one straight into a
-// buffer of its own. Large worlds post fewer, so that the buffers
-// pinned per rank stay near maxPosted packets in all.
+// buffer of its own. Larger worlds post fewer, so that a rank pins about
+// maxPosted buffers in all, and one per source past maxPosted ranks.
 func receiveDepth(size int) int { return max(1, min(maxDepth, maxPosted/size)) }
 
 const (
