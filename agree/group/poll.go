@@ -28,6 +28,7 @@ const checkEvery = 1024
 // runTeam is Run for a replica on a Team.
 func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 	t, m := n.t, n.t.members[n.id]
+	defer m.stopped.Store(true)
 	if t.cfg.Pin {
 		unpin, err := affinity.Pin(t.cpus[n.id])
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/plexus-hpc/plexus/agree"
@@ -62,9 +61,7 @@ type Replica struct {
 	out   [][]agree.Message // per destination, reused
 	bcast []agree.Message   // accepts to broadcast, reused
 	frame []byte            // the last frame sent, reused (a Net copies)
-	// stopped is set when Run returns (a Team skips the replica then).
-	stopped atomic.Bool
-	load    loadClock
+	load  loadClock
 }
 
 // New returns a replica that will run on net once Run is called.
@@ -157,7 +154,6 @@ func (r *Replica) Propose(ctx context.Context, v []byte) error {
 // an error wrapping ErrConfig if it cannot pin.
 func (r *Replica) Run(ctx context.Context) error {
 	defer close(r.done)
-	defer r.stopped.Store(true)
 	if n, ok := r.net.(teamNet); ok {
 		return r.runTeam(ctx, n)
 	}

@@ -15,21 +15,31 @@ import (
 // Concurrency: in[from] is read only by this member's replica goroutine,
 // out[to] and backlog are written only by it (each ring has one sender,
 // the member at its tail, and one receiver, the member at its head).
-// asleep and received are atomic: asleep is stored by the owner and
-// loaded by senders, who ring bell after they wrote; the owner stores
-// asleep before its last poll and senders load it after their write, so
-// (sequentially consistent atomics) either the poll sees the frame or
-// the sender sees asleep and rings.
+// asleep, stopped and received are atomic: asleep is stored by the owner
+// and loaded by senders, who ring bell after they wrote; the owner
+// stores asleep before its last poll and senders load it after their
+// write, so (sequentially consistent atomics) either the poll sees the
+// frame or the sender sees asleep and rings. stopped is stored once, when
+// the replica's Run returns. The fields are grouped by who writes them,
+// each group on lines of its own, so that a sender's loads do not miss
+// on lines the member keeps writing.
 type member struct {
+	// Set before the replicas run, read-only after.
 	id      int
 	replica *Replica
 	in, out []*ring.Ring
+	_       [64]byte
+
+	// The member's goroutine's own.
 	backlog [][][]byte // frames waiting for room on out[to], in order
 	waiting int        // frames in backlog, all destinations
 	buf     []byte     // a frame longer than a slot, received
 	msgs    []agree.Message
 	_       [64]byte
+
+	// Written rarely by the member, read by its senders.
 	asleep  atomic.Bool
+	stopped atomic.Bool
 	bell    chan struct{}
 	_       [64]byte
 
@@ -49,7 +59,7 @@ func (n teamNet) Send(ctx context.Context, to int, frame []byte) error {
 	if to < 0 || to >= len(n.t.members) || to == n.id {
 		return fmt.Errorf("%w: send from replica %d to %d in a team of %d", ErrConfig, n.id, to, len(n.t.members))
 	}
-	if n.t.members[to].replica.stopped.Load() {
+	if n.t.members[to].stopped.Load() {
 		return fmt.Errorf("%w: replica %d, sending from %d", ErrStopped, to, n.id)
 	}
 	n.t.sendRaw(n.id, to, frame)
@@ -79,7 +89,7 @@ func (n teamNet) maxFrame() int { return teamMaxFrame }
 // forward sends a tree frame of origin root from replica from to its
 // child c, or to c's children in that tree when c's Run returned.
 func (t *Team) forward(root, from, c int, frame []byte) {
-	if !t.members[c].replica.stopped.Load() {
+	if !t.members[c].stopped.Load() {
 		t.sendRaw(from, c, frame)
 		return
 	}
@@ -125,7 +135,7 @@ func (t *Team) flushBacklog(m *member) bool {
 	}
 	sent := false
 	for to, q := range m.backlog {
-		if len(q) > 0 && t.members[to].replica.stopped.Load() {
+		if len(q) > 0 && t.members[to].stopped.Load() {
 			m.waiting -= len(q)
 			m.backlog[to] = q[:0]
 			continue

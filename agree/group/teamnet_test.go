@@ -37,7 +37,7 @@ func TestTeamBroadcastExactlyOnce(t *testing.T) {
 				rctx, rcancel := context.WithCancel(ctx)
 				run(stopped, rctx)
 				rcancel()
-				for !rs[stopped].stopped.Load() {
+				for !team.members[stopped].stopped.Load() {
 					time.Sleep(time.Millisecond)
 				}
 			}
