@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/plexus-hpc/plexus/agree"
 )
@@ -144,6 +145,27 @@ func checkApplied(t *testing.T, team *Team, applied *appliedLog, count, stopped 
 			if e.Slot != uint64(i+1) || string(e.Value) != fmt.Sprintf("v%d", i+1) {
 				t.Fatalf("replica %d applied slot %d = %q at position %d", id, e.Slot, e.Value, i)
 			}
+		}
+	}
+}
+
+// TestMemberLayout checks that the groups of a member's fields (by who
+// writes them) are at least a cache line apart, so that a sender's loads
+// of one group never share a line with the stores of another.
+func TestMemberLayout(t *testing.T) {
+	var m member
+	const line = 64
+	gaps := []struct {
+		name       string
+		end, start uintptr
+	}{
+		{"read-only / owner's", unsafe.Offsetof(m.out) + unsafe.Sizeof(m.out), unsafe.Offsetof(m.backlog)},
+		{"owner's / senders'", unsafe.Offsetof(m.msgs) + unsafe.Sizeof(m.msgs), unsafe.Offsetof(m.asleep)},
+		{"senders' / counter", unsafe.Offsetof(m.bell) + unsafe.Sizeof(m.bell), unsafe.Offsetof(m.received)},
+	}
+	for _, g := range gaps {
+		if g.start-g.end < line {
+			t.Errorf("%s: %d bytes apart, want at least %d", g.name, g.start-g.end, line)
 		}
 	}
 }
