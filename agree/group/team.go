@@ -23,6 +23,11 @@ type TeamConfig struct {
 	CPUs []int
 	// Pin pins each replica's goroutine to its CPU.
 	Pin bool
+	// Topology is the tree of Mode Tree; zero means tree.Adaptive, the
+	// machine-aware tree built for a broadcast's latency. Others (such as
+	// tree.Binary, whose root sends two messages) trade latency for a
+	// root that sends less.
+	Topology tree.Topology
 }
 
 // teamSlots is the capacity of each link's ring: a frame of up to
@@ -98,9 +103,12 @@ func teamPolicy(cfg TeamConfig) *wait.Policy {
 // buildTree returns the children of every replica in the broadcast tree
 // rooted at root, by replica id.
 func (t *Team) buildTree(m *topo.Model, root int) ([][]int, error) {
-	topology := tree.Adaptive
-	if t.cfg.Mode == Sequential {
+	topology := t.cfg.Topology
+	switch {
+	case t.cfg.Mode == Sequential:
 		topology = tree.Sequential
+	case topology == 0:
+		topology = tree.Adaptive
 	}
 	bc, err := tree.Build(m, tree.Spec{Topology: topology, CPUs: t.cpus, Root: t.cpus[root]})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/plexus-hpc/plexus/agree"
 	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/comm/commtest"
+	"github.com/plexus-hpc/plexus/tree"
 )
 
 // TestRanksBroadcastOnce broadcasts one frame from replica 1 of 8 down
@@ -76,6 +77,49 @@ func TestRanksBroadcastOnce(t *testing.T) {
 			}
 			if got[r] != want {
 				t.Errorf("mode %v, killed %d: replica %d got the frame %d times, want %d", tc.mode, tc.kill, r, got[r], want)
+			}
+		}
+	}
+}
+
+// TestTeamTopology builds the trees of a team of 14: the adaptive tree
+// by default, the binary one when asked (its root sends two messages),
+// the sequential one in Mode Sequential whatever the topology; each
+// reaches every replica once from every root.
+func TestTeamTopology(t *testing.T) {
+	for _, tc := range []struct {
+		mode     Mode
+		topology tree.Topology
+		fanout   func(int) bool
+	}{
+		{Tree, 0, func(k int) bool { return k > 2 && k < 13 }},
+		{Tree, tree.Binary, func(k int) bool { return k == 2 }},
+		{Sequential, tree.Binary, func(k int) bool { return k == 13 }},
+	} {
+		team, err := NewTeam(TeamConfig{Replicas: 14, Mode: tc.mode, Topology: tc.topology})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := len(team.kids[1][1]); !tc.fanout(k) {
+			t.Errorf("mode %v, topology %v: the root sends %d messages", tc.mode, tc.topology, k)
+		}
+		for root := range 14 {
+			seen := map[int]int{}
+			var walk func(int)
+			walk = func(id int) {
+				for _, c := range team.kids[root][id] {
+					seen[c]++
+					walk(c)
+				}
+			}
+			walk(root)
+			if len(seen) != 13 || seen[root] != 0 {
+				t.Errorf("mode %v, topology %v, root %d: tree reaches %v", tc.mode, tc.topology, root, seen)
+			}
+			for id, n := range seen {
+				if n != 1 {
+					t.Errorf("root %d: replica %d reached %d times", root, id, n)
+				}
 			}
 		}
 	}

@@ -17,9 +17,10 @@ import (
 	"github.com/plexus-hpc/plexus/kv/kvbench"
 	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/topo/sysfs"
+	"github.com/plexus-hpc/plexus/tree"
 )
 
-const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--pin] [--runs N] [--json] [--svg PREFIX]
+const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--topology NAME] [--pin] [--runs N] [--json] [--svg PREFIX]
 
 Measures 1Paxos and the replicated key-value store, broadcast down the
 machine-aware tree (impl tree) or one replica after the other (impl
@@ -46,7 +47,9 @@ one broadcast in agree and kvlocal (default 1: one broadcast per
 decision, as in the paper). agree rows also give the busy nanoseconds
 per decision of the acceptor and the leader (acceptor_ns, leader_ns in
 --json): where the acceptor's approaches 1e9/ops_per_s, its broadcast
-bounds the throughput.`
+bounds the throughput. --topology NAME builds impl tree's tree in agree
+and kvlocal with another of plexus tree's topologies (default adaptive;
+binary makes the root send two messages); its rows say tree-NAME.`
 
 var benchKVCmd = &command{
 	name:    "bench kv",
@@ -72,7 +75,7 @@ func init() {
 type benchKVOpts struct {
 	benches, replicas, clients, impls string
 	duration                          time.Duration
-	transport, svg                    string
+	transport, svg, topology          string
 	json, pin                         bool
 	runs, compact, batch              int
 }
@@ -90,6 +93,7 @@ func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs.IntVar(&o.runs, "runs", 1, "`N` runs of each case; each number reported is its median over the runs")
 	fs.IntVar(&o.compact, "compact", kv.DefaultCompactEvery, "snapshot every `N` slots and drop the log before it (0: never)")
 	fs.IntVar(&o.batch, "batch", 1, "agree, kvlocal: at most `N` accepts per broadcast")
+	fs.StringVar(&o.topology, "topology", "adaptive", "agree, kvlocal: impl tree's tree, a topology `NAME` of plexus tree")
 	fs.BoolVar(&o.pin, "pin", false, "agree: pin replica i to this machine's i-th CPU (at most one replica per CPU)")
 	return fs
 }
@@ -168,6 +172,7 @@ type kvPlan struct {
 	o                 *benchKVOpts
 	replicas, clients []int
 	modes             []group.Mode
+	topology          tree.Topology
 }
 
 func (o *benchKVOpts) plan() (*kvPlan, error) {
@@ -190,6 +195,9 @@ func (o *benchKVOpts) plan() (*kvPlan, error) {
 		if b != "agree" && b != "kv" && b != "kvlocal" {
 			return nil, fmt.Errorf("--bench %q: want some of agree, kv and kvlocal", o.benches)
 		}
+	}
+	if p.topology, err = tree.ParseTopology(o.topology); err != nil {
+		return nil, fmt.Errorf("--topology: %w", err)
 	}
 	if o.compact < 0 {
 		return nil, fmt.Errorf("--compact %d: want 0 (never) or a positive number of slots", o.compact)
@@ -242,7 +250,7 @@ func (p *kvPlan) median(ctx context.Context, bench string, replicas, clients int
 func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
 	if bench == "agree" || bench == "kvlocal" {
 		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration,
-			Batch: p.o.batch, CompactEvery: uint64(p.o.compact)}
+			Batch: p.o.batch, CompactEvery: uint64(p.o.compact), Topology: p.topology}
 		if p.o.pin {
 			model, err := localModel()
 			if err != nil {

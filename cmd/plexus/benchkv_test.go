@@ -8,12 +8,13 @@ import (
 	"github.com/plexus-hpc/plexus/kv/kvbench"
 )
 
-// TestBenchKVCompactBatch runs the in-process benches with --compact and
-// --batch: the agree rows carry the acceptor's and the leader's busy time
-// per decision; bad values are usage errors.
+// TestBenchKVCompactBatch runs the in-process benches with --compact,
+// --batch and --topology: the agree rows carry the acceptor's and the
+// leader's busy time per decision, the impl names the tree; bad values
+// are usage errors.
 func TestBenchKVCompactBatch(t *testing.T) {
 	out := mustRun(t, "bench", "kv", "--bench", "agree,kvlocal", "--duration", "200ms", "--replicas", "3",
-		"--clients", "2", "--impl", "tree", "--compact", "16", "--batch", "4", "--json")
+		"--clients", "2", "--impl", "tree", "--compact", "16", "--batch", "4", "--topology", "binary", "--json")
 	var rows []kvbench.Row
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -23,11 +24,11 @@ func TestBenchKVCompactBatch(t *testing.T) {
 	}
 	for _, r := range rows {
 		busy := r.AcceptorNs > 0 && r.LeaderNs > 0
-		if r.OpsPerS <= 0 || busy != (r.Bench == "agree") {
+		if r.OpsPerS <= 0 || busy != (r.Bench == "agree") || r.Impl != "tree-binary" {
 			t.Errorf("implausible row %+v", r)
 		}
 	}
-	for _, args := range [][]string{{"--compact", "-1"}, {"--batch", "0"}} {
+	for _, args := range [][]string{{"--compact", "-1"}, {"--batch", "0"}, {"--topology", "nope"}} {
 		if _, errOut, code := plexus(t, append([]string{"bench", "kv", "--bench", "agree"}, args...)...); code != exitUsage || !strings.Contains(errOut, args[0]) {
 			t.Errorf("bench kv %v: exit %d, want %d\n%s", args, code, exitUsage, errOut)
 		}

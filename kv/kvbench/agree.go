@@ -11,6 +11,7 @@ import (
 	"github.com/plexus-hpc/plexus/agree"
 	"github.com/plexus-hpc/plexus/agree/group"
 	"github.com/plexus-hpc/plexus/topo"
+	"github.com/plexus-hpc/plexus/tree"
 )
 
 // AgreeConfig is one in-process run: Replicas members of a Team (on CPUs
@@ -29,6 +30,22 @@ type AgreeConfig struct {
 	// CompactEvery is how many slots the replicas let pass between
 	// snapshots; zero means never.
 	CompactEvery uint64
+	// Topology is the tree of Mode Tree (group.TeamConfig's); zero means
+	// tree.Adaptive.
+	Topology tree.Topology
+}
+
+func (c AgreeConfig) team() group.TeamConfig {
+	return group.TeamConfig{Replicas: c.Replicas, Mode: c.Mode, Model: c.Model, CPUs: c.CPUs, Pin: c.Pin, Topology: c.Topology}
+}
+
+// impl names the broadcast in rows: "tree" (adaptive), "sequential", or
+// "tree-" and the topology's name for another tree.
+func (c AgreeConfig) impl() string {
+	if c.Mode == group.Tree && c.Topology != 0 && c.Topology != tree.Adaptive {
+		return "tree-" + c.Topology.String()
+	}
+	return c.Mode.String()
 }
 
 func (c AgreeConfig) replicaConfig(id int) group.Config {
@@ -40,7 +57,7 @@ func (c AgreeConfig) replicaConfig(id int) group.Config {
 // client's number and its request's; the row carries the acceptor's and
 // the leader's busy time per decision (group.Load).
 func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
-	team, err := group.NewTeam(group.TeamConfig{Replicas: cfg.Replicas, Mode: cfg.Mode, Model: cfg.Model, CPUs: cfg.CPUs, Pin: cfg.Pin})
+	team, err := group.NewTeam(cfg.team())
 	if err != nil {
 		return Row{}, err
 	}
@@ -70,7 +87,7 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	if err != nil {
 		return Row{}, err
 	}
-	row := row("agree", cfg.Mode, cfg.Replicas, cfg.Clients, lat, elapsed)
+	row := row("agree", cfg.impl(), cfg.Replicas, cfg.Clients, lat, elapsed)
 	row.AcceptorNs, row.LeaderNs = busyPerOp(before, loads(rs), len(lat))
 	return row, nil
 }

@@ -21,7 +21,7 @@ func KVLocal(ctx context.Context, cfg AgreeConfig) (Row, error) { return kvLocal
 // kvLocal is KVLocal; inspect, when not nil, sees the servers after the
 // load and before they stop (tests).
 func kvLocal(ctx context.Context, cfg AgreeConfig, inspect func([]*kv.Server)) (Row, error) {
-	team, err := group.NewTeam(group.TeamConfig{Replicas: cfg.Replicas, Mode: cfg.Mode, Model: cfg.Model, CPUs: cfg.CPUs, Pin: cfg.Pin})
+	team, err := group.NewTeam(cfg.team())
 	if err != nil {
 		return Row{}, err
 	}
@@ -50,7 +50,7 @@ func kvLocal(ctx context.Context, cfg AgreeConfig, inspect func([]*kv.Server)) (
 	if ctx.Err() != nil {
 		return Row{}, ctx.Err()
 	}
-	return row("kvlocal", cfg.Mode, cfg.Replicas, cfg.Clients, lat, elapsed), nil
+	return row("kvlocal", cfg.impl(), cfg.Replicas, cfg.Clients, lat, elapsed), nil
 }
 
 func driveLocal(ctx context.Context, cfg AgreeConfig, servers []*kv.Server) ([]time.Duration, time.Duration) {

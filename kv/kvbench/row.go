@@ -9,12 +9,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/plexus-hpc/plexus/agree/group"
 	"github.com/plexus-hpc/plexus/internal/svg"
 )
 
-// Row is one measurement: bench is "agree" or "kv", impl the broadcast
-// ("tree" or "sequential").
+// Row is one measurement: bench is "agree", "kv" or "kvlocal", impl the
+// broadcast ("tree" or "sequential"; "tree-binary" and the like for a
+// tree other than the adaptive one).
 type Row struct {
 	Bench    string  `json:"bench"`
 	Impl     string  `json:"impl"`
@@ -132,13 +132,13 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // row makes the row of one run from its sorted response times.
-func row(bench string, mode group.Mode, replicas, clients int, lat []time.Duration, elapsed time.Duration) Row {
+func row(bench, impl string, replicas, clients int, lat []time.Duration, elapsed time.Duration) Row {
 	q := func(p float64) float64 {
 		if len(lat) == 0 {
 			return 0
 		}
 		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Nanoseconds()) / 1e3
 	}
-	return Row{Bench: bench, Impl: mode.String(), Replicas: replicas, Clients: clients,
+	return Row{Bench: bench, Impl: impl, Replicas: replicas, Clients: clients,
 		OpsPerS: float64(len(lat)) / elapsed.Seconds(), P50us: q(0.5), P99us: q(0.99)}
 }
