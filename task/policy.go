@@ -43,8 +43,7 @@ func stealCount(queued int) int {
 	return (queued + 1) / 2
 }
 
-// Backoff bounds between steal attempts that found nothing, and between
-// the polls of a completion wait.
+// Backoff bounds between steal attempts that found nothing.
 const (
 	minBackoff = 20 * time.Microsecond
 	maxBackoff = time.Millisecond
@@ -64,6 +63,13 @@ func backoff(fails int) time.Duration {
 	}
 	return min(d, maxBackoff)
 }
+
+// waveFallback is how long the master waits for an idle hint before its
+// fails-th wave goes anyway: the hints are what end its pauses (a rank
+// posts one whenever its tasks of the group run out), and the fallback
+// only bounds the cost of one that never came. It grows from a
+// millisecond to 16, as pingInterval does.
+func waveFallback(fails int) time.Duration { return pingInterval(fails) }
 
 // autoGrain is the iterations a ParallelFor task runs without splitting
 // when Config.Grain is 0: about eight pieces per worker in the whole

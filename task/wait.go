@@ -17,7 +17,7 @@ import (
 func (p *Pool) detect(ctx context.Context, g *group) error {
 	var prev []report
 	for fails := 0; ; fails++ {
-		if !allIdle(prev) {
+		if !settled(prev) {
 			if err := p.pause(ctx, g, fails); err != nil {
 				return p.abandon(ctx, g.id)
 			}
@@ -60,10 +60,16 @@ func (p *Pool) abandon(ctx context.Context, id uint64) error {
 	return p.stopped(ctx)
 }
 
-// pause waits before the next wave: until g's tasks here run out (or
-// another rank's hint says its did), or backoff(fails) has passed.
+// pause waits before the next wave, after one that found a rank busy:
+// until g's tasks here run out or another rank's hint says its did
+// (handleIdle), which is when the next wave can find more, or, should no
+// hint come, until waveFallback(fails) has passed. Waiting on the event
+// rather than on a short backoff matters on an idle rank: Go sleeps in
+// its network poller in whole milliseconds, so a timer of tens of
+// microseconds fires about a millisecond late, and each level of a
+// level-synchronous search paid a few of them.
 func (p *Pool) pause(ctx context.Context, g *group, fails int) error {
-	t := time.NewTimer(max(backoff(fails), minBackoff))
+	t := time.NewTimer(waveFallback(fails))
 	defer t.Stop()
 	select {
 	case <-g.idle:
@@ -185,7 +191,10 @@ func (p *Pool) poll(ctx context.Context, g *group) error {
 			return o.err(g.id)
 		case <-g.idle:
 			// A failed hint is a lost master, which the next ping reports.
+			// Pushed, not left for am's flush age: the master waits for
+			// it before its next wave.
 			_ = p.e.Post(ctx, master, p.ids.idle, id)
+			p.e.Push()
 			continue
 		case <-t.C:
 		case <-ctx.Done():

@@ -36,15 +36,21 @@ func terminated(prev, cur []report) bool {
 	return sent == recv
 }
 
-// allIdle reports whether every rank in a wave was idle: the next wave
-// may then confirm termination, so it goes at once.
-func allIdle(w []report) bool {
+// settled reports whether every rank in a wave was idle and as many
+// tasks were received as sent: the next wave may then confirm
+// termination, so it goes at once. After any other wave some rank has a
+// task to run, or will receive one that is in flight, and its idle hint
+// (or the master's own idleness) says when the next wave can find more.
+func settled(w []report) bool {
+	var sent, recv uint64
 	for _, r := range w {
 		if !r.idle {
 			return false
 		}
+		sent += r.sent
+		recv += r.recv
 	}
-	return len(w) > 0
+	return len(w) > 0 && sent == recv
 }
 
 // firstGone returns the first rank in a wave that stopped waiting on

@@ -3,6 +3,7 @@ package task
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 func TestTerminated(t *testing.T) {
@@ -27,6 +28,32 @@ func TestTerminated(t *testing.T) {
 	}
 	if text, r := firstError([]report{{}, {err: "x"}, {err: "y"}}); text != "x" || r != 1 {
 		t.Errorf("firstError = %q, %d", text, r)
+	}
+}
+
+// TestSettled: the next wave goes at once only after one that found
+// every rank idle and nothing in flight; otherwise the master waits for
+// an idle hint.
+func TestSettled(t *testing.T) {
+	idle := func(sent, recv uint64) report { return report{idle: true, sent: sent, recv: recv} }
+	for _, tc := range []struct {
+		name string
+		w    []report
+		want bool
+	}{
+		{"no wave yet", nil, false},
+		{"all idle, balanced", []report{idle(2, 1), idle(1, 2)}, true},
+		{"a rank busy", []report{idle(0, 0), {sent: 0, recv: 0}}, false},
+		{"a task in flight", []report{idle(1, 0), idle(0, 0)}, false},
+	} {
+		if got := settled(tc.w); got != tc.want {
+			t.Errorf("%s: settled = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for fails := range 8 {
+		if d := waveFallback(fails); d < time.Millisecond || d > 16*time.Millisecond {
+			t.Errorf("waveFallback(%d) = %v: want a fallback of 1 to 16 ms, above the poller's millisecond", fails, d)
+		}
 	}
 }
 
