@@ -169,11 +169,15 @@ func (e *Engine) getBuf() []byte {
 // is copied into a slice of its size, so that a queue of single messages
 // (no aggregation) does not pin a full buffer each.
 func (e *Engine) keepPacket(p []byte) (kept, next []byte) {
-	if len(p) < e.cfg.maxPacket()/8 {
+	if e.small(len(p)) {
 		return append([]byte(nil), p...), p[:0]
 	}
 	return p, e.getBuf()
 }
+
+// small reports whether a packet of n bytes is small: copied out of its
+// buffer when received, and a sign that its stream is not aggregated.
+func (e *Engine) small(n int) bool { return n < e.cfg.maxPacket()/8 }
 
 // putBuf recycles a packet buffer that nothing refers to any more.
 func (e *Engine) putBuf(b []byte) {

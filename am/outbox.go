@@ -300,7 +300,6 @@ func (o *outbox) finish(ctx context.Context, failed bool) bool {
 		o.sendFailed(err)
 		failed = true
 	}
-	comm.Free(o.reqs...) // the finished ones: later Isends reuse them
 	for _, p := range o.started {
 		o.e.putBuf(p.b)
 	}
