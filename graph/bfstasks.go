@@ -10,11 +10,11 @@ import (
 
 // The Tasks implementation's levels. A level is one task group: every
 // rank loops over its own part (task.ForLocal, never stolen, since an
-// iteration needs its vertex's adjacency list), and what reaches another
-// rank's vertices goes there as visit tasks of the same group, so the
-// group's completion (Mattern's waves, package task) says that every
-// visit of the level, anywhere, has been applied. The next frontier is
-// then read off the levels that the winning claims wrote.
+// iteration needs its vertices' adjacency lists), and what reaches
+// another rank's vertices goes there as visit tasks of the same group,
+// so the group's completion (Mattern's waves, package task) says that
+// every visit of the level, anywhere, has been applied. The next
+// frontier is then the local vertices that the winning claims appended.
 
 // start claims the root at its home and returns the first frontier.
 func (s *tasks) start(ctx context.Context, root int64) ([]uint32, error) {
@@ -27,17 +27,19 @@ func (s *tasks) start(ctx context.Context, root int64) ([]uint32, error) {
 	if err := s.claim(ctx, root-s.d.lo, root, 0); err != nil {
 		return nil, err
 	}
-	return []uint32{uint32(root - s.d.lo)}, nil
+	return s.reached(), nil
 }
 
-// topDown expands every local frontier vertex in a task loop.
+// topDown expands every local frontier vertex in a task loop over
+// chunks of the frontier.
 func (s *tasks) topDown(ctx context.Context, frontier []uint32, depth int32) ([]uint32, error) {
 	s.frontier, s.depth = frontier, depth
-	s.left.Store(int64(len(frontier)))
-	if err := s.pool.ForLocal(ctx, 0, int64(len(frontier)), s.expand); err != nil {
+	chunks := (int64(len(frontier)) + expandChunk - 1) / expandChunk
+	s.left.Store(chunks)
+	if err := s.pool.ForLocal(ctx, 0, chunks, s.expand); err != nil {
 		return nil, fmt.Errorf("graph: top-down level %d: %w", depth+1, err)
 	}
-	return s.reached(depth + 1), nil
+	return s.reached(), nil
 }
 
 // bottomUp shares the frontier as a bitmap, then every local vertex
@@ -51,37 +53,27 @@ func (s *tasks) bottomUp(ctx context.Context, frontier []uint32, depth int32) ([
 	if err := s.pool.ForLocal(ctx, 0, s.d.hi-s.d.lo, s.adopt); err != nil {
 		return nil, fmt.Errorf("graph: bottom-up level %d: %w", depth+1, err)
 	}
-	return s.reached(depth + 1), nil
+	return s.reached(), nil
 }
 
-// expandBody visits the neighbours of frontier vertex i: local ones by
-// a claim here, the others by one visit task per home, which carries
-// the level, the parent and up to maxVisitTargets targets.
-func (s *tasks) expandBody(ctx context.Context, t *task.T, i int64) error {
+// expandBody visits the neighbours of the frontier vertices of chunk c:
+// local ones by a claim here, the others by visit tasks to their homes.
+func (s *tasks) expandBody(ctx context.Context, t *task.T, c int64) error {
 	d := s.d
-	li := int64(s.frontier[i])
-	u, level := li+d.lo, s.depth+1
-	var out [][]byte
-	for _, w := range d.g.Nbr[d.g.Off[li]:d.g.Off[li+1]] {
-		if v := int64(w); v >= d.lo && v < d.hi {
-			if err := s.claim(ctx, v-d.lo, u, level); err != nil {
+	level := s.depth + 1
+	out := make([][]byte, d.ranks)
+	for _, li := range s.frontier[c*expandChunk : min(int64(len(s.frontier)), (c+1)*expandChunk)] {
+		u := int64(li) + d.lo
+		for _, w := range d.g.Nbr[d.g.Off[li]:d.g.Off[li+1]] {
+			if v := int64(w); v >= d.lo && v < d.hi {
+				if err := s.claim(ctx, v-d.lo, u, level); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := s.addVisit(t, out, d.Home(int64(w)), w, uint32(u), level); err != nil {
 				return err
 			}
-			continue
-		}
-		if out == nil {
-			out = make([][]byte, d.ranks)
-		}
-		h := d.Home(int64(w))
-		if out[h] == nil {
-			out[h] = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(make([]byte, 0, 64), uint32(level)), uint32(u))
-		}
-		out[h] = binary.LittleEndian.AppendUint32(out[h], w)
-		if len(out[h]) == 4*(maxVisitTargets+2) {
-			if err := t.SpawnOn(h, s.visit, out[h]); err != nil {
-				return err
-			}
-			out[h] = nil
 		}
 	}
 	for h, b := range out {
@@ -96,24 +88,45 @@ func (s *tasks) expandBody(ctx context.Context, t *task.T, i int64) error {
 		// than after am's FlushAge, since every rank waits for them.
 		d.e.Push()
 	}
+	// A chunk is some microseconds of work: let am's goroutines send
+	// the full packets and take in other ranks' visits between chunks,
+	// so that on a rank bound to one processor the ranks' levels
+	// overlap rather than take turns (task.T.Yield).
+	t.Yield()
 	return nil
 }
 
-// visitTask runs at the targets' home: it claims each target for the
+// addVisit adds the pair (w, u) to home h's visit, which starts with the
+// level, and spawns the visit once it is full.
+func (s *tasks) addVisit(t *task.T, out [][]byte, h int, w, u uint32, level int32) error {
+	if out[h] == nil {
+		out[h] = binary.LittleEndian.AppendUint32(make([]byte, 0, visitArgs), uint32(level))
+	}
+	out[h] = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(out[h], w), u)
+	if len(out[h]) < 4+8*maxVisitPairs {
+		return nil
+	}
+	err := t.SpawnOn(h, s.visit, out[h])
+	out[h] = nil
+	return err
+}
+
+// visitTask runs at the targets' home: it claims each target for its
 // parent. Its args come from another rank, so they are checked.
 func (s *tasks) visitTask(ctx context.Context, _ *task.T, args []byte) error {
 	d := s.d
-	if len(args) < 8 || len(args)%4 != 0 {
-		return fmt.Errorf("%w: visit of %d bytes, want a level, a parent and whole targets", ErrBadGraph, len(args))
+	if len(args) < 4 || len(args)%8 != 4 {
+		return fmt.Errorf("%w: visit of %d bytes, want a level and whole (target, parent) pairs", ErrBadGraph, len(args))
 	}
-	level, u := int32(binary.LittleEndian.Uint32(args)), int64(binary.LittleEndian.Uint32(args[4:]))
-	if level < 1 || u >= d.n {
-		return fmt.Errorf("%w: visit at level %d from parent %d of %d vertices", ErrBadGraph, level, u, d.n)
+	level := int32(binary.LittleEndian.Uint32(args))
+	if level < 1 {
+		return fmt.Errorf("%w: visit at level %d", ErrBadGraph, level)
 	}
-	for b := args[8:]; len(b) > 0; b = b[4:] {
-		v := int64(binary.LittleEndian.Uint32(b))
-		if v < d.lo || v >= d.hi {
-			return fmt.Errorf("%w: visit of vertex %d sent to the home of [%d, %d)", ErrBadGraph, v, d.lo, d.hi)
+	for b := args[4:]; len(b) > 0; b = b[8:] {
+		v, u := int64(binary.LittleEndian.Uint32(b)), int64(binary.LittleEndian.Uint32(b[4:]))
+		if v < d.lo || v >= d.hi || u >= d.n {
+			return fmt.Errorf("%w: visit of vertex %d from parent %d sent to the home of [%d, %d) of %d vertices",
+				ErrBadGraph, v, u, d.lo, d.hi, d.n)
 		}
 		if err := s.claim(ctx, v-d.lo, u, level); err != nil {
 			return err

@@ -41,6 +41,23 @@ func TestTasksMatchSerial(t *testing.T) {
 	}
 }
 
+// TestTasksLargeLevels: top-down levels of thousands of vertices on 2
+// ranks, whose chunks of frontier send full visit tasks (maxVisitPairs
+// pairs) as well as partial ones, match the serial search.
+func TestTasksLargeLevels(t *testing.T) {
+	k, _ := Graph500(12, 4)
+	edges := shares(k, 1)
+	whole := FromEdges(0, k.Vertices(), edges)
+	root := edges[0][0]
+	_, want := SerialBFS(&whole, root)
+	onRanks(t, 2, k.Vertices(), DistConfig{Impl: Tasks}, func(ctx context.Context, d *Dist) error {
+		if err := d.Build(ctx, k); err != nil {
+			return err
+		}
+		return searchMatches(ctx, d, root, TopDown, want)
+	})
+}
+
 // searchMatches searches from root and checks the levels and the five
 // rules.
 func searchMatches(ctx context.Context, d *Dist, root int64, mode Mode, want []int32) error {
@@ -146,10 +163,11 @@ func TestTasksVisitChecksArgs(t *testing.T) {
 		for name, args := range map[string][]byte{
 			"short":         {1, 0, 0},
 			"ragged":        {1, 0, 0, 0, 2, 0, 0, 0, 3},
-			"level 0":       {0, 0, 0, 0, 2, 0, 0, 0},
-			"parent 64":     {1, 0, 0, 0, 64, 0, 0, 0},
-			"target 1000":   {1, 0, 0, 0, 2, 0, 0, 0, 0xe8, 3, 0, 0},
-			"target 2^32-1": {1, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff},
+			"half a pair":   {1, 0, 0, 0, 2, 0, 0, 0},
+			"level 0":       {0, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0},
+			"parent 64":     {1, 0, 0, 0, 2, 0, 0, 0, 64, 0, 0, 0},
+			"target 1000":   {1, 0, 0, 0, 0xe8, 3, 0, 0, 2, 0, 0, 0},
+			"target 2^32-1": {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0},
 		} {
 			if err := d.tk.visitTask(ctx, nil, args); !errors.Is(err, ErrBadGraph) {
 				return fmt.Errorf("visit %s: %v, want ErrBadGraph", name, err)

@@ -40,10 +40,16 @@ func (i Impl) String() string {
 	return fmt.Sprintf("Impl(%d)", int(i))
 }
 
-// maxVisitTargets bounds the vertices one visit task carries, so that
-// its args (two header words and a word per target) stay within
-// task.DefaultMaxArgs.
-const maxVisitTargets = task.DefaultMaxArgs/4 - 2
+// Visits: an iteration of a top-down level expands expandChunk frontier
+// vertices and sends what reaches each other home as visit tasks of
+// (target, parent) pairs, at most maxVisitPairs per task. A task per
+// frontier vertex and home cost more in task overhead (an item, its
+// encoding, the pool's lock at both ends) than the claims it carried.
+const (
+	expandChunk   = 64
+	visitArgs     = 4 << 10 // task.Config.MaxArgs of the search's pool
+	maxVisitPairs = (visitArgs - 4) / 8
+)
 
 // tasks is the Tasks implementation's runtime at one rank: the pgas
 // heap that holds this rank's part of the parent array, the task pool
@@ -51,33 +57,43 @@ const maxVisitTargets = task.DefaultMaxArgs/4 - 2
 // inputs.
 //
 // Concurrency contract: the search's goroutine writes frontier, bits and
-// depth before it starts a level's group and reads level (Dist.level)
-// after the group's Wait; the group's tasks read the inputs and claim
-// vertices concurrently. A vertex's parent is decided by the CAS at its
-// home, so exactly one claim of it wins, and only the winner writes its
-// level. seen only filters claims that would fail: a set bit means the
-// vertex is reached; a clear one decides nothing.
+// depth before it starts a level's group and reads next after the
+// group's Wait; the group's tasks read the inputs and claim vertices
+// concurrently. A vertex's parent is decided by the CAS at its home, so
+// exactly one claim of it wins, and only the winner writes its level
+// and appends it to next, at a slot it takes from nNext. seen only
+// filters claims that would fail: a set bit means the vertex is reached;
+// a clear one decides nothing.
 type tasks struct {
 	d      *Dist
 	heap   *pgas.Heap
 	pool   *task.Pool
 	parent pgas.Array[int64]
-	expand task.Loop // top-down: index into frontier
+	expand task.Loop // top-down: a chunk of frontier
 	adopt  task.Loop // bottom-up: local vertex
-	visit  task.Func // at a home: claim the targets for one parent
+	visit  task.Func // at a home: claim the targets for their parents
 	seen   []atomic.Uint64
 
 	frontier []uint32 // the level's local frontier (top-down)
 	bits     []uint64 // the level's whole frontier as a bitmap (bottom-up)
 	depth    int32
-	left     atomic.Int64 // frontier vertices not yet expanded
+	left     atomic.Int64 // frontier chunks not yet expanded
+
+	// next holds the local vertices reached in this search, level after
+	// level: the search's goroutine hands out next[done:nNext] as the
+	// next frontier after a level, and the winners of the following
+	// level append after it. Each vertex is reached once, so next needs
+	// a slot per local vertex.
+	next  []uint32
+	nNext atomic.Int64
+	done  int64
 }
 
 // newTasks makes the heap and the pool in reg, before the engine: every
 // rank's heap is one block of Chunk parents, so that element v of the
 // array lives at rank v / Chunk, v's home.
 func newTasks(d *Dist, reg *am.Registry) (*tasks, error) {
-	s := &tasks{d: d, seen: make([]atomic.Uint64, (d.hi-d.lo+63)/64)}
+	s := &tasks{d: d, seen: make([]atomic.Uint64, (d.hi-d.lo+63)/64), next: make([]uint32, d.hi-d.lo)}
 	var err error
 	bytes := 8 * d.chunk
 	if s.heap, err = pgas.New(reg, pgas.Config{HeapBytes: bytes, Block: bytes}); err != nil {
@@ -85,7 +101,7 @@ func newTasks(d *Dist, reg *am.Registry) (*tasks, error) {
 	}
 	// Every task here is bound to its rank's data, so stealing finds
 	// nothing; the visits never block, so a worker per thread suffices.
-	if s.pool, err = task.New(reg, task.Config{Workers: d.cfg.Threads, NoSteal: true}); err != nil {
+	if s.pool, err = task.New(reg, task.Config{Workers: d.cfg.Threads, NoSteal: true, MaxArgs: visitArgs}); err != nil {
 		return nil, err
 	}
 	if s.expand, err = s.pool.RegisterLoop("graph.expand", s.expandBody); err != nil {
@@ -128,6 +144,8 @@ func (s *tasks) reset(ctx context.Context) error {
 	for i := range s.seen {
 		s.seen[i].Store(0)
 	}
+	s.nNext.Store(0)
+	s.done = 0
 	if s.d.hi == s.d.lo {
 		return nil
 	}
@@ -168,17 +186,15 @@ func (s *tasks) claim(ctx context.Context, li, parent int64, level int32) error 
 	}
 	s.seen[w].Or(bit)
 	s.d.level[li] = level
+	s.next[s.nNext.Add(1)-1] = uint32(li)
 	return nil
 }
 
-// reached returns the local vertices at level, in order: the next
-// frontier once the level's group has finished.
-func (s *tasks) reached(level int32) []uint32 {
-	var next []uint32
-	for li, l := range s.d.level {
-		if l == level {
-			next = append(next, uint32(li))
-		}
-	}
-	return next
+// reached returns the local vertices reached since the last call: the
+// next frontier once a level's group has finished.
+func (s *tasks) reached() []uint32 {
+	n := s.nNext.Load()
+	f := s.next[s.done:n:n]
+	s.done = n
+	return f
 }
