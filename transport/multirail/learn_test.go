@@ -1,9 +1,12 @@
 package multirail
 
 import (
+	"context"
 	"net"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/rail"
 )
 
 // rateConn writes at most rate bytes a second, as a shaped link does.
@@ -55,5 +58,62 @@ func TestLinkLearnsSlowRail(t *testing.T) {
 	}
 	if later0 > 0.75*share0 {
 		t.Errorf("rail 0 carried %.2f of the first message and %.2f of the later ones: want far less later", share0, later0)
+	}
+}
+
+// TestLinkLearnsWhilePipelined posts messages back to back over two rails
+// that deliver at their profiles' rates, so that hundreds of chunks are
+// in flight and each is acknowledged long after it was posted, while the
+// slowdowns move. Each acknowledgement must be weighed against the
+// slowdown its prediction was made with: against the current one, the
+// slowdowns fed on themselves and ran to their bound within a second.
+func TestLinkLearnsWhilePipelined(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: paced rails take a second")
+	}
+	rates := []float64{100e6, 50e6}
+	var ca, cb []net.Conn
+	var ps []rail.Profile
+	for _, rate := range rates {
+		x, y := net.Pipe()
+		ca, cb = append(ca, rateConn{x, rate}), append(cb, y)
+		ps = append(ps, linear(t, 50*time.Microsecond, rate))
+	}
+	a, err := New(ca, ps, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(cb, ps, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { a.Close(); b.Close() }()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const count = 250
+	go func() {
+		for range count {
+			if _, err := b.Recv(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	msg := make([]byte, 512<<10)
+	for range count {
+		if err := a.Post(ctx, msg, func(error) {}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st := a.Stats()
+	for i, s := range st.Slowdown {
+		if s > slowMax/2 || s < slowMin*1.2 {
+			t.Errorf("rail %d learnt a slowdown of %.2f on a rail that runs at its profile's rate (all %v)", i, s, st.Slowdown)
+		}
+	}
+	if r := float64(st.Bytes[0]) / float64(st.Bytes[1]); r < 1.5 || r > 2.5 {
+		t.Errorf("bytes per rail %v: want about 2:1, the rates' ratio", st.Bytes)
 	}
 }

@@ -45,13 +45,17 @@ type Link struct {
 type chunkKey struct{ msg, off uint64 }
 
 // pendChunk is a chunk sent and not yet acknowledged: queued on rail at
-// posted, predicted to be acknowledged after expect.
+// posted, predicted to be acknowledged after expect by the rail's
+// slowdown then, slow (Link.learn compares with that one: with many
+// chunks in flight the slowdown moves between a chunk's post and its
+// acknowledgement).
 type pendChunk struct {
 	h        header
 	data     []byte
 	rail     int
 	posted   time.Time
 	expect   time.Duration
+	slow     float64
 	deadline time.Time
 	msg      *sendMsg
 }

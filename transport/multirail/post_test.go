@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/rail"
 )
 
 // TestLinkPostPipelines posts messages without waiting for any, over
@@ -94,22 +96,39 @@ func TestLinkPostFailsWithRails(t *testing.T) {
 	}
 }
 
-// TestLinkIdleWhenDrained: a rail whose every chunk is acknowledged is
-// idle, however long its chunks were predicted to take. The profiles
-// here predict seconds per message; without the rule the second message
-// would see rail 0 busy for that long and go all on rail 1.
-func TestLinkIdleWhenDrained(t *testing.T) {
-	a, b := pair(t, 2, Config{Split: SplitIso}, nil)
-	for _, rc := range a.rails {
-		rc.profile = linear(t, time.Millisecond, 1e6) // far slower than a pipe
-	}
-	exchange(t, a, b, [][]byte{make([]byte, 1<<20)})
+// TestLinkBusyIsWhatIsUnacknowledged: a rail's busy time is its
+// unacknowledged bytes at its rate, so a rail that is behind gets less of
+// the next message, and once every chunk is acknowledged (a rail broken
+// mid-transfer included: its chunks moved to the others) nothing is
+// counted unacknowledged anywhere.
+func TestLinkBusyIsWhatIsUnacknowledged(t *testing.T) {
+	a, b := pair(t, 3, Config{}, func(i, side int, c net.Conn) net.Conn {
+		if i == 1 && side == 0 {
+			return &breakConn{Conn: c, after: 1 << 20}
+		}
+		return c
+	})
+	exchange(t, a, b, randomMessages(43, 20, 512<<10))
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	now := a.cfg.Now()
 	for i, rc := range a.rails {
-		if rc.unacked != 0 || rc.busyUntil.After(now) {
-			t.Errorf("rail %d: %d chunks unacknowledged, busy %v past now: want idle", i, rc.unacked, rc.busyUntil.Sub(now))
+		if rc.unacked != 0 {
+			t.Errorf("rail %d: %d bytes unacknowledged after every message was", i, rc.unacked)
 		}
+	}
+	a.rails[1].down = false // the strategy's view only: is rail 0 behind given less?
+	idle := rail.Split(a.snapshot(), 1<<20, rail.Config{})
+	a.rails[0].unacked = 4 << 20
+	behind := rail.Split(a.snapshot(), 1<<20, rail.Config{})
+	share := func(cs []rail.Chunk) int {
+		for _, c := range cs {
+			if c.Rail == 0 {
+				return c.Len
+			}
+		}
+		return 0
+	}
+	if share(behind) >= share(idle) {
+		t.Errorf("rail 0 with 4 MiB unacknowledged gets %d bytes of 1 MiB, idle %d: want less", share(behind), share(idle))
 	}
 }

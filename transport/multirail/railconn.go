@@ -7,22 +7,20 @@ import (
 	"io"
 	"net"
 	"sync"
-	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
 )
 
 // railConn is one rail: its connection, its profile, and the queue its
-// writer goroutine drains. busyUntil, down and slowdown are guarded by
+// writer goroutine drains. unacked, down and slowdown are guarded by
 // Link.mu; jobs by qmu.
 type railConn struct {
-	i         int
-	conn      net.Conn
-	profile   rail.Profile
-	busyUntil time.Time
-	unacked   int // chunks assigned to the rail and not yet acknowledged
-	down      bool
-	slowdown  float64 // learnt from acks: see Link.learn
+	i        int
+	conn     net.Conn
+	profile  rail.Profile
+	unacked  int // bytes of the chunks on the rail not yet acknowledged
+	down     bool
+	slowdown float64 // learnt from acks: see Link.learn
 
 	qmu  sync.Mutex
 	jobs []job

@@ -96,7 +96,7 @@ func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error)) (*s
 // holds mu.
 func (l *Link) post(msg []byte, done func(error)) (*sendMsg, error) {
 	now := l.cfg.Now()
-	chunks := plan(l.cfg.Split, l.snapshot(now), len(msg), l.cfg.Strategy)
+	chunks := plan(l.cfg.Split, l.snapshot(), len(msg), l.cfg.Strategy)
 	if chunks == nil {
 		return nil, ErrRailsDown
 	}
@@ -116,26 +116,37 @@ func (l *Link) post(msg []byte, done func(error)) (*sendMsg, error) {
 	return m, nil
 }
 
-// snapshot is the rails as the strategy sees them at now. The caller
-// holds mu.
-func (l *Link) snapshot(now time.Time) []rail.Rail {
+// snapshot is the rails as the strategy sees them. The caller holds mu.
+//
+// A rail's busy time is the predicted time to send what it has not had
+// acknowledged yet, at its learnt rate: observed, not the predicted end
+// of the last chunk given to it. With messages posted back to back, a
+// rail a little slower than its profile falls behind, and a prediction
+// of its end would not see that: every later message would give it the
+// same share, its backlog would grow, and the receiver, reassembling in
+// order, would wait for it with the other rails idle. Counted from what
+// is still unacknowledged, a rail that is behind looks busier and gets
+// less, and one that drained looks idle at once.
+func (l *Link) snapshot() []rail.Rail {
 	rs := make([]rail.Rail, len(l.rails))
 	for i, rc := range l.rails {
-		rs[i] = rail.Rail{Profile: rc.profile, Busy: max(0, rc.busyUntil.Sub(now)), Down: rc.down, Slowdown: rc.slowdown}
+		rs[i] = rail.Rail{Profile: rc.profile, Down: rc.down, Slowdown: rc.slowdown}
+		if rc.unacked > 0 {
+			rs[i].Busy = rs[i].Predict(rc.unacked)
+		}
 	}
 	return rs
 }
 
-// assign queues p on rail r, predicted done at now+done, and sets its
-// deadline. The caller holds mu.
+// assign queues p on rail r, predicted done after done from now, and
+// sets its deadline. The caller holds mu.
 func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) {
 	if p.posted != (time.Time{}) {
-		l.rails[p.rail].unacked-- // a resend leaves its failed rail
+		l.rails[p.rail].unacked -= int(p.h.len) // a resend leaves its failed rail
 	}
 	rc := l.rails[r]
-	rc.unacked++
-	p.rail, p.posted, p.expect = r, now, done
-	rc.busyUntil = now.Add(done)
+	rc.unacked += int(p.h.len)
+	p.rail, p.posted, p.expect, p.slow = r, now, done, rc.slowdown
 	p.deadline = now.Add(2*done + l.cfg.AckTimeout)
 	l.stats.Chunks[r]++
 	l.stats.Bytes[r] += int64(p.h.len)
@@ -152,7 +163,7 @@ func (l *Link) acked(h header) {
 	}
 	delete(l.pending, k)
 	l.learn(p)
-	l.idleIfDrained(p.rail)
+	l.rails[p.rail].unacked -= int(h.len)
 	if p.msg.left--; p.msg.left == 0 {
 		p.msg.finish(nil)
 		l.settle()
@@ -178,7 +189,7 @@ func (l *Link) railFailed(i int, why error) {
 		if p.rail != i {
 			continue
 		}
-		r, done := rail.Pick(l.snapshot(now), int(p.h.len))
+		r, done := rail.Pick(l.snapshot(), int(p.h.len))
 		if r < 0 {
 			l.err = fmt.Errorf("%w: the last, rail %d: %v", ErrRailsDown, i, why)
 			l.failWaiters(l.err)
@@ -207,21 +218,6 @@ func (l *Link) settle() {
 		k++
 	}
 	l.unsettled = l.unsettled[k:]
-}
-
-// idleIfDrained counts an acknowledgement on rail r and, when it was the
-// last chunk the rail had, takes the rail for idle from now: its busy
-// time is a prediction, and a rail that delivered sooner than predicted
-// would otherwise look busy and get less of the next messages than it
-// can carry. The caller holds mu.
-func (l *Link) idleIfDrained(r int) {
-	rc := l.rails[r]
-	if rc.unacked--; rc.unacked > 0 {
-		return
-	}
-	if now := l.cfg.Now(); rc.busyUntil.After(now) {
-		rc.busyUntil = now
-	}
 }
 
 func (l *Link) upCount() int {
@@ -257,6 +253,6 @@ func (l *Link) learn(p *pendChunk) {
 	}
 	rc := l.rails[p.rail]
 	took := l.cfg.Now().Sub(p.posted)
-	seen := rc.slowdown * float64(took) / float64(p.expect)
+	seen := p.slow * float64(took) / float64(p.expect)
 	rc.slowdown = min(slowMax, max(slowMin, (1-learnRate)*rc.slowdown+learnRate*seen))
 }
