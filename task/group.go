@@ -23,6 +23,8 @@ type group struct {
 	failed  bool          // the group cannot finish: its tasks are dropped
 	idle    chan struct{} // a token when active drops to 0
 	decided chan outcome  // the master's decision, at the other ranks
+	hints   []report      // at the master: each rank's report in its latest idle hint
+	hinted  []bool        // which ranks' hints are in hints
 }
 
 // Group is a global completion event (Grappa's GlobalCompletionEvent):

@@ -118,14 +118,24 @@ func handlePing(context.Context, int, []byte) ([]byte, error) { return nil, nil 
 
 // handleIdle wakes the master's Wait on a group when another rank ran
 // out of its tasks, so that the next wave goes now rather than after a
-// backoff. It is only a hint: the waves decide.
-func (p *Pool) handleIdle(_ context.Context, _ int, args []byte) ([]byte, error) {
-	if len(args) != 8 {
-		return nil, fmt.Errorf("%w: idle hint of %d bytes, want 8", ErrMalformed, len(args))
+// fallback, and keeps the report the hint carries: the rank's counters
+// when it went idle, which can stand for that rank's answer to a wave
+// (hintWave). It is only a hint: the waves decide.
+func (p *Pool) handleIdle(_ context.Context, from int, args []byte) ([]byte, error) {
+	if len(args) < 8 || from < 0 || from >= p.Size() {
+		return nil, fmt.Errorf("%w: idle hint of %d bytes from rank %d, want 8 and a report", ErrMalformed, len(args), from)
+	}
+	r, err := decodeReport(args[8:])
+	if err != nil {
+		return nil, fmt.Errorf("idle hint from rank %d: %w", from, err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if g, ok := p.groups[binary.LittleEndian.Uint64(args)]; ok {
+		if g.hints == nil {
+			g.hints, g.hinted = make([]report, p.Size()), make([]bool, p.Size())
+		}
+		g.hints[from], g.hinted[from] = r, true
 		select {
 		case g.idle <- struct{}{}:
 		default:

@@ -21,6 +21,9 @@ func (p *Pool) detect(ctx context.Context, g *group) error {
 			if err := p.pause(ctx, g, fails); err != nil {
 				return p.abandon(ctx, g.id)
 			}
+			if h := p.hintWave(g); h != nil {
+				prev = h
+			}
 		}
 		cur, err := p.wave(ctx, g.id)
 		if err != nil {
@@ -177,6 +180,37 @@ func (p *Pool) stopped(ctx context.Context) error {
 	return ErrClosed
 }
 
+// hint is the args of an idle hint about g: its ID and this rank's
+// report, taken now.
+func (p *Pool) hint(id []byte, g *group) []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return appendReport(append([]byte(nil), id...), reportLocked(g))
+}
+
+// hintWave returns, once every other rank has sent an idle hint about g,
+// their hints' reports with the master's own taken now: a wave that
+// cost no message. Every report in it was taken before the next wave
+// starts, which is all that terminated asks of the earlier of its two
+// waves (docs/design/task.md), so a level whose ranks all hinted ends
+// after one real wave instead of two. It returns nil while some rank has
+// not hinted.
+func (p *Pool) hintWave(g *group) []report {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if g.hints == nil {
+		return nil
+	}
+	for r, ok := range g.hinted {
+		if !ok && r != p.Rank() {
+			return nil
+		}
+	}
+	w := append([]report(nil), g.hints...)
+	w[p.Rank()] = reportLocked(g)
+	return w
+}
+
 // poll waits for the master's decision about g. Each time g's tasks
 // here run out it tells the master, whose next wave may then go at once;
 // from time to time it pings the master: a lost master fails the wait
@@ -193,7 +227,7 @@ func (p *Pool) poll(ctx context.Context, g *group) error {
 			// A failed hint is a lost master, which the next ping reports.
 			// Pushed, not left for am's flush age: the master waits for
 			// it before its next wave.
-			_ = p.e.Post(ctx, master, p.ids.idle, id)
+			_ = p.e.Post(ctx, master, p.ids.idle, p.hint(id, g))
 			p.e.Push()
 			continue
 		case <-t.C:

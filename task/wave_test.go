@@ -1,6 +1,8 @@
 package task
 
 import (
+	"encoding/binary"
+	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -191,5 +193,46 @@ func TestWaveModel(t *testing.T) {
 	}
 	if !caught {
 		t.Error("the model never caught the unsound one-wave rule: it explores too little")
+	}
+}
+
+// TestHintWave: the master's hint wave exists once every other rank has
+// hinted, carries their reports and the master's own, and malformed
+// hints are errors.
+func TestHintWave(t *testing.T) {
+	j := newJob(t, 3, Config{}, nil)
+	p, ctx := j.pools[0], testCtx(t)
+	p.mu.Lock()
+	g := p.groupLocked(p.next)
+	p.mu.Unlock()
+	id := binary.LittleEndian.AppendUint64(nil, g.id)
+	hint := func(from int, r report) error {
+		_, err := p.handleIdle(ctx, from, appendReport(append([]byte(nil), id...), r))
+		return err
+	}
+	if w := p.hintWave(g); w != nil {
+		t.Fatalf("hint wave before any hint: %v", w)
+	}
+	if err := hint(1, report{idle: true, sent: 2, recv: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if w := p.hintWave(g); w != nil {
+		t.Fatalf("hint wave without rank 2's hint: %v", w)
+	}
+	if err := hint(2, report{idle: true, sent: 1, recv: 2}); err != nil {
+		t.Fatal(err)
+	}
+	w := p.hintWave(g)
+	want := []report{{}, {idle: true, sent: 2, recv: 1}, {idle: true, sent: 1, recv: 2}} // the master never made g: busy
+	if len(w) != 3 || w[0] != want[0] || w[1] != want[1] || w[2] != want[2] {
+		t.Errorf("hint wave %v; want %v", w, want)
+	}
+	for name, args := range map[string][]byte{"short": id[:3], "no report": id} {
+		if _, err := p.handleIdle(ctx, 1, args); !errors.Is(err, ErrMalformed) {
+			t.Errorf("hint %s: %v; want ErrMalformed", name, err)
+		}
+	}
+	if _, err := p.handleIdle(ctx, 5, appendReport(id, report{})); !errors.Is(err, ErrMalformed) {
+		t.Errorf("hint from rank 5 of 3: %v; want ErrMalformed", err)
 	}
 }
