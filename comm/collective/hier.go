@@ -166,7 +166,7 @@ func (h *hier) gather(ctx context.Context, in []byte) (uint64, error) {
 	k := f.seq
 	if h.leader {
 		f.want, f.next, f.wantLen, f.bad = k, 1, postLen(in), -1
-		if err := f.a.Wait(ctx, f.pendAll); err != nil {
+		if err := h.wait(ctx, f.pendAll); err != nil {
 			return k, err
 		}
 		f.floor = k
@@ -179,7 +179,7 @@ func (h *hier) gather(ctx context.Context, in []byte) (uint64, error) {
 		return k, err
 	}
 	f.want, f.root = k, 0
-	if err := f.a.Wait(ctx, f.pendRoot); err != nil {
+	if err := h.wait(ctx, f.pendRoot); err != nil {
 		return k, err
 	}
 	f.floor = k // the leader posted k once every rank of the host had

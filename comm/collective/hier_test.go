@@ -84,42 +84,63 @@ func wantHier(layout string, i int) []byte {
 // TestHierOps: on every layout, ranks on pretend hosts run rounds of
 // barriers, broadcasts from every root and floating-point allreduces in
 // two levels; every rank gets the broadcast's bytes and the one
-// allreduce result the documented order gives.
+// allreduce result the documented order gives. With crowded=true the
+// ranks wait on their host's posts as on a crowded machine (hierwait.go).
 func TestHierOps(t *testing.T) {
-	for _, layout := range hierLayouts {
-		t.Run("hosts="+layout, func(t *testing.T) {
-			f := hostWorlds(t, strings.Split(layout, ""))
-			ctx := testCtx(t)
-			cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
-			for r, c := range cs {
-				if c.hier == nil || c.PostBytes() != shm.PostBytes || c.Levels() != 2 {
-					t.Fatalf("rank %d: hier %v, PostBytes %d, %d levels: not hierarchical", r, c.hier != nil, c.PostBytes(), c.Levels())
-				}
-			}
-			rounds := count(500)
-			got := make([][][]byte, len(cs))
-			err := eachRank(len(cs), func(r int) error {
-				for i := range rounds {
-					res, err := postRound(ctx, cs[r], i)
-					if err != nil {
-						return fmt.Errorf("rank %d round %d (%s): %w", r, i, roundOp(i), err)
-					}
-					got[r] = append(got[r], res)
-				}
-				return nil
+	for _, crowded := range []bool{false, true} {
+		for _, layout := range hierLayouts {
+			t.Run(fmt.Sprintf("crowded=%v/hosts=%s", crowded, layout), func(t *testing.T) {
+				hierRounds(t, layout, crowded)
 			})
+		}
+	}
+}
+
+// hierRounds is one case of TestHierOps.
+func hierRounds(t *testing.T, layout string, crowded bool) {
+	f := hostWorlds(t, strings.Split(layout, ""))
+	ctx := testCtx(t)
+	cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
+	for r, c := range cs {
+		if c.hier == nil || c.PostBytes() != shm.PostBytes || c.Levels() != 2 {
+			t.Fatalf("rank %d: hier %v, PostBytes %d, %d levels: not hierarchical", r, c.hier != nil, c.PostBytes(), c.Levels())
+		}
+	}
+	if crowded {
+		crowd(cs)
+	}
+	rounds := count(500)
+	got := make([][][]byte, len(cs))
+	err := eachRank(len(cs), func(r int) error {
+		for i := range rounds {
+			res, err := postRound(ctx, cs[r], i)
 			if err != nil {
-				t.Fatal(err)
+				return fmt.Errorf("rank %d round %d (%s): %w", r, i, roundOp(i), err)
 			}
-			for i := range rounds {
-				want := wantHier(layout, i)
-				for r := range cs {
-					if !bytes.Equal(got[r][i], want) {
-						t.Fatalf("round %d (%s): rank %d got %x, want %x", i, roundOp(i), r, got[r][i], want)
-					}
-				}
+			got[r] = append(got[r], res)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rounds {
+		want := wantHier(layout, i)
+		for r := range cs {
+			if !bytes.Equal(got[r][i], want) {
+				t.Fatalf("round %d (%s): rank %d got %x, want %x", i, roundOp(i), r, got[r][i], want)
 			}
-		})
+		}
+	}
+}
+
+// crowd makes the ranks of cs wait on their hosts' posts as where the
+// ranks outnumber the CPUs (commtest's worlds never are).
+func crowd(cs []*Comm) {
+	for _, c := range cs {
+		if c.hier.f != nil {
+			c.hier.f.crowded = true
+		}
 	}
 }
 
@@ -160,20 +181,25 @@ func TestHierNoHosts(t *testing.T) {
 // an error wrapping comm.ErrPeerLost or comm.ErrLinkAborted within
 // seconds, and the communicator is closed everywhere.
 func TestHierPeerLost(t *testing.T) {
-	for _, gone := range []int{1, 3} { // rank 1 leads host b; rank 3 follows there
-		for _, op := range []string{"barrier", "bcast", "allreduce"} {
-			t.Run(fmt.Sprintf("gone=%d/op=%s", gone, op), func(t *testing.T) {
-				hierLost(t, gone, op)
-			})
+	for _, crowded := range []bool{false, true} {
+		for _, gone := range []int{1, 3} { // rank 1 leads host b; rank 3 follows there
+			for _, op := range []string{"barrier", "bcast", "allreduce"} {
+				t.Run(fmt.Sprintf("crowded=%v/gone=%d/op=%s", crowded, gone, op), func(t *testing.T) {
+					hierLost(t, gone, op, crowded)
+				})
+			}
 		}
 	}
 }
 
 // hierLost is one case of TestHierPeerLost.
-func hierLost(t *testing.T, gone int, op string) {
+func hierLost(t *testing.T, gone int, op string, crowded bool) {
 	f := hostWorlds(t, []string{"a", "b", "a", "b"})
 	ctx := testCtx(t)
 	cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
+	if crowded {
+		crowd(cs)
+	}
 	time.AfterFunc(30*time.Millisecond, func() { f.kill(gone) })
 	start := time.Now()
 	var survivors []int
@@ -201,13 +227,18 @@ func hierLost(t *testing.T, gone int, op string) {
 // TestHierCloseMidWait: Close at one rank ends its own wait in a
 // two-level barrier with ErrClosed, at a leader and at another rank.
 func TestHierCloseMidWait(t *testing.T) {
-	f := hostWorlds(t, []string{"a", "a", "b", "b"})
-	ctx := testCtx(t)
-	cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
-	for _, r := range []int{0, 3} {
-		time.AfterFunc(20*time.Millisecond, cs[r].Close)
-		if err := cs[r].Barrier(ctx); !errors.Is(err, ErrClosed) {
-			t.Errorf("rank %d: barrier after Close: %v, want ErrClosed", r, err)
+	for _, crowded := range []bool{false, true} {
+		f := hostWorlds(t, []string{"a", "a", "b", "b"})
+		ctx := testCtx(t)
+		cs := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true})
+		if crowded {
+			crowd(cs)
+		}
+		for _, r := range []int{0, 3} {
+			time.AfterFunc(20*time.Millisecond, cs[r].Close)
+			if err := cs[r].Barrier(ctx); !errors.Is(err, ErrClosed) {
+				t.Errorf("crowded %v, rank %d: barrier after Close: %v, want ErrClosed", crowded, r, err)
+			}
 		}
 	}
 }

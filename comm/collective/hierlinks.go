@@ -136,7 +136,7 @@ func (h *hier) source(ctx context.Context, k uint64, buf []byte) error {
 func (h *hier) await(ctx context.Context, k uint64, r int, buf []byte) error {
 	f := h.f
 	f.want, f.root = k, r
-	if err := f.a.Wait(ctx, f.pendRoot); err != nil {
+	if err := h.wait(ctx, f.pendRoot); err != nil {
 		return err
 	}
 	return h.take(k, r, buf)
@@ -148,17 +148,21 @@ func (h *hier) await(ctx context.Context, k uint64, r int, buf []byte) error {
 // wake-up of the transport's receive goroutine and then its own. Once
 // the pollers' policy says sleep, it blocks in Link.Recv, so an idle rank
 // burns no CPU. A serialized world's links progress in Recv anyway.
+//
+// A wait that ends with its message does not say ProgressDone, as coll's
+// do not: the transport's receive goroutine then keeps standing aside
+// until the next collective polls again, or wait.StandAside has passed.
+// Said after every exchange, it woke that goroutine once per collective,
+// to take the socket over just before the next poll wanted it back, which
+// on crowded hosts measured about half of a two-level barrier
+// (docs/benchmarks.md, "Collectives across hosts on both implementations'
+// default paths").
 func recvLink(ctx context.Context, l *comm.Link, buf []byte) (int, error) {
 	if l.MustProgress() {
 		return l.Recv(ctx, buf)
 	}
 	wt := wait.NewWaiter(&wait.Poller)
 	progressed := false
-	defer func() {
-		if progressed {
-			l.ProgressDone()
-		}
-	}()
 	for {
 		if n, ok, err := l.TryRecv(buf); ok || err != nil {
 			return n, err
@@ -178,6 +182,9 @@ func recvLink(ctx context.Context, l *comm.Link, buf []byte) (int, error) {
 			fallthrough
 		case wait.Yield:
 			if err := ctx.Err(); err != nil {
+				if progressed {
+					l.ProgressDone()
+				}
 				return 0, err
 			}
 		case wait.Sleep:
