@@ -15,12 +15,10 @@ import (
 	"github.com/plexus-hpc/plexus/internal/svg"
 	"github.com/plexus-hpc/plexus/kv"
 	"github.com/plexus-hpc/plexus/kv/kvbench"
-	"github.com/plexus-hpc/plexus/topo"
-	"github.com/plexus-hpc/plexus/topo/sysfs"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
-const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--topology NAME] [--pin] [--runs N] [--json] [--svg PREFIX]
+const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--topology NAME] [--pin] [--model DIR|FILE | --hwloc FILE] [--runs N] [--json] [--svg PREFIX]
 
 Measures 1Paxos and the replicated key-value store, broadcast down the
 machine-aware tree (impl tree) or one replica after the other (impl
@@ -40,7 +38,9 @@ PREFIX-BENCH-p99.svg against replicas, one line per impl (the row with
 the most clients of each point). --runs N runs each case N times and
 reports the median of each number. --pin runs agree and kvlocal as the
 paper does: replica i pinned to this machine's i-th CPU, on trees of
-its model (at most as many replicas as CPUs). --compact N makes every
+its model (at most as many replicas as CPUs); --model or --hwloc gives
+that model instead of this machine's sysfs one (such as the output of
+plexus machine measure, whose measured costs shape the adaptive tree). --compact N makes every
 replica snapshot its state every N slots and drop the log before it (0:
 never; kv passes it to plexus kv serve). --batch N bounds the accepts of
 one broadcast in agree and kvlocal (default 1: one broadcast per
@@ -78,6 +78,7 @@ type benchKVOpts struct {
 	transport, svg, topology          string
 	json, pin                         bool
 	runs, compact, batch              int
+	model                             modelFlags
 }
 
 func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
@@ -93,6 +94,7 @@ func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs.IntVar(&o.runs, "runs", 1, "`N` runs of each case; each number reported is its median over the runs")
 	fs.IntVar(&o.compact, "compact", kv.DefaultCompactEvery, "snapshot every `N` slots and drop the log before it (0: never)")
 	fs.IntVar(&o.batch, "batch", 1, "agree, kvlocal: at most `N` accepts per broadcast")
+	o.model.register(fs)
 	fs.StringVar(&o.topology, "topology", "adaptive", "agree, kvlocal: impl tree's tree, a topology `NAME` of plexus tree")
 	fs.BoolVar(&o.pin, "pin", false, "agree: pin replica i to this machine's i-th CPU (at most one replica per CPU)")
 	return fs
@@ -251,12 +253,12 @@ func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m
 	if bench == "agree" || bench == "kvlocal" {
 		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration,
 			Batch: p.o.batch, CompactEvery: uint64(p.o.compact), Topology: p.topology}
-		if p.o.pin {
-			model, err := localModel()
+		if p.o.pin || p.o.model != (modelFlags{}) {
+			model, err := p.o.model.load()
 			if err != nil {
 				return kvbench.Row{}, err
 			}
-			cfg.Model, cfg.Pin = model, true
+			cfg.Model, cfg.Pin = model, p.o.pin
 		}
 		if bench == "kvlocal" {
 			return kvbench.KVLocal(ctx, cfg)
@@ -269,19 +271,6 @@ func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m
 	}
 	return kvbench.Job(ctx, kvbench.JobConfig{Prog: prog, Replicas: replicas, Clients: clients, Mode: m,
 		Duration: p.o.duration, Transport: p.o.transport, Compact: p.o.compact, Timeout: p.o.duration + time.Minute})
-}
-
-// localModel is this machine's model, with estimated costs if it has
-// none, for pinned replicas.
-func localModel() (*topo.Model, error) {
-	m, err := sysfs.Local()
-	if err != nil {
-		return nil, err
-	}
-	if m.Send == nil {
-		err = topo.Estimate(m, topo.DefaultEstimate())
-	}
-	return m, err
 }
 
 // kvServeProg is the command that runs the kv job's ranks: this very

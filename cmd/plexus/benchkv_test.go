@@ -34,3 +34,18 @@ func TestBenchKVCompactBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchKVModel builds impl tree's tree on a given machine model
+// (the 2x10 Smelt machine, replicas on its first CPUs, not pinned): the
+// rows come out and a model that cannot be read is an error.
+func TestBenchKVModel(t *testing.T) {
+	out := mustRun(t, "bench", "kv", "--bench", "agree", "--duration", "100ms", "--replicas", "4",
+		"--clients", "2", "--impl", "tree", "--model", model2x10, "--json")
+	var rows []kvbench.Row
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].OpsPerS <= 0 {
+		t.Fatalf("rows %+v, %v\n%s", rows, err, out)
+	}
+	if _, errOut, code := plexus(t, "bench", "kv", "--bench", "agree", "--duration", "100ms", "--model", "/nonexistent"); code == exitOK {
+		t.Errorf("a missing model ran: exit %d\n%s", code, errOut)
+	}
+}
