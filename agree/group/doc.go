@@ -31,8 +31,18 @@
 // process: a comm.World's membership is fixed when it is joined, so a
 // new process cannot take a lost rank's place).
 //
+// On a Team, Run also polls the replica's links and relays the team's
+// broadcasts (Team.Net; there is no Serve):
+//
+//	team, err := group.NewTeam(group.TeamConfig{Replicas: 3, Mode: group.Tree, Pin: true})
+//	rs[i], err = group.New(group.Config{Agree: agree.Config{ID: i, Replicas: 3}}, team.Net(i))
+//	team.Attach(rs)
+//	go rs[i].Run(ctx) // for each i
+//
 // Messages to several replicas are batched: one frame per destination
-// per step, and the accepts of a burst go in one broadcast. A send that
+// per step, and the accepts of a burst go in one broadcast, up to
+// Config.BroadcastBatch (1 broadcasts each accept, as Smelt's 1Paxos).
+// Replica.Load tells how busy a team replica's goroutine is. A send that
 // fails reports the peer to the protocol, which replaces a lost leader or
 // acceptor at once instead of after its timeout. Everything the protocol
 // guarantees (agree's doc) holds here: lost or duplicated frames only
