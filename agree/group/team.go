@@ -3,7 +3,9 @@ package group
 import (
 	"fmt"
 	"runtime"
+	"slices"
 
+	"github.com/plexus-hpc/plexus/affinity"
 	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/ring"
 	"github.com/plexus-hpc/plexus/topo"
@@ -70,6 +72,11 @@ func NewTeam(cfg TeamConfig) (*Team, error) {
 	m, cpus, err := teamMachine(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Pin {
+		if err := checkAllowed(cpus); err != nil {
+			return nil, err
+		}
 	}
 	t := &Team{cfg: cfg, cpus: cpus, policy: teamPolicy(cfg)}
 	for root := range cfg.Replicas {
@@ -151,6 +158,21 @@ func teamMachine(cfg TeamConfig) (*topo.Model, []int, error) {
 		return nil, nil, fmt.Errorf("%w: %d CPUs for %d replicas", ErrConfig, len(cpus), cfg.Replicas)
 	}
 	return m, cpus, nil
+}
+
+// checkAllowed reports a CPU the process may not run on, before any
+// replica runs: Run would otherwise fail at its pinning.
+func checkAllowed(cpus []int) error {
+	allowed, err := affinity.Allowed()
+	if err != nil {
+		return fmt.Errorf("%w: pinning: %w", ErrConfig, err)
+	}
+	for i, c := range cpus {
+		if !slices.Contains(allowed, c) {
+			return fmt.Errorf("%w: replica %d's CPU %d (the process may use %d CPUs): %w", ErrConfig, i, c, len(allowed), affinity.ErrNotAllowed)
+		}
+	}
+	return nil
 }
 
 // newMembers links n members: a ring from each to each other.

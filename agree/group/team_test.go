@@ -2,6 +2,7 @@ package group
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -149,11 +150,16 @@ func TestTeamNewAcceptor(t *testing.T) {
 // TestTeamPinned runs two replicas pinned to the first two CPUs the
 // process may use, with Ps to spare (so they spin under the waiting
 // policy) and with none (so they sleep when idle): every value is
-// decided at both, in one order.
+// decided at both, in one order. A CPU the process may not use is
+// refused when the team is made.
 func TestTeamPinned(t *testing.T) {
 	cpus, err := affinity.Allowed()
 	if err != nil || len(cpus) < 2 {
 		t.Skipf("two CPUs to pin to: %v, %v", cpus, err)
+	}
+	_, err = NewTeam(TeamConfig{Replicas: 2, Mode: Tree, CPUs: []int{cpus[0], 1 << 20}, Pin: true})
+	if !errors.Is(err, ErrConfig) || !errors.Is(err, affinity.ErrNotAllowed) {
+		t.Errorf("a team pinned to CPU %d: %v, want ErrConfig and affinity.ErrNotAllowed", 1<<20, err)
 	}
 	for _, procs := range []int{2, 4} {
 		t.Run(fmt.Sprintf("gomaxprocs=%d", procs), func(t *testing.T) {
