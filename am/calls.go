@@ -15,7 +15,13 @@ func (e *Engine) Post(ctx context.Context, rank int, id ID, args []byte) error {
 	if err := e.check(ctx, rank, id, args); err != nil {
 		return err
 	}
-	if _, err := e.enqueue(rank, message{kind: kindPost, handler: id, payload: args}); err != nil {
+	var err error
+	if e.rt.wrap[rank] {
+		_, err = e.enqueue(rank, message{kind: kindPost, handler: id, payload: args})
+	} else if err = e.routeErr(rank); err == nil {
+		err = e.out[rank].post(id, args)
+	}
+	if err != nil {
 		return fmt.Errorf("am: post %q to rank %d: %w", e.names[id], rank, err)
 	}
 	return nil
@@ -201,12 +207,20 @@ func (e *Engine) lost(rank int, cause error) {
 // why the route is lost.
 // The generation is that of the buffer m went into (outbox.append).
 func (e *Engine) enqueue(dest int, m message) (uint64, error) {
-	for _, r := range e.rt.path[dest] {
-		if err := e.dead[r].Load(); err != nil {
-			return 0, *err
-		}
+	if err := e.routeErr(dest); err != nil {
+		return 0, err
 	}
 	return e.out[e.rt.first[dest]].append(m, e.rt.wrap[dest], e.rank, dest)
+}
+
+// routeErr returns why the route to dest is lost, or nil.
+func (e *Engine) routeErr(dest int) error {
+	for _, r := range e.rt.path[dest] {
+		if err := e.dead[r].Load(); err != nil {
+			return *err
+		}
+	}
+	return nil
 }
 
 func (e *Engine) failCalls(which func(pending) bool, err error) {

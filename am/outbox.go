@@ -56,8 +56,8 @@ func newOutbox(e *Engine, dest int) *outbox {
 // the buffer m went into, for block.
 func (o *outbox) append(m message, wrap bool, src, dest int) (uint64, error) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
 	if err := o.ready(); err != nil {
+		o.mu.Unlock()
 		return 0, err
 	}
 	if wrap {
@@ -67,7 +67,30 @@ func (o *outbox) append(m message, wrap bool, src, dest int) (uint64, error) {
 	}
 	gen := o.gen
 	o.added(m.kind.isReply())
+	o.mu.Unlock()
 	return gen, nil
+}
+
+// post is append for a Post straight to dest, the busy sender's case,
+// without a message to copy through the calls.
+func (o *outbox) post(id ID, args []byte) error {
+	o.mu.Lock()
+	if err := o.ready(); err != nil {
+		o.mu.Unlock()
+		return err
+	}
+	if id < 0x80 && len(args) < 0x80 {
+		o.buf = append(append(o.buf, byte(kindPost), byte(id), byte(len(args))), args...)
+	} else {
+		o.buf = appendLong(o.buf, message{kind: kindPost, handler: id, payload: args})
+	}
+	o.n++
+	o.e.appended.note(&o.seen)
+	if len(o.buf) >= o.e.th.bytes {
+		o.sendLocked(causeSize)
+	}
+	o.mu.Unlock()
+	return nil
 }
 
 // block notes that the caller of a Call appended to buffer gen now
