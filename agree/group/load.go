@@ -41,10 +41,11 @@ func (c *loadClock) busy(now func() time.Time) {
 	}
 }
 
-// idle notes a sweep that found nothing.
-func (c *loadClock) idle(now time.Time) {
+// idle notes a sweep that found nothing; now is read only when the
+// replica was busy.
+func (c *loadClock) idle(now func() time.Time) {
 	if !c.busySince.IsZero() {
-		c.busyNs.Add(int64(now.Sub(c.busySince)))
+		c.busyNs.Add(int64(now().Sub(c.busySince)))
 		c.busySince = time.Time{}
 	}
 }

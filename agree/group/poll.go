@@ -43,7 +43,7 @@ func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 		w = wait.NewWaiter(t.policy)
 	}
 	r.load.start(time.Now())
-	defer func() { r.load.idle(time.Now()) }()
+	defer r.load.idle(time.Now)
 	for sweeps := 0; ; sweeps++ {
 		if r.sweep(ctx, t, m, ticks) {
 			r.load.busy(time.Now)
@@ -53,7 +53,7 @@ func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 			}
 			continue
 		}
-		r.load.idle(time.Now())
+		r.load.idle(time.Now)
 		if err := r.wait(ctx, &w, t, m, ticks); err != nil {
 			return err
 		}
