@@ -40,15 +40,16 @@ reports the median of each number. --pin runs agree and kvlocal as the
 paper does: replica i pinned to this machine's i-th CPU, on trees of
 its model (at most as many replicas as CPUs); --model or --hwloc gives
 that model instead of this machine's sysfs one (such as the output of
-plexus machine measure, whose measured costs shape the adaptive tree). --compact N makes every
-replica snapshot its state every N slots and drop the log before it (0:
-never; kv passes it to plexus kv serve). --batch N bounds the accepts of
-one broadcast in agree and kvlocal (default 1: one broadcast per
-decision, as in the paper). agree rows also give the busy nanoseconds
-per decision of the acceptor and the leader (acceptor_ns, leader_ns in
---json): where the acceptor's approaches 1e9/ops_per_s, its broadcast
-bounds the throughput. --topology NAME builds impl tree's tree in agree
-and kvlocal with another of plexus tree's topologies (default adaptive;
+plexus machine measure, whose costs shape the adaptive tree).
+--compact N makes every replica snapshot its state every N slots and
+drop the log before it (0: never; kv passes it to plexus kv serve).
+--batch N bounds the accepts of one broadcast in agree and kvlocal
+(default 1: one broadcast per decision, as in the paper). agree rows
+also give the busy nanoseconds per decision of the acceptor and the
+leader (acceptor_ns, leader_ns in --json): where the acceptor's
+approaches 1e9/ops_per_s, its broadcast bounds the throughput.
+--topology NAME builds impl tree's tree in agree and kvlocal with
+another of plexus tree's topologies (default adaptive;
 binary makes the root send two messages); its rows say tree-NAME.`
 
 var benchKVCmd = &command{
