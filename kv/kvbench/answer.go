@@ -39,7 +39,8 @@ func newAnswers(n int) []answer {
 // replicas are pinned and fewer than the Ps: they then hold their Ps and
 // spin, the clients share the Ps left, and a parked client would be
 // woken onto the P of the replica that answered, which never gives it
-// up. Otherwise clients park at once, leaving the Ps to the replicas.
+// up. Otherwise a client yields for its first 63 polls only (tens of
+// microseconds) before it parks, leaving the Ps to the replicas.
 const yieldFor = time.Millisecond
 
 // answerAt runs on replica id's goroutine only (the single writer of
@@ -55,9 +56,11 @@ func answerAt(as []answer, n, id int, v []byte) {
 		return
 	}
 	a := &as[c]
-	if seq := binary.LittleEndian.Uint64(v[8:]); seq > a.done.Load() { // a repeat of an old request is no answer
-		a.done.Store(seq)
+	seq := binary.LittleEndian.Uint64(v[8:])
+	if seq <= a.done.Load() {
+		return // a repeat of an old request is no answer
 	}
+	a.done.Store(seq)
 	if a.parked.Load() {
 		select {
 		case a.wake <- struct{}{}:
@@ -66,8 +69,8 @@ func answerAt(as []answer, n, id int, v []byte) {
 	}
 }
 
-// await waits until request seq was applied, yielding for up to yield,
-// and reports false if ctx ended first.
+// await waits until request seq was applied, yielding for up to yield
+// (and at least 63 polls), and reports false if ctx ended first.
 func (a *answer) await(ctx context.Context, seq uint64, yield time.Duration) bool {
 	start := time.Now()
 	for polls := 0; a.done.Load() < seq; polls++ {
