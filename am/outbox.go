@@ -18,8 +18,9 @@ type packet struct {
 // outbox is the aggregation buffer towards one destination and the
 // goroutine that sends its packets in order.
 //
-// Concurrency contract: append, block, unblock, poll, flush and fail
-// hold mu; any goroutine may call them. Packets enter q under mu, so
+// Concurrency contract: append, post, appendRaw, block, unblock, poll,
+// push, flush and fail hold mu, and tryPoll holds it if it can take it at
+// once; any goroutine may call them. Packets enter q under mu, so
 // their order in q is the order their messages were appended; only run
 // receives from q.
 type outbox struct {
