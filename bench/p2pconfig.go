@@ -21,8 +21,8 @@ type P2PConfig struct {
 	Transport string
 	// Hierarchy runs Plexus's collectives with
 	// collective.Config.Hierarchy: in two levels when the ranks span
-	// hosts and share memory within each (transport auto). Open MPI runs
-	// as ever.
+	// hosts and share memory within each, so it takes transport auto.
+	// Open MPI runs as ever.
 	Hierarchy bool
 	// Peers adds Open MPI's runs of the same cases (bench/peers). When
 	// mpicc or mpirun is missing, P2P says so on Log and runs Plexus alone.
@@ -177,6 +177,9 @@ func (c P2PConfig) Validate() error {
 	}
 	if err := c.validateCases(); err != nil {
 		return err
+	}
+	if c.Hierarchy && c.Transport != "auto" {
+		return fmt.Errorf("%w: hierarchy over transport %s; the two levels need shared memory within each host: transport auto", ErrP2PConfig, c.Transport)
 	}
 	if c.NoPGO && len(c.Rank) > 0 {
 		return fmt.Errorf("%w: NoPGO builds the rank program, and Rank %q is given", ErrP2PConfig, c.Rank)

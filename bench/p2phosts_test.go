@@ -113,6 +113,8 @@ func TestP2PConfigHosts(t *testing.T) {
 		{Hosts: []string{"h1", "h2"}, Transport: "shm"},
 		{Hosts: []string{"h1", "h2"}, SSH: []string{}},
 		{Hosts: []string{"h1", "-oProxyCommand=x"}},
+		{Hosts: []string{"h1", "h2"}, Hierarchy: true},
+		{Hosts: []string{"h1", "h2"}, Hierarchy: true, Transport: "tcp"},
 	} {
 		if err := c.Validate(); !errors.Is(err, ErrP2PConfig) {
 			t.Errorf("%+v: %v", c, err)

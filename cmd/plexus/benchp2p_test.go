@@ -92,6 +92,7 @@ func TestBenchP2PBadFlags(t *testing.T) {
 		{"bench", "p2p", "--hostfile", "/nonexistent/hosts"},
 		{"bench", "p2p", "--host", "h1,-oProxyCommand=x"},
 		{"bench", "p2p", "--host", "h1", "--rsh", " "},
+		{"bench", "p2p", "--host", "h1,h2", "--hierarchy"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != exitUsage {
