@@ -68,7 +68,11 @@
 // waves of messages collect every rank's count of tasks held, sent and
 // received, and two consecutive waves that agree, with every rank idle
 // and as many tasks received as sent, prove that none exists and none
-// is in flight. docs/design/task.md gives the argument.
+// is in flight. docs/design/task.md gives the argument. A rank whose
+// tasks of the group run out tells rank 0 at once, with its counts:
+// rank 0 waits for these hints rather than probing busy ranks on a
+// timer, and a hint from every rank stands for the first of the two
+// waves.
 //
 // # Errors
 //
