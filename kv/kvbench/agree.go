@@ -3,6 +3,8 @@ package kvbench
 import (
 	"context"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -83,11 +85,12 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 		go func() { defer bg.Done(); _ = r.Run(ctx) }()
 	}
 	before := loads(rs)
-	lat, elapsed, err := drive(ctx, cfg, rs, answers)
+	lat, retries, elapsed, err := drive(ctx, cfg, rs, answers)
 	if err != nil {
 		return Row{}, err
 	}
 	row := row("agree", cfg.impl(), cfg.Replicas, cfg.Clients, lat, elapsed)
+	row.Retries = retries
 	row.AcceptorNs, row.LeaderNs = busyPerOp(before, loads(rs), len(lat))
 	return row, nil
 }
@@ -113,11 +116,25 @@ func busyPerOp(before, after []group.Load, ops int) (acceptor, leader float64) {
 	return per(1 % len(after)), per(0)
 }
 
+// attemptFor is how long a client waits for its request before it
+// proposes it again. The protocol may drop a proposal without a word (one
+// made at a replica that knows no leader, or lost with a frame when a
+// ring's backlog is full, or in a change of leader), and only the client
+// can tell, as kv's clients do (kv.ClientConfig's Attempt).
+const attemptFor = 100 * time.Millisecond
+
+// abandonAfter is how long past the end of the run a client goes on
+// proposing a request: one still undecided then fails the run
+// (ErrUndecided) rather than hang it.
+const abandonAfter = 2 * time.Second
+
 // drive runs the closed-loop clients for the duration and returns every
-// response time, sorted.
-func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, answers []answer) ([]time.Duration, time.Duration, error) {
+// response time, sorted, and how many proposals were made again.
+func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, answers []answer) ([]time.Duration, int, time.Duration, error) {
 	var mu sync.Mutex
 	var all []time.Duration
+	var retries int
+	var errs []error
 	var wg sync.WaitGroup
 	start := time.Now()
 	end := start.Add(cfg.Duration)
@@ -129,30 +146,62 @@ func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, answers []
 			if cfg.Pin && cfg.Replicas < runtime.GOMAXPROCS(0) { // the replicas spin on Ps of their own
 				yield = yieldFor
 			}
-			mine := proposer(ctx, rs[c%len(rs)], c, &answers[c], end, yield)
+			p := proposer{r: rs[c%len(rs)], c: c, a: &answers[c], yield: yield}
+			err := p.run(ctx, end)
 			mu.Lock()
-			all = append(all, mine...)
+			all = append(all, p.lat...)
+			retries += p.retries
+			errs = append(errs, err)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
 	slices.Sort(all)
-	return all, time.Since(start), ctx.Err()
+	if err := errors.Join(errs...); err != nil {
+		return nil, retries, 0, err
+	}
+	return all, retries, time.Since(start), ctx.Err()
 }
 
-// proposer is client c: it proposes its next value at r, waits for it to
-// be applied there, and returns the response times.
-func proposer(ctx context.Context, r *group.Replica, c int, a *answer, end time.Time, yield time.Duration) []time.Duration {
-	var lat []time.Duration
+// proposer is client c, proposing at r (a *group.Replica).
+type proposer struct {
+	r interface {
+		Propose(ctx context.Context, v []byte) error
+	}
+	c       int
+	a       *answer
+	yield   time.Duration
+	lat     []time.Duration // response times of the answered requests
+	retries int             // proposals made again after attemptFor
+}
+
+// run proposes the client's next value, waits for it to be applied at
+// r (proposing it again every attemptFor), and so on until end. It
+// returns an error wrapping ErrUndecided if a request is still
+// undecided abandonAfter past end.
+func (p *proposer) run(ctx context.Context, end time.Time) error {
 	for seq := uint64(1); time.Now().Before(end); seq++ {
 		v := make([]byte, 16)
-		binary.LittleEndian.PutUint64(v, uint64(c))
+		binary.LittleEndian.PutUint64(v, uint64(p.c))
 		binary.LittleEndian.PutUint64(v[8:], seq)
 		t0 := time.Now()
-		if r.Propose(ctx, v) != nil || !a.await(ctx, seq, yield) {
-			return lat
+		for attempt := 1; ; attempt++ {
+			if p.r.Propose(ctx, v) != nil {
+				return nil // the run is over
+			}
+			if p.a.await(ctx, seq, p.yield, time.Now().Add(attemptFor)) {
+				break
+			}
+			if ctx.Err() != nil {
+				return nil
+			}
+			if time.Now().After(end.Add(abandonAfter)) {
+				return fmt.Errorf("%w: client %d's request %d, proposed %d times, the last %v after the run ended",
+					ErrUndecided, p.c, seq, attempt, abandonAfter)
+			}
+			p.retries++
 		}
-		lat = append(lat, time.Since(t0))
+		p.lat = append(p.lat, time.Since(t0))
 	}
-	return lat
+	return nil
 }

@@ -2,6 +2,8 @@ package kvbench
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"slices"
 	"strconv"
 	"testing"
@@ -76,3 +78,51 @@ func TestJobArgsCompact(t *testing.T) {
 		}
 	}
 }
+
+// dropFirst is a replica that drops every request's first proposal and
+// answers the next at once.
+type dropFirst struct {
+	as    []answer
+	seen  map[uint64]bool
+	calls int
+}
+
+func (d *dropFirst) Propose(_ context.Context, v []byte) error {
+	d.calls++
+	seq := binary.LittleEndian.Uint64(v[8:])
+	if d.seen[seq] {
+		answerAt(d.as, 1, 0, v)
+	}
+	d.seen[seq] = true
+	return nil
+}
+
+// A client whose proposals the protocol drops proposes them again after
+// attemptFor, counts the retries, and goes on; one that never gets an
+// answer stops abandonAfter past the run's end with ErrUndecided.
+func TestProposerProposesAgain(t *testing.T) {
+	d := &dropFirst{as: newAnswers(1), seen: map[uint64]bool{}}
+	p := proposer{r: d, a: &d.as[0]}
+	if err := p.run(context.Background(), time.Now().Add(3*attemptFor)); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.lat) == 0 || p.retries != len(p.lat) || d.calls != 2*len(p.lat) {
+		t.Fatalf("%d answered, %d retries, %d proposals; want one retry and two proposals per answer",
+			len(p.lat), p.retries, d.calls)
+	}
+
+	q := proposer{r: silent{}, a: &newAnswers(1)[0]}
+	start := time.Now()
+	err := q.run(context.Background(), start.Add(attemptFor))
+	if !errors.Is(err, ErrUndecided) {
+		t.Fatalf("a request never answered: err %v, want ErrUndecided", err)
+	}
+	if d := time.Since(start); d < abandonAfter {
+		t.Errorf("gave up after %v, before abandonAfter past the end", d)
+	}
+}
+
+// silent is a replica that drops every proposal.
+type silent struct{}
+
+func (silent) Propose(context.Context, []byte) error { return nil }

@@ -70,32 +70,47 @@ func answerAt(as []answer, n, id int, v []byte) {
 }
 
 // await waits until request seq was applied, yielding for up to yield
-// (and at least 63 polls), and reports false if ctx ended first.
-func (a *answer) await(ctx context.Context, seq uint64, yield time.Duration) bool {
+// (and at least 63 polls), and reports whether it was before ctx ended
+// or deadline passed.
+func (a *answer) await(ctx context.Context, seq uint64, yield time.Duration, deadline time.Time) bool {
 	start := time.Now()
 	for polls := 0; a.done.Load() < seq; polls++ {
-		if polls%64 != 63 || time.Since(start) < yield {
+		if polls%64 != 63 {
 			runtime.Gosched()
 			continue
 		}
-		if !a.park(ctx, seq) {
+		now := time.Now()
+		if ctx.Err() != nil || !now.Before(deadline) {
 			return false
+		}
+		if now.Sub(start) < yield {
+			runtime.Gosched()
+			continue
+		}
+		if !a.park(ctx, seq, deadline) {
+			return a.done.Load() >= seq
 		}
 	}
 	return true
 }
 
-// park blocks until the replica stores seq or ctx ends.
-func (a *answer) park(ctx context.Context, seq uint64) bool {
+// park blocks until the replica stores seq, ctx ends or deadline
+// passes, and reports false for the latter two. It may also return true
+// on a wake-up meant for an earlier request: callers look at done again.
+func (a *answer) park(ctx context.Context, seq uint64, deadline time.Time) bool {
 	a.parked.Store(true)
 	defer a.parked.Store(false)
 	if a.done.Load() >= seq {
 		return true
 	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
 	select {
 	case <-a.wake:
 		return true
 	case <-ctx.Done():
+		return false
+	case <-t.C:
 		return false
 	}
 }

@@ -39,7 +39,7 @@ func TestAnswerNoLostWakeup(t *testing.T) {
 	}()
 	for s := uint64(1); s <= n; s++ {
 		asked.Store(s)
-		if !as[1].await(ctx, s, 0) {
+		if !as[1].await(ctx, s, 0, time.Now().Add(time.Minute)) {
 			t.Fatalf("request %d: no answer before the deadline", s)
 		}
 		if got := as[1].done.Load(); got < s {
@@ -62,16 +62,34 @@ func TestAnswerPark(t *testing.T) {
 	defer cancel()
 	as := newAnswers(1)
 	answerAt(as, 1, 0, value(0, 1))
-	if !as[0].park(ctx, 1) {
+	if !as[0].park(ctx, 1, time.Now().Add(time.Minute)) {
 		t.Fatal("park slept through an answer stored before it parked")
 	}
 	done := make(chan bool)
-	go func() { done <- as[0].park(ctx, 2) }()
+	go func() { done <- as[0].park(ctx, 2, time.Now().Add(time.Minute)) }()
 	for !as[0].parked.Load() {
 		runtime.Gosched()
 	}
 	answerAt(as, 1, 0, value(0, 2))
 	if !<-done {
 		t.Fatal("park not woken by an answer stored while it was parked")
+	}
+}
+
+// An answer that never comes ends await at its deadline, and park too:
+// the client then proposes again (proposer.run) instead of hanging.
+func TestAnswerDeadline(t *testing.T) {
+	as := newAnswers(1)
+	for _, yield := range []time.Duration{0, time.Hour} {
+		start := time.Now()
+		if as[0].await(context.Background(), 1, yield, start.Add(20*time.Millisecond)) {
+			t.Fatalf("yield %v: await reported an answer that never came", yield)
+		}
+		if d := time.Since(start); d < 20*time.Millisecond || d > time.Minute {
+			t.Errorf("yield %v: await returned after %v, want its 20ms deadline", yield, d)
+		}
+	}
+	if as[0].park(context.Background(), 1, time.Now().Add(time.Millisecond)) {
+		t.Error("park reported an answer that never came")
 	}
 }

@@ -29,6 +29,10 @@ type Row struct {
 	// the bottleneck, as in Smelt's §5.6.
 	AcceptorNs float64 `json:"acceptor_ns,omitempty"`
 	LeaderNs   float64 `json:"leader_ns,omitempty"`
+	// Retries (bench agree) is how many requests a client proposed again
+	// after waiting attemptFor without an answer: proposals the protocol
+	// dropped, or answers slower than that.
+	Retries int `json:"retries,omitempty"`
 }
 
 // Median returns rows[0] with each number replaced by its median over
@@ -48,6 +52,7 @@ func Median(rows []Row) Row {
 	out.P99us = med(func(r Row) float64 { return r.P99us })
 	out.AcceptorNs = med(func(r Row) float64 { return r.AcceptorNs })
 	out.LeaderNs = med(func(r Row) float64 { return r.LeaderNs })
+	out.Retries = int(med(func(r Row) float64 { return float64(r.Retries) }))
 	return out
 }
 
