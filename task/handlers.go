@@ -122,7 +122,7 @@ func handlePing(context.Context, int, []byte) ([]byte, error) { return nil, nil 
 // when it went idle, which can stand for that rank's answer to a wave
 // (hintWave). It is only a hint: the waves decide.
 func (p *Pool) handleIdle(_ context.Context, from int, args []byte) ([]byte, error) {
-	if len(args) < 8 || from < 0 || from >= p.Size() {
+	if len(args) < 8 {
 		return nil, fmt.Errorf("%w: idle hint of %d bytes from rank %d, want 8 and a report", ErrMalformed, len(args), from)
 	}
 	r, err := decodeReport(args[8:])
@@ -131,9 +131,15 @@ func (p *Pool) handleIdle(_ context.Context, from int, args []byte) ([]byte, err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.bound { // no group here can be waited on yet; p.e is not set
+		return nil, nil
+	}
+	if n := p.e.Size(); from < 0 || from >= n {
+		return nil, fmt.Errorf("%w: idle hint from rank %d, world of %d", ErrMalformed, from, n)
+	}
 	if g, ok := p.groups[binary.LittleEndian.Uint64(args)]; ok {
 		if g.hints == nil {
-			g.hints, g.hinted = make([]report, p.Size()), make([]bool, p.Size())
+			g.hints, g.hinted = make([]report, p.e.Size()), make([]bool, p.e.Size())
 		}
 		g.hints[from], g.hinted[from] = r, true
 		select {
