@@ -143,6 +143,14 @@ func (l *Link) Progress() (delivered, ok bool) {
 	l.w.stopSpinning()
 	if !delivered {
 		l.w.giveCPU()
+	} else if l.w.sleepers.Load() > 0 {
+		// Others of this world sleep until the transport's receive
+		// goroutine delivers to them, and it stands aside while anyone
+		// polls (wait.StandAside, its timers a millisecond on an idle
+		// VM): hand the rings back now, as a poller about to sleep does.
+		// A caller between two waits, the common case here, would
+		// otherwise leave their frames undelivered for that long.
+		p.PollDone(-1)
 	}
 	return delivered, true
 }
