@@ -16,6 +16,16 @@ import (
 // below it a second rail saves less than the split costs.
 const DefaultRailMin = 64 << 10
 
+// railSendWindow is the most bytes of frames posted on a peer's rails
+// and not yet settled (multirail.Config.Window of the sending Link).
+// Enough to keep every rail busy across a round trip and a few chunks,
+// and no more: a rail's share of each frame is fitted to its predicted
+// backlog, and a prediction's error grows with the backlog, which the
+// in-order receiver pays when a window of frames ends; it also bounds the
+// copies a sender holds per peer. The receiving Link keeps the default
+// window, so a single frame larger than this still passes.
+const railSendWindow = 8 << 20
+
 // railSep separates the main address from the rails' in an address book
 // entry (JoinAddr); it is in no host:port.
 const railSep = ";"

@@ -164,8 +164,13 @@ func (rs *railSet) sample(conns []net.Conn, pairs []multirail.Addr) ([]rail.Prof
 // linkConfig is the multirail settings towards or from peer; pairs name
 // the rails in what it reports (railDown).
 func (rs *railSet) linkConfig(peer int, pairs []multirail.Addr, out bool) multirail.Config {
+	window := 0 // the default, for the Link that receives
+	if out {
+		window = railSendWindow
+	}
 	return multirail.Config{
 		MaxMessage: headerSize + rs.e.cfg.MaxPayload,
+		Window:     window,
 		RailDown: func(i int, err error) {
 			name := fmt.Sprint(i)
 			if i < len(pairs) {
