@@ -27,11 +27,15 @@ type Node struct {
 	snap    Snapshot          // the application's state at snap.Index; learned holds only later slots
 	rec     recovery          // a restarted replica's recovery
 
-	lead lead   // leader state, for the current epoch
-	acc  accept // acceptor state, for the current epoch
-	own  map[string]int64
-	fd   detector
-	px   paxos // reconfiguration: voter and proposer state
+	lead lead             // leader state, for the current epoch
+	acc  accept           // acceptor state, for the current epoch
+	own  map[string]int64 // this replica's undecided values, by when last sent
+	// settled holds this replica's own values that are learned but not
+	// yet handed out in Ready, by slot: a snapshot that skips their slot
+	// puts them back in own (see install).
+	settled map[uint64][]byte
+	fd      detector
+	px      paxos // reconfiguration: voter and proposer state
 
 	out     []Message
 	decided []Entry
@@ -54,6 +58,7 @@ func New(cfg Config) (*Node, error) {
 		view:    View{Epoch: 1, Leader: 0, Acceptor: 1 % cfg.Replicas},
 		learned: map[uint64][]byte{},
 		own:     map[string]int64{},
+		settled: map[uint64][]byte{},
 	}
 	n.enter()
 	if cfg.Restarted {
@@ -96,6 +101,9 @@ func (n *Node) Status() Status {
 // reuses them.
 func (n *Node) Ready() Ready {
 	r := Ready{Messages: n.out, Decided: n.decided, Snapshot: n.ready}
+	for _, e := range r.Decided {
+		delete(n.settled, e.Slot)
+	}
 	clear(n.spare.Messages)
 	clear(n.spare.Decided)
 	n.out, n.decided, n.ready = n.spare.Messages[:0], n.spare.Decided[:0], nil

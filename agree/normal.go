@@ -98,7 +98,10 @@ func (n *Node) learn(slot uint64, v []byte) {
 		return
 	}
 	n.learned[slot] = v
-	delete(n.own, string(v))
+	if _, ok := n.own[string(v)]; ok {
+		delete(n.own, string(v))
+		n.settled[slot] = v
+	}
 	if n.isLeader() {
 		delete(n.lead.inflight, string(v))
 		delete(n.lead.proposed, slot)

@@ -88,10 +88,25 @@ func (n *Node) install(s *Snapshot) {
 	n.snap = *s
 	n.applied = s.Index
 	n.hint = max(n.hint, s.Index)
+	n.unsettle(s.Index)
 	n.forget(s.Index)
 	n.decided = nil
 	c := *s
 	n.ready = &c
+}
+
+// unsettle puts back in own, to be proposed at the next tick, this
+// replica's values learned in slots up to index that were never handed
+// out: the snapshot supersedes them, so without it they would be
+// applied here neither in their slot nor in another, and a client that
+// waits for its value to be applied at this replica would wait forever.
+func (n *Node) unsettle(index uint64) {
+	for s, v := range n.settled {
+		if s <= index {
+			n.own[string(v)] = n.now - int64(n.cfg.RetryTicks)
+			delete(n.settled, s)
+		}
+	}
 }
 
 // fetchReply answers a Fetch from slot from: the snapshot first when the
