@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +87,9 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	}
 	before := loads(rs)
 	lat, retries, elapsed, err := drive(ctx, cfg, rs, answers)
+	if errors.Is(err, ErrUndecided) {
+		return Row{}, fmt.Errorf("%w\n%s", err, describe(ctx, rs))
+	}
 	if err != nil {
 		return Row{}, err
 	}
@@ -93,6 +97,28 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	row.Retries = retries
 	row.AcceptorNs, row.LeaderNs = busyPerOp(before, loads(rs), len(lat))
 	return row, nil
+}
+
+// describe reports each replica's protocol state (view, applied and
+// compacted slots, own values still undecided), taken on the replica's
+// goroutine, so that a run that fails with ErrUndecided tells where the
+// request stopped; a replica that does not answer within a second is
+// reported as such.
+func describe(ctx context.Context, rs []*group.Replica) string {
+	var b strings.Builder
+	for _, r := range rs {
+		st := make(chan agree.Status, 1)
+		ctx, cancel := context.WithTimeout(ctx, time.Second)
+		err := r.Call(ctx, func(*agree.Node) { st <- r.Status() })
+		select {
+		case s := <-st:
+			fmt.Fprintf(&b, "replica %d: %+v\n", r.ID(), s)
+		case <-ctx.Done():
+			fmt.Fprintf(&b, "replica %d: no answer (%v)\n", r.ID(), errors.Join(err, ctx.Err()))
+		}
+		cancel()
+	}
+	return b.String()
 }
 
 // loads reads every replica's load.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -126,3 +128,34 @@ func TestProposerProposesAgain(t *testing.T) {
 type silent struct{}
 
 func (silent) Propose(context.Context, []byte) error { return nil }
+
+// TestDescribe: what a run that fails with ErrUndecided reports names
+// every replica's view and applied slot.
+func TestDescribe(t *testing.T) {
+	team, err := group.NewTeam(group.TeamConfig{Replicas: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []*group.Replica
+	for id := range 2 {
+		r, err := group.New(group.Config{Agree: agree.Config{ID: id, Replicas: 2}}, team.Net(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	team.Attach(rs)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, r := range rs {
+		wg.Go(func() { _ = r.Run(ctx) })
+	}
+	got := describe(ctx, rs)
+	cancel()
+	wg.Wait()
+	for _, want := range []string{"replica 0: {ID:0 Epoch:1", "replica 1: {ID:1 Epoch:1", "Applied:"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("describe says %q, want it to contain %q", got, want)
+		}
+	}
+}
