@@ -28,6 +28,9 @@ type sim struct {
 	applied  [][]Entry         // S3, per replica
 	proposed map[string]bool   // S4
 	compact  uint64            // a replica snapshots every compact slots (0: never)
+	// handed, when not nil, records the values each replica handed out
+	// in Ready.Decided (not those it got by a snapshot).
+	handed []map[string]bool
 	// mayRestart, when not nil, lets chaos restart replica id with its
 	// state lost (up or crashed).
 	mayRestart func(id int) bool
@@ -73,6 +76,9 @@ func (s *sim) collect(id int) {
 	}
 	for _, e := range rd.Decided {
 		s.checkDecided(id, e)
+		if s.handed != nil {
+			s.handed[id][string(e.Value)] = true
+		}
 	}
 	s.checkLearned(id)
 	s.maybeCompact(id)

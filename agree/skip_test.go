@@ -1,6 +1,9 @@
 package agree
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestSkippedOwnValueProposedAgain: a replica learns its own value in
 // slot 2 while it misses slot 1, then catches up from a snapshot that
@@ -39,4 +42,48 @@ func TestSkippedOwnValueProposedAgain(t *testing.T) {
 		}
 	}
 	t.Fatalf("replica 2's value, decided in a slot its snapshot skipped, is neither applied nor proposed again: %+v", n.Status())
+}
+
+// TestLossyLaggardAppliesItsOwn: replica 2 proposes every value and
+// loses a third of the accepts sent to it while the others compact
+// every 4 slots, so it catches up from snapshots that skip slots it had
+// learned. Every value it proposed must still be handed out at replica
+// 2 itself, in some slot: its clients wait for that.
+func TestLossyLaggardAppliesItsOwn(t *testing.T) {
+	s := newSim(t, 3, 7)
+	s.compact = 4
+	s.handed = []map[string]bool{{}, {}, {}}
+	var vs []string
+	for i := range 60 {
+		vs = append(vs, fmt.Sprintf("v%d", i))
+		s.propose(2, vs[i])
+		for len(s.pool) > 0 {
+			i := s.rnd.IntN(len(s.pool))
+			if m := s.pool[i]; m.To == 2 && m.Type == Accept && s.rnd.IntN(3) == 0 {
+				s.pool = append(s.pool[:i], s.pool[i+1:]...)
+				continue
+			}
+			s.deliver(i)
+		}
+		for id := range s.nodes {
+			s.tick(id)
+		}
+	}
+	handedAll := func() bool {
+		for _, v := range vs {
+			if !s.handed[2][v] {
+				return false
+			}
+		}
+		return true
+	}
+	if !s.settle(200, handedAll) {
+		var missing []string
+		for _, v := range vs {
+			if !s.handed[2][v] {
+				missing = append(missing, v)
+			}
+		}
+		t.Fatalf("replica 2 never applied its own %v (%+v)", missing, s.nodes[2].Status())
+	}
 }
