@@ -9,7 +9,16 @@ import (
 // slot 2 while it misses slot 1, then catches up from a snapshot that
 // covers both. The value was never applied here, so the replica must
 // propose it again (its client waits for it to be applied here).
+// The same holds for a value applied in the replica's last steps whose
+// Ready the driver had not taken yet when the snapshot came: install
+// supersedes Ready.Decided.
 func TestSkippedOwnValueProposedAgain(t *testing.T) {
+	for _, handedOut := range []bool{false, true} {
+		t.Run(fmt.Sprintf("applied=%v", handedOut), func(t *testing.T) { skippedOwn(t, handedOut) })
+	}
+}
+
+func skippedOwn(t *testing.T, handedOut bool) {
 	n, err := New(Config{ID: 2, Replicas: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +35,11 @@ func TestSkippedOwnValueProposedAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(Message{Type: Accept, From: acc, To: 2, Epoch: st.Epoch, Slot: 2, Value: []byte("mine")})
+	slot := uint64(2) // missing slot 1: learned, not applied
+	if handedOut {
+		slot = 1 // applied, but superseded before the driver took its Ready
+	}
+	must(Message{Type: Accept, From: acc, To: 2, Epoch: st.Epoch, Slot: slot, Value: []byte("mine")})
 	must(Message{Type: Entries, From: acc, To: 2, Epoch: st.Epoch, Snap: &Snapshot{Index: 2, Data: []byte("s")}})
 	for _, e := range n.Ready().Decided {
 		if string(e.Value) == "mine" {
