@@ -16,7 +16,7 @@ func init() { addCommand(benchRailCmd) }
 var benchRailCmd = &command{
 	name:    "bench rail",
 	summary: "measure multirail transfers between two hosts, side by side with MPTCP and Open MPI",
-	usage: `bench rail --host HOSTS | --hostfile FILE [--rsh CMD] [--rails CIDRS] [--quick] [--compete] [--runs N] [--impls LIST] [--json] [--svg FILE]
+	usage: `bench rail --host HOSTS | --hostfile FILE [--rsh CMD] [--rails CIDRS] [--quick] [--compete] [--runs N] [--impls LIST] [--slice BYTES] [--json] [--svg FILE]
 
 Runs a job of two ranks, one on each of two hosts, as plexus rail sample
 does (--host, --hostfile, --rsh and --rails as there; each rank this
@@ -49,7 +49,8 @@ fastest rail for the first half of the time the case would take at the
 ideal rate. The output ends with the ratios against the targets: plexus
 ≥ 0.97 of ideal at 1 MiB and over, ≥ 1.15× iso, ≥ 1.1× weighted under
 the competing flow, ≥ 1× Open MPI. --runs N runs every case N times (Open
-MPI's program N times) and reports the median. --json prints one JSON
+MPI's program N times) and reports the median. --slice sets the Links'
+slice size (multirail.Config.Slice; -1: post every message whole). --json prints one JSON
 array of rows (bench, impl, rails, size, value, unit, compete,
 aggregated, bytes, runs, note); --svg plots bandwidth against size, one
 line per impl, dashed under the competing flow.`,
@@ -62,7 +63,7 @@ line per impl, dashed under the competing flow.`,
 type benchRailOpts struct {
 	host, hostfile, rsh, rails, impls, svg string
 	quick, compete, json                   bool
-	runs                                   int
+	runs, slice                            int
 	mpiProg, mpiHosts, mpiRsh              string
 }
 
@@ -78,6 +79,7 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.compete, "compete", false, "also run the bandwidth cases with a competing flow on the fastest rail")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array of rows instead of tables")
 	fs.IntVar(&o.runs, "runs", 1, "run every case `N` times and report the median")
+	fs.IntVar(&o.slice, "slice", 0, "the Links post messages over `BYTES` a slice at a time (multirail.Config.Slice: 0 the default, -1 never)")
 	fs.StringVar(&o.mpiProg, "mpi-prog", "", "(set for the ranks) the compiled Open MPI peer, `PATH`")
 	fs.StringVar(&o.mpiHosts, "mpi-hosts", "", "(set for the ranks) the two `HOSTS` for mpirun")
 	fs.StringVar(&o.mpiRsh, "mpi-rsh", "", "(set for the ranks) mpirun's plm_rsh_agent, `CMD`")

@@ -103,7 +103,7 @@ func (d *railDriver) competeModes() []int {
 // one runs one case --runs times and prints its row: the median run, or
 // the first failure.
 func (d *railDriver) one(ctx context.Context, cs railCase) error {
-	cs.Fast, cs.Profiles = d.fast, d.profiles
+	cs.Fast, cs.Profiles, cs.Slice = d.fast, d.profiles, d.o.slice
 	var vals []float64
 	var r railRow
 	for range d.o.runs {

@@ -27,7 +27,7 @@ func (d *railDriver) linkCase(ctx context.Context, cs railCase) (time.Duration, 
 		closeAll(conns)
 		return 0, nil, err
 	}
-	l, err := multirail.New(conns, cs.Profiles, multirail.Config{Split: splits[cs.Impl]})
+	l, err := multirail.New(conns, cs.Profiles, linkConfig(cs, splits[cs.Impl]))
 	if err != nil {
 		closeAll(conns)
 		closeAll(comps)
@@ -36,6 +36,18 @@ func (d *railDriver) linkCase(ctx context.Context, cs railCase) (time.Duration, 
 	closer := func() { l.Close(); closeAll(comps) }
 	t, err := timeLink(ctx, l, cs, comps)
 	return t, closer, err
+}
+
+// linkConfig is both ends' Link configuration for a case. The window
+// holds the messages a bandwidth case keeps in flight (window(size), two
+// of the largest), as bench/peers/railbw.c does for Open MPI: with the
+// default window a 64 MiB message waited for the one before it to be
+// acknowledged whole, idling the rails for a round trip every message.
+// Recv polls the rails: each rank's ping-pong waits in Recv for the
+// peer's answer, as Open MPI's waits in MPI_Recv.
+func linkConfig(cs railCase, split multirail.Split) multirail.Config {
+	return multirail.Config{Split: split, Slice: cs.Slice, Poll: true,
+		Window: max(multirail.DefaultWindow, window(cs.Size)*cs.Size)}
 }
 
 // timeLink runs the case's messages over l, the warm-up ones untimed.
@@ -113,7 +125,7 @@ func serveLink(ctx context.Context, s *railSession, cs railCase, got *int64) (fu
 		closeAll(conns)
 		return nil, err
 	}
-	l, err := multirail.New(conns, cs.Profiles, multirail.Config{Split: split})
+	l, err := multirail.New(conns, cs.Profiles, linkConfig(cs, split))
 	if err != nil {
 		closeAll(conns)
 		closeAll(comps)

@@ -40,7 +40,8 @@ type railCase struct {
 	// one round trip each: small messages that queue together on a rail
 	// leave together.
 	Aggregated bool           `json:"aggregated,omitempty"`
-	Fast       int            `json:"fast"` // the fastest rail, where the competing flow runs
+	Fast       int            `json:"fast"`            // the fastest rail, where the competing flow runs
+	Slice      int            `json:"slice,omitempty"` // the Links' Config.Slice (--slice)
 	Profiles   []rail.Profile `json:"profiles,omitempty"`
 }
 

@@ -33,7 +33,8 @@ func newAssembly(window int) *assembly {
 	return &assembly{partial: map[uint64]*partMsg{}, window: uint64(window)}
 }
 
-// add takes the data chunk h with its bytes. It reports dup for a chunk
+// add takes the data chunk h with its bytes, which it may keep (the
+// message's only chunk becomes the message). It reports dup for a chunk
 // already received (whose bytes it ignores), and an error for one that
 // contradicts what came before: another total for the message, a span
 // overlapping another, or more partial bytes than the window.
@@ -46,6 +47,10 @@ func (a *assembly) add(h header, data []byte) (dup bool, err error) {
 		return false, err
 	}
 	s := span{h.off, uint64(h.len)}
+	if m.have == 0 && s.off == 0 && s.len == h.total {
+		m.buf, m.spans, m.have = data, append(m.spans, s), s.len // whole: no copy
+		return false, nil
+	}
 	i := sort.Search(len(m.spans), func(i int) bool { return m.spans[i].off >= s.off })
 	if i < len(m.spans) && m.spans[i] == s {
 		return true, nil
@@ -71,7 +76,10 @@ func (a *assembly) message(h header) (*partMsg, error) {
 		return nil, fmt.Errorf("%w: message %d of %d bytes would hold %d bytes of partial messages, over the window of %d",
 			ErrMalformed, h.msg, h.total, a.pending+h.total, a.window)
 	}
-	m := &partMsg{buf: make([]byte, h.total)}
+	m := &partMsg{}
+	if h.off != 0 || uint64(h.len) != h.total {
+		m.buf = make([]byte, h.total)
+	}
 	a.partial[h.msg] = m
 	a.pending += h.total
 	return m, nil

@@ -14,6 +14,7 @@
 //	if err != nil { ... }
 //	defer l.Close()
 //	err = l.Send(ctx, msg)       // returns once the peer has every byte
+//	                             // (a small message: once it is written)
 //	msg, err = l.Recv(ctx)       // the peer's next message, in order
 //
 // # Guarantees
@@ -30,7 +31,14 @@
 //
 // Each rail has its own writer goroutine, so the chunks of one message
 // are written in parallel (the paper's multicore offload), and its own
-// reader. Config.Window bounds the bytes in flight each way.
+// reader. A message longer than Config.Slice is posted a slice at a
+// time, each split when it is posted, so that a long message follows
+// rails that slow down or speed up under it. A small message
+// (Config.Eager) goes whole from its sender's goroutine when its rail's
+// writer is idle, Send does not wait for its acknowledgement, and with
+// Config.Poll a Recv reads the rails itself before it sleeps: no
+// goroutine hand-off on either side. Config.Window bounds the bytes in
+// flight each way.
 //
 // The chunk header is in docs/wire-format.md; the design, with what was
 // measured on shaped rails between namespace hosts, in docs/design/rails.md.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
@@ -35,11 +36,17 @@ type Link struct {
 	// within the window keeps the peer's reassembly within its own.
 	unsettled []*sendMsg
 	inflight  int
-	asm       *assembly
-	inbox     [][]byte
-	inBytes   int
-	err       error // set when every rail is down or the Link closed
-	stats     Stats
+	// queue is the messages with bytes not yet posted, in order: a long
+	// message goes a slice at a time (Link.pump), and the messages
+	// posted behind it wait here with it.
+	queue   []*sendMsg
+	asm     *assembly
+	inbox   [][]byte
+	inBytes int
+	ready   atomic.Int32 // len(inbox), for pollers to read without mu
+	dead    atomic.Bool  // err is set
+	err     error        // set when every rail is down or the Link closed
+	stats   Stats
 }
 
 type chunkKey struct{ msg, off uint64 }
@@ -60,14 +67,23 @@ type pendChunk struct {
 	msg      *sendMsg
 }
 
-// sendMsg is a message waiting for its chunks' acknowledgements; notify,
-// if set, is Post's done. Guarded by Link.mu.
+// sendMsg is a message waiting for its chunks' acknowledgements: data
+// from next on is not posted yet, left is its chunks posted and not
+// acknowledged; notify, if set, is Post's done. Guarded by Link.mu.
 type sendMsg struct {
+	data   []byte
+	id     uint64
 	size   int
+	next   int
 	left   int
 	err    error
 	done   bool
 	notify func(error)
+	// eager: a Send that does not wait for the acknowledgement; direct:
+	// what its caller writes on directRail after post (railConn.claim).
+	eager      bool
+	direct     []job
+	directRail *railConn
 }
 
 // finish ends m with err, once. The caller holds Link.mu.
@@ -105,7 +121,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	l.sendCond, l.recvCond = sync.NewCond(&l.mu), sync.NewCond(&l.mu)
 	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
 	for i, c := range conns {
-		l.rails = append(l.rails, &railConn{i: i, conn: c, profile: profiles[i], slowdown: 1, wake: make(chan struct{}, 1)})
+		l.rails = append(l.rails, newRailConn(i, c, profiles[i], l.stop))
 	}
 	for _, rc := range l.rails {
 		l.wg.Add(2)
@@ -145,6 +161,7 @@ func (l *Link) Close() error {
 	l.mu.Unlock()
 	for _, rc := range l.rails {
 		rc.conn.Close()
+		rc.ackTimer.Stop()
 	}
 	l.wg.Wait()
 	return nil
@@ -153,11 +170,15 @@ func (l *Link) Close() error {
 // failWaiters ends every Send waiting with err and wakes everyone.
 // The caller holds mu.
 func (l *Link) failWaiters(err error) {
+	l.dead.Store(true)
 	for k, p := range l.pending {
 		p.msg.finish(err)
 		delete(l.pending, k)
 	}
-	l.unsettled, l.inflight = nil, 0
+	for _, m := range l.queue {
+		m.finish(err)
+	}
+	l.unsettled, l.inflight, l.queue = nil, 0, nil
 	l.sendCond.Broadcast()
 	l.recvCond.Broadcast()
 }
@@ -190,7 +211,11 @@ func (l *Link) watch() {
 
 // Recv returns the next message, waiting until one is complete, ctx
 // ends, or the Link fails (every rail down: ErrRailsDown) or closes.
+// With Config.Poll it first reads the rails itself for a short spin.
 func (l *Link) Recv(ctx context.Context) ([]byte, error) {
+	if l.cfg.Poll {
+		l.spin(ctx, l.recvReady)
+	}
 	stop := context.AfterFunc(ctx, func() {
 		l.mu.Lock()
 		l.recvCond.Broadcast()
@@ -208,10 +233,17 @@ func (l *Link) Recv(ctx context.Context) ([]byte, error) {
 		}
 		l.recvCond.Wait()
 	}
+	return l.pop(), nil
+}
+
+// pop removes and returns the inbox's first message. The caller holds
+// mu.
+func (l *Link) pop() []byte {
 	m := l.inbox[0]
 	l.inbox[0] = nil
 	l.inbox = l.inbox[1:]
 	l.inBytes -= len(m)
+	l.ready.Store(int32(len(l.inbox)))
 	l.recvCond.Broadcast() // a reader may wait for inbox space
-	return m, nil
+	return m
 }

@@ -100,7 +100,8 @@ func TestLinkPostFailsWithRails(t *testing.T) {
 // unacknowledged bytes at its rate, so a rail that is behind gets less of
 // the next message, and once every chunk is acknowledged (a rail broken
 // mid-transfer included: its chunks moved to the others) nothing is
-// counted unacknowledged anywhere.
+// counted unacknowledged anywhere (Flush waits for the acknowledgements
+// of the small messages, whose Sends do not).
 func TestLinkBusyIsWhatIsUnacknowledged(t *testing.T) {
 	a, b := pair(t, 3, Config{}, func(i, side int, c net.Conn) net.Conn {
 		if i == 1 && side == 0 {
@@ -109,6 +110,9 @@ func TestLinkBusyIsWhatIsUnacknowledged(t *testing.T) {
 		return c
 	})
 	exchange(t, a, b, randomMessages(43, 20, 512<<10))
+	if err := a.Flush(context.Background()); err != nil { // the small messages' Sends did not wait
+		t.Fatal(err)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i, rc := range a.rails {

@@ -1,30 +1,60 @@
 package multirail
 
 import (
-	"errors"
 	"fmt"
-	"hash/crc32"
-	"io"
 	"net"
 	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
 )
 
-// railConn is one rail: its connection, its profile, and the queue its
-// writer goroutine drains. unacked, down and slowdown are guarded by
-// Link.mu; jobs by qmu.
+// railConn is one rail: its connection, its profile, the queue its
+// writer drains, and what its readers share. unacked, down and slowdown
+// are guarded by Link.mu; jobs, writing, urgent and ackArmed by qmu;
+// dec and rerr by rmu; polled is atomic.
 type railConn struct {
 	i        int
 	conn     net.Conn
+	raw      syscall.RawConn // nil: not a socket, read with blocking reads
 	profile  rail.Profile
 	unacked  int // bytes of the chunks on the rail not yet acknowledged
 	down     bool
 	slowdown float64 // learnt from acks: see Link.learn
+	stop     <-chan struct{}
 
-	qmu  sync.Mutex
-	jobs []job
-	wake chan struct{} // capacity 1: jobs were added
+	qmu      sync.Mutex
+	jobs     []job
+	writing  bool // a goroutine is writing: the writer, or a caller (direct)
+	urgent   bool // jobs holds one that must not wait for ackDelay
+	ackArmed bool
+	ackTimer *time.Timer
+	wake     chan struct{} // capacity 1: urgent jobs were added
+
+	rmu    sync.Mutex
+	dec    decoder
+	rerr   error
+	polled atomic.Int64  // when a Recv last polled the rail, from epoch; 0: none polls
+	resume chan struct{} // capacity 1: a poller is done
+}
+
+// ackDelay is the longest a lazy acknowledgement waits for a write on
+// its rail to go with: a small whole message's (Link.received). Far
+// shorter than any deadline, long enough that a ping-pong's answer takes
+// it along.
+const ackDelay = 200 * time.Microsecond
+
+func newRailConn(i int, c net.Conn, p rail.Profile, stop <-chan struct{}) *railConn {
+	rc := &railConn{i: i, conn: c, profile: p, slowdown: 1, stop: stop, dec: newDecoder(),
+		wake: make(chan struct{}, 1), resume: make(chan struct{}, 1)}
+	if sc, ok := c.(syscall.Conn); ok {
+		rc.raw, _ = sc.SyscallConn()
+	}
+	rc.ackTimer = time.AfterFunc(time.Hour, rc.ackDue)
+	rc.ackTimer.Stop()
+	return rc
 }
 
 // job is a header, and for data a chunk's bytes, to write.
@@ -33,24 +63,118 @@ type job struct {
 	data []byte
 }
 
-// push queues j for the writer without blocking.
-func (rc *railConn) push(j job) {
+// push queues j for the writer without blocking. An urgent job wakes
+// the writer; any other (a lazy acknowledgement) waits for the next write
+// on the rail, or for ackDelay.
+func (rc *railConn) push(j job, urgent bool) {
 	rc.qmu.Lock()
 	rc.jobs = append(rc.jobs, j)
+	wake := urgent && !rc.writing
+	rc.urgent = rc.urgent || urgent
+	if !urgent && !rc.ackArmed {
+		rc.ackArmed = true
+		rc.ackTimer.Reset(ackDelay)
+	}
 	rc.qmu.Unlock()
+	if wake {
+		rc.signal()
+	}
+}
+
+func (rc *railConn) signal() {
 	select {
 	case rc.wake <- struct{}{}:
 	default:
 	}
 }
 
-// take removes and returns the queued jobs.
+// ackDue is the lazy acknowledgements' timer: they go now.
+func (rc *railConn) ackDue() {
+	rc.qmu.Lock()
+	rc.ackArmed = false
+	wake := len(rc.jobs) > 0 && !rc.writing
+	rc.urgent = rc.urgent || len(rc.jobs) > 0
+	rc.qmu.Unlock()
+	if wake {
+		rc.signal()
+	}
+}
+
+// claim makes the caller the rail's writer for jobs queued and j, if no
+// goroutine is writing: it returns what to write (writeDirect), or nil,
+// having queued j for the writer. A small message then leaves from its
+// sender's goroutine, with no wake-up of the writer.
+func (rc *railConn) claim(j job) []job {
+	rc.qmu.Lock()
+	defer rc.qmu.Unlock()
+	if rc.writing {
+		rc.jobs = append(rc.jobs, j)
+		rc.urgent = true
+		return nil
+	}
+	return append(rc.takeLocked(), j)
+}
+
+// takeLocked removes and returns the queued jobs, and marks the rail
+// being written. qmu must be held.
+func (rc *railConn) takeLocked() []job {
+	js := rc.jobs
+	rc.jobs, rc.writing, rc.urgent = nil, true, false
+	if rc.ackArmed {
+		rc.ackArmed = false
+		rc.ackTimer.Stop()
+	}
+	return js
+}
+
+// take is takeLocked for the writer goroutine: nil if another goroutine
+// is writing (it hands back with done) or nothing is queued.
 func (rc *railConn) take() []job {
 	rc.qmu.Lock()
 	defer rc.qmu.Unlock()
-	js := rc.jobs
-	rc.jobs = nil
-	return js
+	if rc.writing || len(rc.jobs) == 0 {
+		return nil
+	}
+	return rc.takeLocked()
+}
+
+// done ends a write; jobs queued meanwhile that must not wait go to the
+// writer goroutine.
+func (rc *railConn) done() {
+	rc.qmu.Lock()
+	rc.writing = false
+	wake := rc.urgent
+	rc.qmu.Unlock()
+	if wake {
+		rc.signal()
+	}
+}
+
+// writeJobs writes js in one vectored write; hdrs is scratch space.
+func (rc *railConn) writeJobs(js []job, hdrs []byte) ([]byte, error) {
+	hdrs = hdrs[:0]
+	for _, j := range js {
+		hdrs = append(hdrs, make([]byte, headerLen)...)
+		j.h.put(hdrs[len(hdrs)-headerLen:])
+	}
+	bufs := make(net.Buffers, 0, 2*len(js))
+	for k, j := range js {
+		bufs = append(bufs, hdrs[k*headerLen:(k+1)*headerLen])
+		if len(j.data) > 0 {
+			bufs = append(bufs, j.data)
+		}
+	}
+	_, err := bufs.WriteTo(rc.conn)
+	return hdrs, err
+}
+
+// writeDirect writes what claim returned, from the caller's goroutine.
+func (l *Link) writeDirect(rc *railConn, js []job) {
+	_, err := rc.writeJobs(js, make([]byte, 0, headerLen*len(js)))
+	rc.done()
+	if err != nil {
+		l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: writing: %w", rc.i, err))
+	}
 }
 
 // writeLoop writes the rail's queue, everything queued at once in one
@@ -70,94 +194,12 @@ func (l *Link) writeLoop(rc *railConn) {
 		if len(js) == 0 {
 			continue
 		}
-		hdrs = hdrs[:0]
-		for _, j := range js {
-			hdrs = append(hdrs, make([]byte, headerLen)...)
-			j.h.put(hdrs[len(hdrs)-headerLen:])
-		}
-		bufs := make(net.Buffers, 0, 2*len(js))
-		for k, j := range js {
-			bufs = append(bufs, hdrs[k*headerLen:(k+1)*headerLen])
-			if len(j.data) > 0 {
-				bufs = append(bufs, j.data)
-			}
-		}
-		if _, err := bufs.WriteTo(rc.conn); err != nil {
+		var err error
+		hdrs, err = rc.writeJobs(js, hdrs)
+		rc.done()
+		if err != nil {
 			l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: writing: %w", rc.i, err))
 			return
 		}
 	}
-}
-
-// readLoop reads the rail's chunks and acks until the rail fails.
-func (l *Link) readLoop(rc *railConn) {
-	defer l.wg.Done()
-	hb := make([]byte, headerLen)
-	for {
-		err := l.readOne(rc, hb)
-		if err != nil {
-			if !errors.Is(err, net.ErrClosed) || !rc.isDown(l) {
-				l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: %w", rc.i, err))
-			}
-			return
-		}
-	}
-}
-
-func (rc *railConn) isDown(l *Link) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return rc.down || l.err != nil
-}
-
-// readOne reads and handles one header and its chunk.
-func (l *Link) readOne(rc *railConn, hb []byte) error {
-	if _, err := io.ReadFull(rc.conn, hb); err != nil {
-		return err
-	}
-	h, err := parseHeader(hb, l.cfg.MaxMessage)
-	if err != nil {
-		return err
-	}
-	if h.kind == kindAck {
-		l.mu.Lock()
-		l.acked(h)
-		l.mu.Unlock()
-		return nil
-	}
-	data := make([]byte, h.len)
-	if _, err := io.ReadFull(rc.conn, data); err != nil {
-		return err
-	}
-	if crc32.Checksum(data, castagnoli) != h.crc {
-		return fmt.Errorf("%w: chunk [%d, +%d) of message %d", ErrCorrupt, h.off, h.len, h.msg)
-	}
-	return l.received(rc, h, data)
-}
-
-// received files a data chunk, acknowledges it on its rail, and moves
-// the messages it completes to the inbox, waiting while the inbox is
-// over the window.
-func (l *Link) received(rc *railConn, h header, data []byte) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	dup, err := l.asm.add(h, data)
-	if err != nil {
-		return err
-	}
-	if dup {
-		l.stats.Duplicates++
-	}
-	ack := h
-	ack.kind, ack.crc = kindAck, 0
-	rc.push(job{h: ack})
-	for _, m := range l.asm.ready() {
-		l.inbox = append(l.inbox, m)
-		l.inBytes += len(m)
-	}
-	l.recvCond.Broadcast()
-	for l.inBytes > l.cfg.Window && l.err == nil {
-		l.recvCond.Wait()
-	}
-	return nil
 }

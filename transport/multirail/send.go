@@ -3,25 +3,42 @@ package multirail
 import (
 	"context"
 	"fmt"
-	"hash/crc32"
 	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
 )
 
 // Send sends msg and returns once the peer has acknowledged every byte
-// of it, or with an error. ctx bounds only the wait for window space:
-// once its chunks are out, a message is seen through (resent on the other
-// rails if one fails) so that the messages behind it are not held up;
-// then Send fails only when every rail is down (ErrRailsDown) or the Link
-// closes. msg must not change until Send returns.
+// of it, or with an error; a message of at most Config.Eager bytes that
+// goes whole on one rail returns once it is written (or queued) instead,
+// its acknowledgement awaited in the background (Flush waits for it), so
+// that a small message costs no round trip. ctx bounds only the wait for
+// window space: once its chunks are out, a message is seen through
+// (resent on the other rails if one fails) so that the messages behind
+// it are not held up; then Send fails only when every rail is down
+// (ErrRailsDown) or the Link closes. msg must not change until Send
+// returns (the Link keeps its own copy of an eager message).
 func (l *Link) Send(ctx context.Context, msg []byte) error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	m, err := l.postLocked(ctx, msg, nil)
+	m, err := l.postLocked(ctx, msg, nil, true)
 	if err != nil {
+		l.mu.Unlock()
 		return err
 	}
+	rc, js, eager := m.directRail, m.direct, m.eager
+	m.directRail, m.direct = nil, nil
+	l.mu.Unlock()
+	if js != nil {
+		l.writeDirect(rc, js)
+	}
+	if eager {
+		return nil
+	}
+	if l.cfg.Poll {
+		l.pollDone() // the readers bring the acknowledgements
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for !m.done {
 		l.sendCond.Wait()
 	}
@@ -41,14 +58,26 @@ func (l *Link) Send(ctx context.Context, msg []byte) error {
 // is called.
 func (l *Link) Post(ctx context.Context, msg []byte, done func(error)) error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	_, err := l.postLocked(ctx, msg, done)
-	return err
+	m, err := l.postLocked(ctx, msg, done, false)
+	if err != nil {
+		l.mu.Unlock()
+		return err
+	}
+	rc, js := m.directRail, m.direct
+	m.directRail, m.direct = nil, nil
+	l.mu.Unlock()
+	if js != nil {
+		l.writeDirect(rc, js)
+	}
+	return nil
 }
 
 // Flush waits until every message posted so far is acknowledged, ctx
 // ends, or the Link fails or closes (its error).
 func (l *Link) Flush(ctx context.Context) error {
+	if l.cfg.Poll {
+		l.pollDone()
+	}
 	stop := l.wakeOn(ctx)
 	defer stop()
 	l.mu.Lock()
@@ -73,7 +102,7 @@ func (l *Link) wakeOn(ctx context.Context) (stop func() bool) {
 
 // postLocked waits for window space and posts msg. The caller holds mu,
 // which the wait releases.
-func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error)) (*sendMsg, error) {
+func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error), send bool) (*sendMsg, error) {
 	if len(msg) > l.cfg.MaxMessage {
 		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(msg), l.cfg.MaxMessage)
 	}
@@ -89,31 +118,7 @@ func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error)) (*s
 	if l.err != nil {
 		return nil, l.err
 	}
-	return l.post(msg, done)
-}
-
-// post plans msg's chunks and queues them on their rails. The caller
-// holds mu.
-func (l *Link) post(msg []byte, done func(error)) (*sendMsg, error) {
-	now := l.cfg.Now()
-	chunks := plan(l.cfg.Split, l.snapshot(), len(msg), l.cfg.Strategy)
-	if chunks == nil {
-		return nil, ErrRailsDown
-	}
-	id := l.nextMsg
-	l.nextMsg++
-	m := &sendMsg{size: len(msg), left: len(chunks), notify: done}
-	l.unsettled = append(l.unsettled, m)
-	l.inflight += len(msg)
-	for _, c := range chunks {
-		data := msg[c.Offset : c.Offset+c.Len]
-		h := header{kind: kindData, len: uint32(c.Len), msg: id, off: uint64(c.Offset), total: uint64(len(msg)),
-			crc: crc32.Checksum(data, castagnoli)}
-		p := &pendChunk{h: h, data: data, msg: m}
-		l.pending[chunkKey{id, h.off}] = p
-		l.assign(p, c.Rail, now, c.Done)
-	}
-	return m, nil
+	return l.post(msg, done, send)
 }
 
 // snapshot is the rails as the strategy sees them. The caller holds mu.
@@ -138,9 +143,9 @@ func (l *Link) snapshot() []rail.Rail {
 	return rs
 }
 
-// assign queues p on rail r, predicted done after done from now, and
-// sets its deadline. The caller holds mu.
-func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) {
+// assign gives p to rail r, predicted done after done from now, sets its
+// deadline, and returns the job that writes it. The caller holds mu.
+func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) job {
 	if p.posted != (time.Time{}) {
 		l.rails[p.rail].unacked -= int(p.h.len) // a resend leaves its failed rail
 	}
@@ -150,7 +155,7 @@ func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) {
 	p.deadline = now.Add(2*done + l.cfg.AckTimeout)
 	l.stats.Chunks[r]++
 	l.stats.Bytes[r] += int64(p.h.len)
-	rc.push(job{h: p.h, data: p.data})
+	return job{h: p.h, data: p.data}
 }
 
 // acked records the peer's acknowledgement of a chunk; a second one
@@ -164,10 +169,11 @@ func (l *Link) acked(h header) {
 	delete(l.pending, k)
 	l.learn(p)
 	l.rails[p.rail].unacked -= int(h.len)
-	if p.msg.left--; p.msg.left == 0 {
+	if p.msg.left--; p.msg.left == 0 && p.msg.next == p.msg.size {
 		p.msg.finish(nil)
 		l.settle()
 	}
+	l.pump()
 	l.sendCond.Broadcast()
 }
 
@@ -196,8 +202,9 @@ func (l *Link) railFailed(i int, why error) {
 			break
 		}
 		l.stats.Resent++
-		l.assign(p, r, now, done)
+		l.rails[r].push(l.assign(p, r, now, done), true)
 	}
+	l.pump()
 	if l.upCount() == 0 && l.err == nil {
 		l.err = fmt.Errorf("%w: the last, rail %d: %v", ErrRailsDown, i, why)
 		l.failWaiters(l.err)
@@ -248,7 +255,7 @@ const (
 // learn updates p's rail's slowdown from p's acknowledgement, now. The
 // caller holds mu.
 func (l *Link) learn(p *pendChunk) {
-	if p.expect < learnMin {
+	if p.expect < learnMin || l.eager(p.h) { // a lazy acknowledgement says nothing of the rail
 		return
 	}
 	rc := l.rails[p.rail]

@@ -1,0 +1,128 @@
+package multirail
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/plexus-hpc/plexus/internal/wait"
+)
+
+// Polling (Config.Poll): a Recv that finds no message ready reads the
+// rails' sockets itself for a short spin (the waiting policy's Poller)
+// before it sleeps, so that a message that arrives meanwhile costs no
+// netpoller wake-up of a reader goroutine and no wake-up of Recv after
+// it. Meanwhile the rails' reader goroutines stand aside: woken by the
+// netpoller for every frame, they would only contend for rmu and the CPU.
+// A reader waits instead until no poll came for wait.StandAside, or
+// until the poller says it is going to sleep, and then reads (and waits
+// in the netpoller) as usual; so a rail is never left unread for longer
+// than that, even if its poller stops calling. A Send or Flush that waits
+// for acknowledgements ends the standing aside: the readers bring them.
+// transport/tcp polls its connections the same way.
+
+// epoch is the origin of the rails' poll times.
+var epoch = time.Now()
+
+// spin polls the rails until ready reports true (it returns true), ctx
+// ends or the spin is over (false). ready is called without mu. The
+// readers stand aside until a spin ends unready: a caller that got what
+// it waited for is likely to poll again soon (the next Recv of a
+// ping-pong), and waking them for nothing would cost two wake-ups a
+// message.
+func (l *Link) spin(ctx context.Context, ready func() bool) bool {
+	w := wait.NewWaiter(&wait.Poller)
+	for {
+		if ready() {
+			return true
+		}
+		for _, rc := range l.rails {
+			if rc.raw == nil {
+				continue
+			}
+			if err := rc.poll(l); err != nil {
+				l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: %w", rc.i, err))
+			}
+		}
+		if ready() {
+			return true
+		}
+		switch w.Idle() {
+		case wait.Check, wait.Yield:
+			if ctx.Err() != nil {
+				l.pollDone()
+				return false
+			}
+		case wait.Sleep:
+			l.pollDone()
+			return false
+		}
+	}
+}
+
+// recvReady reports whether Recv has something to return: a message or
+// the Link's error.
+func (l *Link) recvReady() bool { return l.ready.Load() > 0 || l.dead.Load() }
+
+// pollDone ends the rails' readers' standing aside now.
+func (l *Link) pollDone() {
+	for _, rc := range l.rails {
+		rc.polled.Store(0)
+		rc.wakeReader()
+	}
+}
+
+// poll reads and handles what has arrived on rc, unless another
+// goroutine is reading it; it returns the error that ends the rail, if
+// it met one.
+func (rc *railConn) poll(l *Link) error {
+	rc.polled.Store(int64(time.Since(epoch)))
+	if !rc.rmu.TryLock() {
+		return nil
+	}
+	defer rc.rmu.Unlock()
+	if rc.rerr != nil {
+		return nil
+	}
+	var err error
+	rc.raw.Control(func(fd uintptr) { // fails only once the rail is closed
+		if e := l.drain(rc, int(fd)); e != errAgain {
+			err, rc.rerr = e, e
+		}
+	})
+	return err
+}
+
+// wakeReader makes the reader goroutine re-check whether it should stand
+// aside.
+func (rc *railConn) wakeReader() {
+	select {
+	case rc.resume <- struct{}{}:
+	default:
+	}
+}
+
+// standingAside reports whether a poll came within wait.StandAside.
+func (rc *railConn) standingAside() bool {
+	last := rc.polled.Load()
+	return last != 0 && time.Duration(int64(time.Since(epoch))-last) < wait.StandAside
+}
+
+// standAside waits while pollers read the rail. Only the reader
+// goroutine may call it.
+func (rc *railConn) standAside() {
+	if !rc.standingAside() {
+		return
+	}
+	t := time.NewTimer(wait.StandAside)
+	defer t.Stop()
+	for rc.standingAside() {
+		select {
+		case <-rc.resume:
+		case <-rc.stop:
+			return
+		case <-t.C:
+			t.Reset(wait.StandAside)
+		}
+	}
+}

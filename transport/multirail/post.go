@@ -1,0 +1,128 @@
+package multirail
+
+import (
+	"hash/crc32"
+
+	"github.com/plexus-hpc/plexus/rail"
+)
+
+// post numbers msg and posts it: whole when it is no longer than a
+// slice and nothing waits before it, otherwise through the queue, a
+// slice at a time (pump). A message of at most Config.Eager bytes that
+// goes whole on one rail is eager: its caller writes it (m.direct) if
+// the rail's writer is idle, and a Send (send set) does not wait for its
+// acknowledgement, so the Link keeps a copy. The caller holds mu.
+func (l *Link) post(msg []byte, done func(error), send bool) (*sendMsg, error) {
+	if l.upCount() == 0 {
+		return nil, ErrRailsDown
+	}
+	m := &sendMsg{data: msg, size: len(msg), id: l.nextMsg, notify: done}
+	l.nextMsg++
+	l.unsettled = append(l.unsettled, m)
+	l.inflight += len(msg)
+	if len(l.queue) == 0 && len(msg) <= l.cfg.Eager {
+		l.postEager(m, send)
+		return m, nil
+	}
+	if len(l.queue) == 0 && (l.cfg.Slice < 0 || len(msg) <= l.cfg.Slice) {
+		l.postPart(m, len(msg))
+		return m, nil
+	}
+	l.queue = append(l.queue, m)
+	l.pump()
+	return m, nil
+}
+
+// pump posts the queue's next parts while the rails have less than
+// Config.Ahead bytes unacknowledged: a long message goes a slice at a
+// time, each split when it is posted from the rails' busy times then, so
+// that the split follows a rail that slows or speeds up during the
+// message (another flow on its link starting or stopping) and no rail
+// finishes its share of a huge plan long before the others. The caller
+// holds mu.
+func (l *Link) pump() {
+	for len(l.queue) > 0 && l.err == nil && l.unackedTotal() < l.cfg.Ahead {
+		m := l.queue[0]
+		n := m.size - m.next
+		if l.cfg.Slice > 0 && n > l.cfg.Slice+l.cfg.Slice/2 {
+			n = l.cfg.Slice // the last slice takes a short tail with it
+		}
+		if !l.postPart(m, n) {
+			return
+		}
+		if m.next == m.size {
+			l.queue[0] = nil
+			l.queue = l.queue[1:]
+		}
+	}
+}
+
+// unackedTotal is the bytes posted on the rails up and not yet
+// acknowledged. The caller holds mu.
+func (l *Link) unackedTotal() int {
+	n := 0
+	for _, rc := range l.rails {
+		if !rc.down {
+			n += rc.unacked
+		}
+	}
+	return n
+}
+
+// postEager posts a small message m, whole from its caller's goroutine
+// if it goes on one rail. The caller holds mu.
+func (l *Link) postEager(m *sendMsg, send bool) {
+	chunks := plan(l.cfg.Split, l.snapshot(), m.size, l.cfg.Strategy)
+	if len(chunks) != 1 {
+		l.postPlanned(m, chunks)
+		return
+	}
+	if send {
+		m.data = append([]byte(nil), m.data...)
+	}
+	m.eager = send
+	c := chunks[0]
+	m.next, m.left = m.size, 1
+	p := l.pendOf(m, 0, c)
+	j := l.assign(p, c.Rail, l.cfg.Now(), c.Done)
+	rc := l.rails[c.Rail]
+	if js := rc.claim(j); js != nil {
+		m.directRail, m.direct = rc, js
+	}
+}
+
+// postPart plans the n bytes of m from m.next and queues their chunks on
+// their rails; false when every rail is down. The caller holds mu.
+func (l *Link) postPart(m *sendMsg, n int) bool {
+	chunks := plan(l.cfg.Split, l.snapshot(), n, l.cfg.Strategy)
+	if chunks == nil {
+		return false
+	}
+	l.postPlanned(m, chunks)
+	return true
+}
+
+// postPlanned queues chunks, a plan of m's bytes from m.next, on their
+// rails. The caller holds mu.
+func (l *Link) postPlanned(m *sendMsg, chunks []rail.Chunk) {
+	now, base := l.cfg.Now(), m.next
+	for _, c := range chunks {
+		m.next += c.Len
+	}
+	m.left += len(chunks)
+	for _, c := range chunks {
+		p := l.pendOf(m, base, c)
+		l.rails[c.Rail].push(l.assign(p, c.Rail, now, c.Done), true)
+	}
+}
+
+// pendOf makes and records the pending chunk c of m, its offset in m
+// from base. The caller holds mu.
+func (l *Link) pendOf(m *sendMsg, base int, c rail.Chunk) *pendChunk {
+	data := m.data[base+c.Offset : base+c.Offset+c.Len]
+	h := header{kind: kindData, len: uint32(c.Len), msg: m.id, off: uint64(base + c.Offset), total: uint64(m.size),
+		crc: crc32.Checksum(data, castagnoli)}
+	p := &pendChunk{h: h, data: data, msg: m}
+	l.pending[chunkKey{m.id, h.off}] = p
+	return p
+}

@@ -1,0 +1,194 @@
+package multirail
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"net"
+	"syscall"
+)
+
+// Reading. A rail's socket is read by whoever holds its rmu: the rail's
+// reader goroutine, or a Recv that polls the rails itself (poll.go,
+// Config.Poll) so that a message costs no goroutine wake-ups. Both cut
+// the stream with the rail's decoder and handle every whole frame under
+// rmu, so frames are handled one at a time and in order whoever reads
+// them.
+//
+// On a socket with a descriptor the reader goroutine reads without
+// blocking until the socket is empty and waits in the netpoller without
+// rmu (syscall.RawConn.Read); the netpoller is edge-triggered, so it
+// reads until EAGAIN before it waits, and a poller that takes bytes first
+// leaves it a spurious wake-up, never a lost one. Other connections (the
+// in-memory twins) are read with blocking reads under rmu, and never
+// polled.
+
+// readLoop reads the rail's frames until it fails. It runs on the rail's
+// reader goroutine.
+func (l *Link) readLoop(rc *railConn) {
+	defer l.wg.Done()
+	var err error
+	if rc.raw != nil {
+		err = l.readRaw(rc)
+	} else {
+		err = l.readConn(rc)
+	}
+	if !errors.Is(err, net.ErrClosed) || !rc.isDown(l) {
+		l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: %w", rc.i, err))
+	}
+}
+
+// readRaw is readLoop on a socket with a descriptor.
+func (l *Link) readRaw(rc *railConn) error {
+	for {
+		rc.standAside()
+		var rerr error
+		err := rc.raw.Read(func(fd uintptr) bool {
+			rc.rmu.Lock()
+			defer rc.rmu.Unlock()
+			if rc.rerr == nil {
+				if e := l.drain(rc, int(fd)); e != errAgain {
+					rc.rerr = e
+				}
+				l.waitInbox()
+			}
+			rerr = rc.rerr
+			return rerr != nil || rc.standingAside()
+		})
+		switch {
+		case err != nil:
+			return err
+		case rerr != nil:
+			return rerr
+		}
+	}
+}
+
+// readConn is readLoop on any other connection: blocking reads.
+func (l *Link) readConn(rc *railConn) error {
+	rc.rmu.Lock()
+	defer rc.rmu.Unlock()
+	for {
+		if err := l.handleBuffered(rc, false); err != nil {
+			return err
+		}
+		n, err := rc.conn.Read(rc.dec.space())
+		rc.dec.wrote(n)
+		if err != nil {
+			if e := l.handleBuffered(rc, false); e != nil {
+				return e
+			}
+			return err
+		}
+	}
+}
+
+// errAgain is drain's report that the socket is empty for now.
+var errAgain error = syscall.EAGAIN
+
+// drain reads fd without blocking and handles every whole frame, until
+// the socket is empty (errAgain) or the stream ends or breaks. It never
+// waits for inbox space: a poller is the one that would make it, and the
+// reader goroutine waits after it (readRaw). What it takes beyond the
+// window is bounded by the socket's buffer. rc.rmu must be held.
+func (l *Link) drain(rc *railConn, fd int) error {
+	for {
+		if err := l.handleBuffered(rc, true); err != nil {
+			return err
+		}
+		n, err := syscall.Read(fd, rc.dec.space())
+		switch {
+		case err == syscall.EINTR:
+		case err == syscall.EAGAIN:
+			return errAgain
+		case err != nil:
+			return err
+		case n == 0:
+			return io.EOF
+		default:
+			rc.dec.wrote(n)
+		}
+	}
+}
+
+// handleBuffered handles the whole frames decoded so far; unless nowait
+// is set, it waits for inbox space after each message. rc.rmu must be
+// held.
+func (l *Link) handleBuffered(rc *railConn, nowait bool) error {
+	for {
+		h, data, ok, err := rc.dec.next(l.cfg.MaxMessage)
+		if err != nil || !ok {
+			return err
+		}
+		if h.kind == kindAck {
+			l.mu.Lock()
+			l.acked(h)
+			l.mu.Unlock()
+			continue
+		}
+		if crc32.Checksum(data, castagnoli) != h.crc {
+			return fmt.Errorf("%w: chunk [%d, +%d) of message %d", ErrCorrupt, h.off, h.len, h.msg)
+		}
+		if err := l.received(rc, h, data, !nowait); err != nil {
+			return err
+		}
+	}
+}
+
+// received files a data chunk, acknowledges it on its rail, and moves
+// the messages it completes to the inbox; if wait is set, it then waits
+// while the inbox is over the window. The acknowledgement of a small
+// whole message is lazy: it leaves with the next write on the rail (the
+// answer to it, often) or after ackDelay, so that a message costs its
+// receiver no write of its own.
+func (l *Link) received(rc *railConn, h header, data []byte, wait bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	dup, err := l.asm.add(h, data)
+	if err != nil {
+		return err
+	}
+	if dup {
+		l.stats.Duplicates++
+	}
+	ack := h
+	ack.kind, ack.crc = kindAck, 0
+	rc.push(job{h: ack}, !l.eager(h))
+	for _, m := range l.asm.ready() {
+		l.inbox = append(l.inbox, m)
+		l.inBytes += len(m)
+	}
+	l.ready.Store(int32(len(l.inbox)))
+	l.recvCond.Broadcast()
+	if wait {
+		l.waitInboxLocked()
+	}
+	return nil
+}
+
+// waitInbox waits while the inbox is over the window: the rail's reader
+// stops reading, and its peer's writes stop at the socket's buffer.
+func (l *Link) waitInbox() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waitInboxLocked()
+}
+
+func (l *Link) waitInboxLocked() {
+	for l.inBytes > l.cfg.Window && l.err == nil {
+		l.recvCond.Wait()
+	}
+}
+
+// eager reports whether h is the one chunk of a message small enough to
+// go whole without waiting for its acknowledgement (Config.Eager).
+func (l *Link) eager(h header) bool {
+	return h.off == 0 && uint64(h.len) == h.total && h.total <= uint64(l.cfg.Eager)
+}
+
+func (rc *railConn) isDown(l *Link) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return rc.down || l.err != nil
+}
