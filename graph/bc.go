@@ -20,8 +20,12 @@ type bcState struct {
 // a forward search that counts shortest paths (sigma) at each vertex's
 // home, then a backward sweep, level by level, that sends each vertex's
 // dependency to its predecessors' homes. It is collective; every rank
-// passes the same sources.
+// passes the same sources. With DistConfig.Impl = Tasks the levels are
+// task loops over pgas global arrays (bctasks.go).
 func (d *Dist) Centrality(ctx context.Context, sources []int64) ([]float64, error) {
+	if d.tk != nil {
+		return d.tk.centrality(ctx, sources)
+	}
 	n := d.hi - d.lo
 	st := &bcState{level: make([]int32, n), sigma: make([]float64, n), delta: make([]float64, n), bc: make([]float64, n)}
 	for _, s := range sources {

@@ -23,8 +23,9 @@ func TestBrandesPath(t *testing.T) {
 }
 
 // TestCentralityMatchesSerial: on Kronecker and R-MAT graphs, exact
-// (every source) and sampled, the distributed scores equal the serial
-// Brandes within 1e-9 relative on 1 to 3 ranks.
+// (every source) and sampled, the distributed scores of both
+// implementations equal the serial Brandes within 1e-9 relative on 1 to
+// 3 ranks.
 func TestCentralityMatchesSerial(t *testing.T) {
 	kron, _ := Graph500(7, 3)
 	rmat, _ := NewKronecker(7, 8, 0.55, 0.1, 0.1, 3)
@@ -42,35 +43,53 @@ func TestCentralityMatchesSerial(t *testing.T) {
 			}
 		}
 		want := SerialBrandes(&whole, sources)
-		for _, ranks := range []int{1, 2, 3} {
-			t.Run(fmt.Sprintf("%s/ranks=%d", tc.name, ranks), func(t *testing.T) {
-				var mu sync.Mutex
-				seen := 0
-				onRanks(t, ranks, tc.k.Vertices(), DistConfig{}, func(ctx context.Context, d *Dist) error {
-					if err := d.Build(ctx, tc.k); err != nil {
-						return err
-					}
-					bc, err := d.Centrality(ctx, sources)
-					if err != nil {
-						return err
-					}
-					for li, x := range bc {
-						w := want[d.lo+int64(li)]
-						if math.Abs(x-w) > 1e-9*math.Max(1, math.Abs(w)) {
-							return fmt.Errorf("vertex %d: %v, serial %v", d.lo+int64(li), x, w)
-						}
-					}
-					mu.Lock()
-					seen += len(bc)
-					mu.Unlock()
-					return nil
+		for _, impl := range []Impl{Loops, Tasks} {
+			for _, ranks := range []int{1, 2, 3} {
+				t.Run(fmt.Sprintf("%s/impl=%v/ranks=%d", tc.name, impl, ranks), func(t *testing.T) {
+					centralityMatches(t, ranks, tc.k, DistConfig{Impl: impl}, sources, want)
 				})
-				if int64(seen) != tc.k.Vertices() {
-					t.Errorf("ranks hold %d scores, want %d", seen, tc.k.Vertices())
-				}
-			})
+			}
 		}
 	}
+}
+
+// centralityMatches computes the centrality from sources on ranks
+// ranks and checks that they hold every vertex's score once, each
+// within 1e-9 relative of want's.
+func centralityMatches(t *testing.T, ranks int, k *Kronecker, cfg DistConfig, sources []int64, want []float64) {
+	t.Helper()
+	var mu sync.Mutex
+	seen := 0
+	onRanks(t, ranks, k.Vertices(), cfg, func(ctx context.Context, d *Dist) error {
+		if err := d.Build(ctx, k); err != nil {
+			return err
+		}
+		bc, err := d.Centrality(ctx, sources)
+		if err != nil {
+			return err
+		}
+		if err := scoresMatch(bc, want[d.lo:d.lo+int64(len(bc))]); err != nil {
+			return fmt.Errorf("vertices from %d: %w", d.lo, err)
+		}
+		mu.Lock()
+		seen += len(bc)
+		mu.Unlock()
+		return nil
+	})
+	if int64(seen) != k.Vertices() {
+		t.Errorf("ranks hold %d scores, want %d", seen, k.Vertices())
+	}
+}
+
+// scoresMatch reports the first score of got more than 1e-9 relative
+// from want's.
+func scoresMatch(got, want []float64) error {
+	for i, x := range got {
+		if w := want[i]; math.Abs(x-w) > 1e-9*math.Max(1, math.Abs(w)) {
+			return fmt.Errorf("score %d: %v, serial %v", i, x, w)
+		}
+	}
+	return nil
 }
 
 func TestTop(t *testing.T) {

@@ -33,10 +33,7 @@ func (s *tasks) start(ctx context.Context, root int64) ([]uint32, error) {
 // topDown expands every local frontier vertex in a task loop over
 // chunks of the frontier.
 func (s *tasks) topDown(ctx context.Context, frontier []uint32, depth int32) ([]uint32, error) {
-	s.frontier, s.depth = frontier, depth
-	chunks := (int64(len(frontier)) + expandChunk - 1) / expandChunk
-	s.left.Store(chunks)
-	if err := s.pool.ForLocal(ctx, 0, chunks, s.expand); err != nil {
+	if err := s.overChunks(ctx, frontier, depth, s.expand); err != nil {
 		return nil, fmt.Errorf("graph: top-down level %d: %w", depth+1, err)
 	}
 	return s.reached(), nil
@@ -61,8 +58,8 @@ func (s *tasks) bottomUp(ctx context.Context, frontier []uint32, depth int32) ([
 func (s *tasks) expandBody(ctx context.Context, t *task.T, c int64) error {
 	d := s.d
 	level := s.depth + 1
-	out := make([][]byte, d.ranks)
-	for _, li := range s.frontier[c*expandChunk : min(int64(len(s.frontier)), (c+1)*expandChunk)] {
+	out := newOutbox(t, s.visit, level, 8, d.ranks)
+	for _, li := range s.chunk(c) {
 		u := int64(li) + d.lo
 		for _, w := range d.g.Nbr[d.g.Off[li]:d.g.Off[li+1]] {
 			if v := int64(w); v >= d.lo && v < d.hi {
@@ -71,58 +68,27 @@ func (s *tasks) expandBody(ctx context.Context, t *task.T, c int64) error {
 				}
 				continue
 			}
-			if err := s.addVisit(t, out, d.Home(int64(w)), w, uint32(u), level); err != nil {
+			if err := out.pair(d.Home(int64(w)), w, uint32(u)); err != nil {
 				return err
 			}
 		}
 	}
-	for h, b := range out {
-		if b != nil {
-			if err := t.SpawnOn(h, s.visit, b); err != nil {
-				return err
-			}
-		}
+	if err := out.flush(); err != nil {
+		return err
 	}
-	if s.left.Add(-1) == 0 {
-		// The rank's last visits of the level: send them now rather
-		// than after am's FlushAge, since every rank waits for them.
-		d.e.Push()
-	}
-	// A chunk is some microseconds of work: let am's goroutines send
-	// the full packets and take in other ranks' visits between chunks,
-	// so that on a rank bound to one processor the ranks' levels
-	// overlap rather than take turns (task.T.Yield).
-	t.Yield()
+	s.chunkDone(t)
 	return nil
-}
-
-// addVisit adds the pair (w, u) to home h's visit, which starts with the
-// level, and spawns the visit once it is full.
-func (s *tasks) addVisit(t *task.T, out [][]byte, h int, w, u uint32, level int32) error {
-	if out[h] == nil {
-		out[h] = binary.LittleEndian.AppendUint32(make([]byte, 0, visitArgs), uint32(level))
-	}
-	out[h] = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(out[h], w), u)
-	if len(out[h]) < 4+8*maxVisitPairs {
-		return nil
-	}
-	err := t.SpawnOn(h, s.visit, out[h])
-	out[h] = nil
-	return err
 }
 
 // visitTask runs at the targets' home: it claims each target for its
 // parent. Its args come from another rank, so they are checked.
 func (s *tasks) visitTask(ctx context.Context, _ *task.T, args []byte) error {
 	d := s.d
-	if len(args) < 4 || len(args)%8 != 4 {
-		return fmt.Errorf("%w: visit of %d bytes, want a level and whole (target, parent) pairs", ErrBadGraph, len(args))
+	level, b, err := entries(args, 8, "visit")
+	if err != nil {
+		return err
 	}
-	level := int32(binary.LittleEndian.Uint32(args))
-	if level < 1 {
-		return fmt.Errorf("%w: visit at level %d", ErrBadGraph, level)
-	}
-	for b := args[4:]; len(b) > 0; b = b[8:] {
+	for ; len(b) > 0; b = b[8:] {
 		v, u := int64(binary.LittleEndian.Uint32(b)), int64(binary.LittleEndian.Uint32(b[4:]))
 		if v < d.lo || v >= d.hi || u >= d.n {
 			return fmt.Errorf("%w: visit of vertex %d from parent %d sent to the home of [%d, %d) of %d vertices",

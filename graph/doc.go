@@ -1,6 +1,7 @@
 // Package graph is the Graph500 benchmark on Plexus: the Kronecker
 // generator, a breadth-first search over ranks written the way Grappa's
-// is, and the specification's validation.
+// is, and the specification's validation; and betweenness centrality
+// (SSCA#2's kernel, as Grappa runs it) on the same distributed graph.
 //
 // The generator computes any edge of the final (relabelled, shuffled)
 // list on its own, so each rank makes its share without communication:
@@ -43,6 +44,27 @@
 // task group's global completion. The default, Loops, runs the levels
 // on the rank's goroutines over plain arrays, and is faster.
 //
+// # Betweenness
+//
+// Dist.Centrality is Brandes' betweenness centrality from given
+// sources (RunBC samples them and times the run, as SSCA#2 reports
+// it): per source, top-down levels that count shortest paths (sigma) at
+// each vertex's home, then the levels again from the deepest up, each
+// sending its vertices' dependencies to their neighbours' homes, where
+// the vertices one level up add them. SerialBrandes is the sequential
+// reference. With Loops the values travel as batches of active
+// messages between barriers. With Tasks each level is a
+// task.Pool.ForLocal loop over chunks of the rank's vertices in that
+// level; level, sigma and delta are pgas global arrays homed with their
+// vertices (in the same heap as the search's parents); a path count or
+// a dependency for another rank's vertex goes there in a task of the
+// level's group, which applies it by delegate (a CompareAndSwap claims
+// an unreached vertex for the next level, FetchAndAdd adds); and a
+// level ends at its group's global completion.
+//
+//	bc, err := d.Centrality(ctx, sources) // this rank's vertices' scores
+//	res, err := graph.RunBC(ctx, d, k.Edges(), graph.BCConfig{K: 16, Seed: 1})
+//
 // # Validation
 //
 // Each of the specification's five rules is a pure function of the
@@ -54,5 +76,6 @@
 // component (a self-loop once) by the search's time, as the reference
 // implementation counts them.
 //
-// The plexus command runs all of this as "plexus graph bfs".
+// The plexus command runs all of this as "plexus graph bfs" and
+// "plexus graph bc".
 package graph

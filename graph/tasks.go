@@ -2,7 +2,9 @@ package graph
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/am"
@@ -42,9 +44,10 @@ func (i Impl) String() string {
 
 // Visits: an iteration of a top-down level expands expandChunk frontier
 // vertices and sends what reaches each other home as visit tasks of
-// (target, parent) pairs, at most maxVisitPairs per task. A task per
-// frontier vertex and home cost more in task overhead (an item, its
-// encoding, the pool's lock at both ends) than the claims it carried.
+// (target, parent) pairs, at most maxVisitPairs per task (an outbox). A
+// task per frontier vertex and home cost more in task overhead (an item,
+// its encoding, the pool's lock at both ends) than the claims it carried.
+// Betweenness's levels send (target, value) entries the same way.
 const (
 	expandChunk   = 64
 	visitArgs     = 4 << 10 // task.Config.MaxArgs of the search's pool
@@ -79,6 +82,8 @@ type tasks struct {
 	depth    int32
 	left     atomic.Int64 // frontier chunks not yet expanded
 
+	bc bcTasks // betweenness's arrays and loops (bctasks.go)
+
 	// next holds the local vertices reached in this search, level after
 	// level: the search's goroutine hands out next[done:nNext] as the
 	// next frontier after a level, and the winners of the following
@@ -89,14 +94,17 @@ type tasks struct {
 	done  int64
 }
 
-// newTasks makes the heap and the pool in reg, before the engine: every
-// rank's heap is one block of Chunk parents, so that element v of the
-// array lives at rank v / Chunk, v's home.
+// newTasks makes the heap and the pool in reg, before the engine: a
+// block of the heap is Chunk 8-byte elements, so that element v of an
+// array lives at rank v / Chunk, v's home. A rank's heap holds
+// heapArrays blocks: the parent array and betweenness's three, which
+// are allocated at its first use (memory that is never written costs
+// no pages).
 func newTasks(d *Dist, reg *am.Registry) (*tasks, error) {
 	s := &tasks{d: d, seen: make([]atomic.Uint64, (d.hi-d.lo+63)/64), next: make([]uint32, d.hi-d.lo)}
 	var err error
 	bytes := 8 * d.chunk
-	if s.heap, err = pgas.New(reg, pgas.Config{HeapBytes: bytes, Block: bytes}); err != nil {
+	if s.heap, err = pgas.New(reg, pgas.Config{HeapBytes: heapArrays * bytes, Block: bytes}); err != nil {
 		return nil, err
 	}
 	// Every task here is bound to its rank's data, so stealing finds
@@ -111,6 +119,9 @@ func newTasks(d *Dist, reg *am.Registry) (*tasks, error) {
 		return nil, err
 	}
 	if s.visit, err = s.pool.Register("graph.visit", s.visitTask); err != nil {
+		return nil, err
+	}
+	if err := s.registerBC(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -144,19 +155,8 @@ func (s *tasks) reset(ctx context.Context) error {
 	for i := range s.seen {
 		s.seen[i].Store(0)
 	}
-	s.nNext.Store(0)
-	s.done = 0
-	if s.d.hi == s.d.lo {
-		return nil
-	}
-	c, err := s.parent.Acquire(ctx, int(s.d.lo), int(s.d.hi-s.d.lo), pgas.WriteOnly)
-	if err != nil {
-		return err
-	}
-	for i := range c.Data() {
-		c.Data()[i] = Unreached
-	}
-	return c.Release(ctx)
+	s.restart()
+	return fill(ctx, s.d, s.parent, Unreached)
 }
 
 // parents copies this rank's part of the parent array into Dist.parent
@@ -190,6 +190,12 @@ func (s *tasks) claim(ctx context.Context, li, parent int64, level int32) error 
 	return nil
 }
 
+// restart empties the list of reached vertices for a new search.
+func (s *tasks) restart() {
+	s.nNext.Store(0)
+	s.done = 0
+}
+
 // reached returns the local vertices reached since the last call: the
 // next frontier once a level's group has finished.
 func (s *tasks) reached() []uint32 {
@@ -197,4 +203,127 @@ func (s *tasks) reached() []uint32 {
 	f := s.next[s.done:n:n]
 	s.done = n
 	return f
+}
+
+// fill sets this rank's part of a (its own vertices' elements) to x,
+// through a WriteOnly cache: pgas copies a local range without a
+// message.
+func fill[T pgas.Number](ctx context.Context, d *Dist, a pgas.Array[T], x T) error {
+	if d.hi == d.lo {
+		return nil
+	}
+	c, err := a.Acquire(ctx, int(d.lo), int(d.hi-d.lo), pgas.WriteOnly)
+	if err != nil {
+		return err
+	}
+	for i := range c.Data() {
+		c.Data()[i] = x
+	}
+	return c.Release(ctx)
+}
+
+// overChunks runs one level: a task loop (ForLocal) of loop over
+// items, the level's local vertices, in chunks of expandChunk; the
+// bodies find them in s.frontier and the level in s.depth.
+func (s *tasks) overChunks(ctx context.Context, items []uint32, depth int32, loop task.Loop) error {
+	s.frontier, s.depth = items, depth
+	chunks := (int64(len(items)) + expandChunk - 1) / expandChunk
+	s.left.Store(chunks)
+	return s.pool.ForLocal(ctx, 0, chunks, loop)
+}
+
+// chunk returns the items of chunk c of the running level.
+func (s *tasks) chunk(c int64) []uint32 {
+	return s.frontier[c*expandChunk : min(int64(len(s.frontier)), (c+1)*expandChunk)]
+}
+
+// chunkDone ends an iteration of overChunks. The rank's last one pushes
+// am's buffers: its remaining visits of the level go now rather than
+// after am's FlushAge, since every rank waits for them. Every one
+// yields: a chunk is some microseconds of work, so am's goroutines send
+// the full packets and take in other ranks' visits between chunks, and
+// on a rank bound to one processor the ranks' levels overlap rather
+// than take turns (task.T.Yield).
+func (s *tasks) chunkDone(t *task.T) {
+	if s.left.Add(-1) == 0 {
+		s.d.e.Push()
+	}
+	t.Yield()
+}
+
+// outbox gathers one loop iteration's updates of other ranks' vertices
+// per home, into tasks of f spawned at the home (in the iteration's
+// group): each task's args are the level, 32 bits, then whole entries
+// of size bytes, at most visitArgs bytes in all.
+//
+// Concurrency contract: an outbox belongs to the one iteration that
+// made it.
+type outbox struct {
+	t     *task.T
+	f     task.Func
+	level int32
+	size  int
+	out   [][]byte
+}
+
+func newOutbox(t *task.T, f task.Func, level int32, size, ranks int) outbox {
+	return outbox{t: t, f: f, level: level, size: size, out: make([][]byte, ranks)}
+}
+
+// args returns home h's args so far, started with the level.
+func (o *outbox) args(h int) []byte {
+	if o.out[h] == nil {
+		o.out[h] = binary.LittleEndian.AppendUint32(make([]byte, 0, visitArgs), uint32(o.level))
+	}
+	return o.out[h]
+}
+
+// put keeps b as home h's args, or spawns them once another entry
+// would not fit.
+func (o *outbox) put(h int, b []byte) error {
+	if len(b)+o.size <= visitArgs {
+		o.out[h] = b
+		return nil
+	}
+	o.out[h] = nil
+	return o.t.SpawnOn(h, o.f, b)
+}
+
+// pair adds the entry (w, u) for home h.
+func (o *outbox) pair(h int, w, u uint32) error {
+	le := binary.LittleEndian
+	return o.put(h, le.AppendUint32(le.AppendUint32(o.args(h), w), u))
+}
+
+// value adds the entry (w, x) for home h.
+func (o *outbox) value(h int, w uint32, x float64) error {
+	le := binary.LittleEndian
+	return o.put(h, le.AppendUint64(le.AppendUint32(o.args(h), w), math.Float64bits(x)))
+}
+
+// flush spawns the partly filled args.
+func (o *outbox) flush() error {
+	for h, b := range o.out {
+		if b != nil {
+			o.out[h] = nil
+			if err := o.t.SpawnOn(h, o.f, b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// entries checks the args of a visit task of the given kind (another
+// rank sent them) and returns its level, at least 1, and its entries of
+// size bytes.
+func entries(args []byte, size int, kind string) (int32, []byte, error) {
+	if len(args) < 4 || (len(args)-4)%size != 0 {
+		return 0, nil, fmt.Errorf("%w: %s of %d bytes, want a level and whole entries of %d bytes", ErrBadGraph, kind, len(args), size)
+	}
+	level := int32(binary.LittleEndian.Uint32(args))
+	if level < 1 {
+		return 0, nil, fmt.Errorf("%w: %s at level %d", ErrBadGraph, kind, level)
+	}
+	return level, args[4:], nil
 }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plexus-hpc/plexus/graph"
 )
 
 // TestGraphBFSJob runs plexus graph bfs as the 2 and 3 ranks of a job
@@ -107,6 +111,68 @@ func TestGraphBCJob(t *testing.T) {
 	if _, _, code := plexus(t, "graph", "bc", "--k", "-1"); code != exitUsage {
 		t.Errorf("--k -1: exit %d", code)
 	}
+}
+
+// TestGraphBCImplsJob runs plexus graph bc with both implementations as
+// 1, 2 and 3 ranks of jobs under plexus run, with every vertex a source
+// (exact scores) on a small R-MAT graph: the report names the
+// implementation, and its ten top vertices and scores are those of the
+// sequential Brandes on the same graph, within 1e-9 relative.
+func TestGraphBCImplsJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs jobs")
+	}
+	k, err := graph.NewKronecker(7, 8, 0.55, 0.1, 0.1, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := serialBrandes(k)
+	var all []graph.Score
+	for v, x := range scores {
+		all = append(all, graph.Score{Vertex: int64(v), BC: x})
+	}
+	want := graph.Top(all, 10)
+	bin := benchBinary(t)
+	for _, n := range []string{"1", "2", "3"} {
+		for _, impl := range []string{"loops", "tasks"} {
+			out := mustRun(t, "run", "-n", n, "--", bin, "graph", "bc", "--scale", "7", "--rmat", "--seed", "4", "--k", "0", "--impl", impl, "--json")
+			out = strings.TrimPrefix(strings.ReplaceAll(out, "\n[0] ", "\n"), "[0] ")
+			var rep bcReport
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if rep.Impl != impl || strconv.Itoa(rep.Ranks) != n || rep.Sources != 1<<7 || len(rep.Top) != len(want) {
+				t.Fatalf("ranks %s, impl %s: %+v", n, impl, rep)
+			}
+			for i, s := range rep.Top {
+				// Scores that tie may come in either order.
+				tol := 1e-9 * want[i].BC
+				if s.Vertex < 0 || s.Vertex >= int64(len(scores)) || math.Abs(s.BC-want[i].BC) > tol || math.Abs(scores[s.Vertex]-s.BC) > tol {
+					t.Errorf("ranks %s, impl %s: top %v, serial %v", n, impl, rep.Top, want)
+					break
+				}
+			}
+		}
+	}
+	if _, _, code := plexus(t, "graph", "bc", "--impl", "threads"); code != exitUsage {
+		t.Errorf("--impl threads: exit %d", code)
+	}
+}
+
+// serialBrandes is the betweenness of k's graph by the sequential
+// Brandes from every vertex.
+func serialBrandes(k *graph.Kronecker) []float64 {
+	var edges [][2]int64
+	for i := range k.Edges() {
+		u, v := k.Edge(i)
+		edges = append(edges, [2]int64{u, v})
+	}
+	whole := graph.FromEdges(0, k.Vertices(), edges)
+	sources := make([]int64, k.Vertices())
+	for v := range sources {
+		sources[v] = int64(v)
+	}
+	return graph.SerialBrandes(&whole, sources)
 }
 
 // TestGraphSVGs: --svg writes the two BFS plots and the UTS plot, one

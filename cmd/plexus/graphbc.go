@@ -19,17 +19,22 @@ import (
 var graphBCCmd = &command{
 	name:    "graph bc",
 	summary: "betweenness centrality (Brandes) on a Kronecker or R-MAT graph across the job's ranks",
-	usage: `graph bc [--scale SCALE] [--edgefactor N] [--rmat] [--k N] [--seed N] [--json]
+	usage: `graph bc [--scale SCALE] [--edgefactor N] [--rmat] [--k N] [--seed N] [--impl loops|tasks] [--json]
 
 Brandes' betweenness centrality on Plexus, from --k sources sampled among
 the vertices with an edge (--k 0: every vertex, exact scores). The graph
 is the Graph500 Kronecker graph (initiator 0.57, 0.19, 0.19) or, with
 --rmat, SSCA#2's R-MAT (0.55, 0.1, 0.1, edgefactor 8 unless given),
 distributed as in graph bfs. Path counts and dependencies are sent to
-each vertex's home rank as aggregated active messages. Rank 0 prints the
-time, centrality TEPS (input edges × sources / time) and the ten most
-central vertices:
-  plexus run -n 2 -- plexus graph bc --scale 14 --k 16`,
+each vertex's home rank as aggregated active messages. --impl tasks runs
+each level as a task loop over the rank's own vertices, with levels, path
+counts and dependencies in pgas global arrays and every update of another
+rank's vertex carried by a task at its home; --impl loops (the default,
+faster) uses plain per-rank arrays and message batches. Rank 0 prints
+the time, centrality TEPS (input edges × sources / time) and the ten
+most central vertices:
+  plexus run -n 2 -- plexus graph bc --scale 14 --k 16
+  plexus run -n 2 -- plexus graph bc --scale 14 --k 16 --impl tasks --json`,
 	flags: func() *flag.FlagSet { return new(bcOpts).flagSet() },
 	run:   runGraphBC,
 }
@@ -40,6 +45,7 @@ type bcOpts struct {
 	scale, edgeFactor, k, threads int
 	seed                          int64
 	rmat, json                    bool
+	impl                          string
 }
 
 func (o *bcOpts) flagSet() *flag.FlagSet {
@@ -50,8 +56,23 @@ func (o *bcOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.k, "k", 16, "`N` sampled sources; 0 for every vertex (exact)")
 	fs.Int64Var(&o.seed, "seed", 1, "`N` seeds the graph and the sources")
 	fs.IntVar(&o.threads, "threads", 0, "goroutines per rank for generation `N` (default CPUs / ranks on the host)")
+	fs.StringVar(&o.impl, "impl", "loops", "`loops|tasks`: levels as rank goroutines over plain arrays, or as task loops over pgas global arrays")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object")
 	return fs
+}
+
+// dist returns the Dist's configuration that --impl and --threads ask for.
+func (o *bcOpts) dist() (graph.DistConfig, error) {
+	cfg := graph.DistConfig{Threads: o.threads}
+	switch o.impl {
+	case "loops":
+		cfg.Impl = graph.Loops
+	case "tasks":
+		cfg.Impl = graph.Tasks
+	default:
+		return cfg, usagef("--impl %q: want loops or tasks", o.impl)
+	}
+	return cfg, nil
 }
 
 func (o *bcOpts) generator() (*graph.Kronecker, error) {
@@ -77,6 +98,7 @@ type bcReport struct {
 	Scale      int           `json:"scale"`
 	EdgeFactor int           `json:"edgefactor"`
 	Ranks      int           `json:"ranks"`
+	Impl       string        `json:"impl"`
 	Sources    int           `json:"sources"`
 	Seconds    float64       `json:"time_s"`
 	TEPS       float64       `json:"centrality_TEPS"`
@@ -90,6 +112,9 @@ func runGraphBC(c *cli, args []string) error {
 	}
 	k, err := o.generator()
 	if err != nil {
+		return err
+	}
+	if _, err := o.dist(); err != nil {
 		return err
 	}
 	info, err := launch.Detect(os.Getenv)
@@ -110,7 +135,11 @@ func runGraphBC(c *cli, args []string) error {
 }
 
 func bcRank(ctx context.Context, c *cli, o *bcOpts, k *graph.Kronecker, w *comm.World, cc *collective.Comm) error {
-	d, err := graph.NewDist(ctx, w, cc, k.Vertices(), graph.DistConfig{Threads: o.threads})
+	cfg, err := o.dist()
+	if err != nil {
+		return err
+	}
+	d, err := graph.NewDist(ctx, w, cc, k.Vertices(), cfg)
 	if err != nil {
 		return err
 	}
@@ -134,7 +163,7 @@ func bcRank(ctx context.Context, c *cli, o *bcOpts, k *graph.Kronecker, w *comm.
 	if o.rmat {
 		name = "rmat"
 	}
-	rep := bcReport{Graph: name, Scale: k.Scale, EdgeFactor: k.EdgeFactor, Ranks: w.Size(), Sources: len(res.Sources),
+	rep := bcReport{Graph: name, Scale: k.Scale, EdgeFactor: k.EdgeFactor, Ranks: w.Size(), Impl: o.impl, Sources: len(res.Sources),
 		Seconds: res.Seconds, TEPS: res.TEPS, Top: res.Top}
 	if o.json {
 		return writeJSON(c.stdout, rep)
@@ -143,8 +172,8 @@ func bcRank(ctx context.Context, c *cli, o *bcOpts, k *graph.Kronecker, w *comm.
 }
 
 func (r bcReport) write(w io.Writer) error {
-	fmt.Fprintf(w, "graph: %s SCALE %d edgefactor %d on %d ranks, %d sources\ntime: %.4f s\ncentrality_TEPS: %.4g\ntop:\n",
-		r.Graph, r.Scale, r.EdgeFactor, r.Ranks, r.Sources, r.Seconds, r.TEPS)
+	fmt.Fprintf(w, "graph: %s SCALE %d edgefactor %d on %d ranks (%s), %d sources\ntime: %.4f s\ncentrality_TEPS: %.4g\ntop:\n",
+		r.Graph, r.Scale, r.EdgeFactor, r.Ranks, r.Impl, r.Sources, r.Seconds, r.TEPS)
 	for i, s := range r.Top {
 		if _, err := fmt.Fprintf(w, "  %2d  vertex %-10d %.6g\n", i+1, s.Vertex, s.BC); err != nil {
 			return err
