@@ -55,8 +55,12 @@ func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
 // else -1, and every length takes AllreducePlan's algorithm. (Broadcasts
 // of at most shm.PostBytes run on the area whenever it is there, two
 // ranks included.) It is shm.PostBytes too when the ranks span hosts and
-// run in two levels (Config.Hierarchy, docs/design/collectives.md,
-// "Across hosts").
+// run in two levels (Config.Hierarchy), and when they span hosts evenly,
+// at least two ranks on each, sharing memory within each, none crowded
+// (or Config.AcrossCrowded), Config.NoPosts and Config.Allreduce saying
+// nothing: then every rank folds its host's posts and exchanges the
+// partial with its counterparts on the other hosts
+// (docs/design/collectives.md, "Across hosts").
 //
 // The flat allreduce is chosen whenever it applies, not from the model:
 // it is one round in which every rank's input is a load from a line its
@@ -64,8 +68,8 @@ func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
 // in a row, each a ring message behind a sweep of the incoming rings
 // (docs/design/collectives.md, "Posts across ranks").
 func (c *Comm) PostBytes() int {
-	if c.hier != nil && c.cfg.Allreduce == 0 {
-		return shm.PostBytes // across hosts (hier.go)
+	if (c.hier != nil && c.cfg.Allreduce == 0) || c.across != nil {
+		return shm.PostBytes // across hosts (hier.go, across.go)
 	}
 	if c.flat == nil || c.flat.pair || c.cfg.Allreduce != 0 {
 		return -1

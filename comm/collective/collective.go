@@ -20,6 +20,7 @@ const (
 	chButterfly            // coll.LaneButterfly
 	chArea                 // the collective area's waits and aborts (posts.go)
 	chHier                 // the links between hosts' leaders (hier.go)
+	chAcross               // the links between counterparts on other hosts (across.go)
 	channels
 )
 
@@ -70,6 +71,10 @@ type Comm struct {
 	// hier runs them in two levels when the ranks span hosts, else nil
 	// (hier.go).
 	hier *hier
+	// across runs small allreduces across hosts with every rank
+	// crossing, when the ranks span hosts evenly and Hierarchy is off,
+	// else nil (across.go).
+	across *across
 
 	// failure is read at the start of every collective, so it is an
 	// atomic pointer rather than a mutex's field: a load, not a lock and
@@ -100,8 +105,8 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 	if err == nil && !cfg.NoPosts {
 		if a := w.Area(base + chArea); a != nil {
 			c.flat = newFlat(a, p.Crowded)
-		} else {
-			c.hier = c.hosts(p.Crowded)
+		} else if c.hier = c.hosts(p.Crowded); c.hier == nil && !cfg.Hierarchy {
+			c.across = c.acrossHosts(p.Crowded)
 		}
 	}
 	if err != nil {
@@ -193,6 +198,9 @@ func (c *Comm) Close() {
 	}
 	if c.hier != nil && c.hier.f != nil {
 		c.hier.f.a.Close()
+	}
+	if c.across != nil {
+		c.across.f.a.Close()
 	}
 }
 

@@ -76,7 +76,10 @@ type Config struct {
 	// NoPosts keeps Barrier, Broadcast and Allreduce on the links even
 	// when every rank shares one shared-memory segment, where they would
 	// otherwise run flat on the segment's collective area for payloads of
-	// at most shm.PostBytes (Comm.PostBytes). For comparisons.
+	// at most shm.PostBytes (Comm.PostBytes), and keeps Allreduce on the
+	// trees (or the plan's algorithm) across hosts, where it would
+	// otherwise fold each host's posts and cross between hosts at every
+	// rank (docs/design/collectives.md, "Across hosts"). For comparisons.
 	NoPosts bool
 	// Hierarchy runs Barrier, Broadcast and Allreduce of at most
 	// shm.PostBytes in two levels when the ranks span hosts and share
@@ -86,7 +89,18 @@ type Config struct {
 	// the trees run them: on machine C, whose namespace hosts share two
 	// CPUs, the two levels measured slower (docs/benchmarks.md,
 	// "Collectives across hosts in two levels"). NoPosts overrides it.
+	// Without it, an Allreduce of at most shm.PostBytes across hosts that
+	// hold two or more ranks each, as many on every host, none of them
+	// crowded (more ranks than CPUs), runs without the trees all the
+	// same: each host's ranks fold their posts, and every rank exchanges
+	// the host's partial with its counterparts on the other hosts
+	// (Comm.PostBytes).
 	Hierarchy bool
+	// AcrossCrowded runs that Allreduce across hosts on crowded machines
+	// too, where by default the trees keep it (docs/design/collectives.md,
+	// "Across hosts"). For comparisons and tests; Hierarchy, NoPosts and
+	// Allreduce override it.
+	AcrossCrowded bool
 }
 
 // Validate checks c and fills in its defaults.

@@ -55,6 +55,14 @@
 //
 //	c, err := collective.New(ctx, w, collective.Config{Allreduce: tree.AllreduceDoubling})
 //
+// Short vectors (at most Comm.PostBytes) skip the plan where shared
+// memory allows: on one host they run flat on the collective area; across
+// hosts that hold as many ranks each, at least two, and have a CPU per
+// rank, each host's ranks fold their inputs on the host's area and every
+// rank exchanges the host's partial with its counterparts on the other
+// hosts, with no broadcast after (docs/design/collectives.md, "Across
+// hosts").
+//
 // # Failures
 //
 // Nothing waits forever. A lost peer fails the links to it; a collective

@@ -144,9 +144,11 @@ func crowd(cs []*Comm) {
 	}
 }
 
-// TestHierNoHosts: without Config.Hierarchy, or with NoPosts, every
-// collective stays on the trees across hosts; a payload longer than a post takes the trees
-// on a hierarchical communicator; both mix with its two-level ones.
+// TestHierNoHosts: without Config.Hierarchy, or with NoPosts, barriers
+// and broadcasts stay on the trees across hosts (and allreduces too with
+// NoPosts; without Hierarchy small ones cross at every rank, across.go);
+// a payload longer than a post takes the trees on a hierarchical
+// communicator; all mix with its two-level ones.
 func TestHierNoHosts(t *testing.T) {
 	f := hostWorlds(t, []string{"a", "a", "b", "b"})
 	ctx := testCtx(t)
@@ -154,9 +156,15 @@ func TestHierNoHosts(t *testing.T) {
 	trees := newComms(t, ctx, f.ws, Config{Model: Placement})
 	links := newComms(t, ctx, f.ws, Config{Model: Placement, Hierarchy: true, NoPosts: true})
 	for _, cs := range [][]*Comm{trees, links} {
-		if cs[0].hier != nil || cs[0].PostBytes() != -1 || cs[0].Levels() != 1 {
-			t.Fatalf("no Hierarchy, or NoPosts: hier %v, PostBytes %d, %d levels; want none, -1, 1", cs[0].hier != nil, cs[0].PostBytes(), cs[0].Levels())
+		if cs[0].hier != nil || cs[0].Levels() != 1 {
+			t.Fatalf("no Hierarchy, or NoPosts: hier %v, %d levels; want none, 1", cs[0].hier != nil, cs[0].Levels())
 		}
+	}
+	if links[0].across != nil || links[0].PostBytes() != -1 {
+		t.Fatalf("NoPosts: across %v, PostBytes %d; want the trees, -1", links[0].across != nil, links[0].PostBytes())
+	}
+	if trees[0].across == nil || trees[0].PostBytes() != shm.PostBytes {
+		t.Fatalf("no Hierarchy: across %v, PostBytes %d; want the allreduce across hosts (across.go)", trees[0].across != nil, trees[0].PostBytes())
 	}
 	err := eachRank(4, func(r int) error {
 		for i := range 20 {

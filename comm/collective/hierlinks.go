@@ -16,8 +16,17 @@ import (
 // exchange runs a leader's doublingSteps on acc: every leader ends with
 // the same value, folded by op (nil for a barrier's zero bytes).
 func (h *hier) exchange(ctx context.Context, acc []byte, op func(acc, in []byte)) error {
-	for _, s := range doublingSteps(h.host, h.hosts) {
-		l, err := h.link(s.peer)
+	return exchangeSteps(ctx, doublingSteps(h.host, h.hosts), h.link, acc, h.in[:len(acc)], op)
+}
+
+// exchangeSteps runs steps (a host's doublingSteps) on acc, link giving
+// the link to a step's peer host and in, len(acc) bytes, taking what
+// arrives: every rank running its host's steps with its counterparts
+// ends with the same value, folded by op (nil for zero bytes).
+func exchangeSteps(ctx context.Context, steps []leaderStep, link func(host int) (*comm.Link, error),
+	acc, in []byte, op func(acc, in []byte)) error {
+	for _, s := range steps {
+		l, err := link(s.peer)
 		if err != nil {
 			return err
 		}
@@ -29,22 +38,26 @@ func (h *hier) exchange(ctx context.Context, acc []byte, op func(acc, in []byte)
 		if !s.recv {
 			continue
 		}
-		in := h.in[:len(acc)]
-		if err := h.recv(ctx, s.peer, in); err != nil {
+		if err := recvExact(ctx, l, s.peer, in); err != nil {
 			return err
 		}
-		switch {
-		case s.fold == foldNone:
-			copy(acc, in)
-		case op == nil:
-		case s.fold == foldAfter:
-			op(acc, in)
-		default: // foldBefore: the peer's hosts come first
-			op(in, acc)
-			copy(acc, in)
-		}
+		foldStep(s.fold, acc, in, op)
 	}
 	return nil
+}
+
+// foldStep combines in, received in a step that folds so, into acc.
+func foldStep(fold int, acc, in []byte, op func(acc, in []byte)) {
+	switch {
+	case fold == foldNone:
+		copy(acc, in)
+	case op == nil:
+	case fold == foldAfter:
+		op(acc, in)
+	default: // foldBefore: the peer's hosts come first
+		op(in, acc)
+		copy(acc, in)
+	}
 }
 
 // recv receives host's leader's next message into buf, which it must
@@ -54,13 +67,19 @@ func (h *hier) recv(ctx context.Context, host int, buf []byte) error {
 	if err != nil {
 		return err
 	}
+	return recvExact(ctx, l, host, buf)
+}
+
+// recvExact receives l's next message, from a rank on host, into buf,
+// which it must fill exactly.
+func recvExact(ctx context.Context, l *comm.Link, host int, buf []byte) error {
 	n, err := recvLink(ctx, l, buf)
 	if err != nil {
 		return err
 	}
 	if n != len(buf) {
-		return fmt.Errorf("%w: %d bytes from host %d's leader (rank %d), %d expected",
-			coll.ErrMismatch, n, host, l.Peer(), len(buf))
+		return fmt.Errorf("%w: %d bytes from rank %d on host %d, %d expected",
+			coll.ErrMismatch, n, l.Peer(), host, len(buf))
 	}
 	return nil
 }

@@ -28,8 +28,14 @@ var crowdedPosts = func() wait.Policy {
 // both implementations' default paths"). Area.Wait then watches for a
 // lost rank and sleeps, so a rank still fails within its timeouts.
 func (h *hier) wait(ctx context.Context, pending func() int) error {
-	if !h.f.crowded {
-		return h.f.a.Wait(ctx, pending)
+	return h.f.hostWait(ctx, pending)
+}
+
+// hostWait is hier.wait on f, a host's posts: the waits of the
+// collectives across hosts (hier.go, across.go).
+func (f *flat) hostWait(ctx context.Context, pending func() int) error {
+	if !f.crowded {
+		return f.a.Wait(ctx, pending)
 	}
 	wt := wait.NewWaiter(&crowdedPosts)
 	for {
@@ -42,7 +48,7 @@ func (h *hier) wait(ctx context.Context, pending func() int) error {
 				return err
 			}
 		case wait.Sleep:
-			return h.f.a.Wait(ctx, pending)
+			return f.a.Wait(ctx, pending)
 		}
 	}
 }

@@ -94,6 +94,9 @@ func rankMain(mode string) int {
 	if strings.HasPrefix(mode, "hier") {
 		run = hierRank // hiercluster_test.go
 	}
+	if strings.HasPrefix(mode, "across") {
+		run = acrossRank // acrosscluster_test.go
+	}
 	err := run(ctx, mode)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

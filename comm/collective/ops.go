@@ -104,6 +104,9 @@ func (c *Comm) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 		if c.hier != nil {
 			return c.done(c.hier.allreduce(ctx, in, out[:len(in)], op))
 		}
+		if c.across != nil {
+			return c.done(c.across.allreduce(ctx, in, out[:len(in)], op))
+		}
 		return c.done(c.flat.allreduce(ctx, in, out[:len(in)], op))
 	}
 	return c.done(c.reducePieces(ctx, in, out, op, c.member.Allreduce))
