@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/plexus-hpc/plexus/pgas"
 	"github.com/plexus-hpc/plexus/task"
@@ -24,7 +25,9 @@ const heapArrays = 4
 // FetchAndAdd of a sigma or a delta), and read only elements that no
 // task of the group changes: a forward level reads the sigma of its
 // frontier and changes those of the next level; a backward level reads
-// the delta of its own level and changes those of the level above.
+// the delta of its own level and changes those of the level above. The
+// claim that wins a vertex stores its level in known (atomic) after the
+// CompareAndSwap; other tasks only load it.
 type bcTasks struct {
 	// level is each vertex's distance from the source, -1 unreached;
 	// sigma its shortest paths from the source; delta its dependency.
@@ -40,6 +43,13 @@ type bcTasks struct {
 	depVisit  task.Func // at a home: add dependencies
 
 	levels [][]uint32 // the local vertices of each level of the source
+
+	// known mirrors this rank's part of level, plus one: 0 until the
+	// claim that set the level has stored it here. It only lets the home
+	// skip a delegate, as the search's seen bits do: a vertex whose
+	// level is known here needs no Read of it. Between the phases every
+	// reached vertex's level is known, and stays so for the sweep.
+	known []atomic.Int32
 }
 
 // registerBC registers betweenness's loops and visits in the pool,
@@ -75,6 +85,7 @@ func (s *tasks) allocBC(ctx context.Context) error {
 	if s.bc.delta, err = pgas.Alloc[float64](ctx, s.heap, n); err != nil {
 		return fmt.Errorf("graph: delta array: %w", err)
 	}
+	s.bc.known = make([]atomic.Int32, s.d.hi-s.d.lo)
 	s.bc.ready = true
 	return nil
 }
@@ -142,6 +153,9 @@ func (s *tasks) brandes(ctx context.Context, src int64) error {
 func (s *tasks) startBC(ctx context.Context, src int64) ([]uint32, error) {
 	d := s.d
 	s.restart()
+	for i := range s.bc.known {
+		s.bc.known[i].Store(0)
+	}
 	if err := fill(ctx, d, s.bc.level, -1); err != nil {
 		return nil, err
 	}
@@ -160,6 +174,7 @@ func (s *tasks) startBC(ctx context.Context, src int64) ([]uint32, error) {
 	if err := s.bc.sigma.At(int(src)).Write(ctx, 1); err != nil {
 		return nil, err
 	}
+	s.bc.known[src-d.lo].Store(1)
 	s.next[s.nNext.Add(1)-1] = uint32(src - d.lo)
 	return s.reached(), nil
 }
