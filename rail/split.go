@@ -117,6 +117,12 @@ func Split(rails []Rail, n int, cfg Config) []Chunk {
 		return nil
 	}
 	whole := []Chunk{{Rail: one, Len: n, Done: done}}
+	if n < 2*cfg.MinChunk {
+		// Some share of n is below MinChunk whatever the rails, so the
+		// loop below would drop rails down to one: skip its dichotomies,
+		// which would cost a small message more than its transfer.
+		return whole
+	}
 	use := upRails(rails)
 	for len(use) > 1 {
 		shares, finish := equalFinish(rails, use, n, cfg.Offload)

@@ -85,6 +85,8 @@ func TestSplitDropsRails(t *testing.T) {
 		{"share under MinChunk", []Rail{{Profile: a}, {Profile: crawl}, {Profile: a}}, 1 << 20, []int{0, 2}},
 		{"down", []Rail{{Profile: a, Down: true}, {Profile: a}, {Profile: a}}, 1 << 20, []int{1, 2}},
 		{"too small to split", []Rail{{Profile: a, Busy: time.Microsecond}, {Profile: a}}, 64, []int{1}},
+		{"a byte under two MinChunks", []Rail{{Profile: a}, {Profile: a}, {Profile: a}}, 2*DefaultMinChunk - 1, []int{0}},
+		{"two MinChunks", []Rail{{Profile: a}, {Profile: a}, {Profile: a}}, 2 * DefaultMinChunk, []int{1, 2}},
 	} {
 		chunks := Split(c.rails, c.n, Config{})
 		checkCover(t, chunks, c.n)

@@ -14,7 +14,7 @@ import (
 // tcpPair makes two Links joined by n TCP rails over the loopback
 // interface, so that their sockets are read the raw way and, with
 // cfg.Poll, polled by Recv; it returns a's connections too.
-func tcpPair(t *testing.T, n int, cfg Config) (a, b *Link, ca []net.Conn) {
+func tcpPair(t testing.TB, n int, cfg Config) (a, b *Link, ca []net.Conn) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

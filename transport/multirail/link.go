@@ -124,6 +124,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 		l.rails = append(l.rails, newRailConn(i, c, profiles[i], l.stop))
 	}
 	for _, rc := range l.rails {
+		rc.pollFn = func(fd uintptr) { l.pollSome(rc, fd) }
 		l.wg.Add(2)
 		go l.writeLoop(rc)
 		go l.readLoop(rc)

@@ -3,6 +3,7 @@ package multirail
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/wait"
@@ -40,15 +41,22 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 			if rc.raw == nil {
 				continue
 			}
-			if err := rc.poll(l); err != nil {
+			if err := rc.poll(); err != nil {
 				l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: %w", rc.i, err))
 			}
 		}
 		if ready() {
 			return true
 		}
-		switch w.Idle() {
+		switch w.Next() {
 		case wait.Check, wait.Yield:
+			// Let the goroutines this one made ready run, and offer the
+			// thread's CPU: on a crowded machine the peer that will
+			// answer may be waiting for this very CPU, and a spin that
+			// kept it would cost a spin budget a message (Open MPI's
+			// mpi_yield_when_idle does the same).
+			runtime.Gosched()
+			wait.OSYield()
 			if ctx.Err() != nil {
 				l.pollDone()
 				return false
@@ -75,7 +83,7 @@ func (l *Link) pollDone() {
 // poll reads and handles what has arrived on rc, unless another
 // goroutine is reading it; it returns the error that ends the rail, if
 // it met one.
-func (rc *railConn) poll(l *Link) error {
+func (rc *railConn) poll() error {
 	rc.polled.Store(int64(time.Since(epoch)))
 	if !rc.rmu.TryLock() {
 		return nil
@@ -84,13 +92,17 @@ func (rc *railConn) poll(l *Link) error {
 	if rc.rerr != nil {
 		return nil
 	}
-	var err error
-	rc.raw.Control(func(fd uintptr) { // fails only once the rail is closed
-		if e := l.drain(rc, int(fd)); e != errAgain {
-			err, rc.rerr = e, e
-		}
-	})
-	return err
+	rc.raw.Control(rc.pollFn) // fails only once the rail is closed
+	if rc.rerr == errAgain {
+		rc.rerr = nil
+	}
+	return rc.rerr
+}
+
+// pollSome is poll's RawConn.Control callback, made once per rail
+// (rc.pollFn) so that a poll allocates nothing. rc.rmu must be held.
+func (l *Link) pollSome(rc *railConn, fd uintptr) {
+	rc.rerr = l.drain(rc, int(fd))
 }
 
 // wakeReader makes the reader goroutine re-check whether it should stand

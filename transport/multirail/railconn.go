@@ -32,12 +32,14 @@ type railConn struct {
 	ackArmed bool
 	ackTimer *time.Timer
 	wake     chan struct{} // capacity 1: urgent jobs were added
+	wbuf     []byte        // the current writer's: see writeJobs
 
 	rmu    sync.Mutex
 	dec    decoder
 	rerr   error
 	polled atomic.Int64  // when a Recv last polled the rail, from epoch; 0: none polls
 	resume chan struct{} // capacity 1: a poller is done
+	pollFn func(fd uintptr)
 }
 
 // ackDelay is the longest a lazy acknowledgement waits for a write on
@@ -120,10 +122,8 @@ func (rc *railConn) claim(j job) []job {
 func (rc *railConn) takeLocked() []job {
 	js := rc.jobs
 	rc.jobs, rc.writing, rc.urgent = nil, true, false
-	if rc.ackArmed {
-		rc.ackArmed = false
-		rc.ackTimer.Stop()
-	}
+	// An armed ack timer stays armed: stopping and arming it again for
+	// every message costs more than its firing now and then for nothing.
 	return js
 }
 
@@ -150,8 +150,29 @@ func (rc *railConn) done() {
 	}
 }
 
-// writeJobs writes js in one vectored write; hdrs is scratch space.
+// smallWrite is the most bytes written by copying them into one buffer:
+// for small messages and acknowledgements a plain write of one buffer
+// costs less than building a vectored one.
+const smallWrite = 16 << 10
+
+// writeJobs writes js in one write; hdrs is scratch space. Only the
+// rail's current writer (railConn.writing) may call it: it uses wbuf.
 func (rc *railConn) writeJobs(js []job, hdrs []byte) ([]byte, error) {
+	total := 0
+	for _, j := range js {
+		total += headerLen + len(j.data)
+	}
+	if total <= smallWrite {
+		b := rc.wbuf[:0]
+		for _, j := range js {
+			b = append(b, make([]byte, headerLen)...)
+			j.h.put(b[len(b)-headerLen:])
+			b = append(b, j.data...)
+		}
+		rc.wbuf = b
+		_, err := rc.conn.Write(b)
+		return hdrs, err
+	}
 	hdrs = hdrs[:0]
 	for _, j := range js {
 		hdrs = append(hdrs, make([]byte, headerLen)...)
@@ -170,7 +191,7 @@ func (rc *railConn) writeJobs(js []job, hdrs []byte) ([]byte, error) {
 
 // writeDirect writes what claim returned, from the caller's goroutine.
 func (l *Link) writeDirect(rc *railConn, js []job) {
-	_, err := rc.writeJobs(js, make([]byte, 0, headerLen*len(js)))
+	_, err := rc.writeJobs(js, nil)
 	rc.done()
 	if err != nil {
 		l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: writing: %w", rc.i, err))
