@@ -50,15 +50,54 @@ type ProgressSleeper interface {
 // an idle rank must not.
 var progressFor = wait.Poller.Spin
 
-// progresser returns the first of ends whose link is a Progresser, or nil.
+// ScopedProgresser is a Progresser whose transport is several, each
+// reaching some of the peers (shared memory on this host and TCP to
+// others, say): ProgressScope names, as bits, the transports that reach
+// the link's peer, and ProgressIn progresses the transports of a scope
+// alone. A member waits on the union of its links' scopes, so that it
+// does not pay for polling transports none of its links use.
+type ScopedProgresser interface {
+	Progresser
+	ProgressScope() uint
+	ProgressIn(scope uint) (delivered, ok bool)
+}
+
+// progresser returns the first of ends whose link is a Progresser, or
+// nil; for a ScopedProgresser, one that progresses the union of the
+// scopes of ends' links (every transport if any link is not scoped).
 func progresser(ends []end) Progresser {
-	for _, e := range ends {
-		if p, ok := e.Link.(Progresser); ok {
+	for i, e := range ends {
+		p, ok := e.Link.(Progresser)
+		if !ok {
+			continue
+		}
+		sp, ok := p.(ScopedProgresser)
+		if !ok {
 			return p
 		}
+		scope := sp.ProgressScope()
+		for _, o := range ends[i+1:] {
+			if os, ok := o.Link.(ScopedProgresser); ok {
+				scope |= os.ProgressScope()
+			} else {
+				scope = ^uint(0)
+			}
+		}
+		return scoped{sp, scope}
 	}
 	return nil
 }
+
+// scoped progresses a ScopedProgresser's transports of one scope.
+type scoped struct {
+	p     ScopedProgresser
+	scope uint
+}
+
+func (s scoped) Progress() (delivered, ok bool) { return s.p.ProgressIn(s.scope) }
+func (s scoped) ProgressDone()                  { s.p.ProgressDone() }
+func (s scoped) MustProgress() bool             { return mustProgress(s.p) }
+func (s scoped) ProgressSleep()                 { s.p.(ProgressSleeper).ProgressSleep() }
 
 // progress moves the wait's transport once, if it has one, and reports
 // whether it did. It reports false from the first call that cannot, and

@@ -140,19 +140,24 @@ func (l *Link) Progress() (delivered, ok bool) {
 	} else { // a serialized world's TryRecv polls for its link (pollSerialFor)
 		delivered = p.Poll(-1)
 	}
-	l.w.stopSpinning()
-	if !delivered {
-		l.w.giveCPU()
-	} else if l.w.sleepers.Load() > 0 {
-		// Others of this world sleep until the transport's receive
-		// goroutine delivers to them, and it stands aside while anyone
-		// polls (wait.StandAside, its timers a millisecond on an idle
-		// VM): hand the rings back now, as a poller about to sleep does.
-		// A caller between two waits, the common case here, would
-		// otherwise leave their frames undelivered for that long.
-		p.PollDone(-1)
-	}
+	l.w.afterPoll(delivered)
 	return delivered, true
+}
+
+// afterPoll ends a link poll's turn as the world's poller: it yields the
+// CPU after an empty poll where ranks outnumber CPUs, and after a
+// delivery, if others of the world sleep until the transport's receive
+// goroutine delivers to them, hands the transports back to it. That
+// goroutine stands aside while anyone polls (wait.StandAside, its timers
+// a millisecond on an idle VM); a caller between two waits, the common
+// case here, would otherwise leave their frames undelivered for that long.
+func (w *World) afterPoll(delivered bool) {
+	w.stopSpinning()
+	if !delivered {
+		w.giveCPU()
+	} else if w.sleepers.Load() > 0 {
+		w.poll.PollDone(-1)
+	}
 }
 
 // firstFrame, as the done argument of a transport's PollUntil, ends the

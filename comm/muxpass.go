@@ -208,3 +208,38 @@ func (m *mux) Sleep(ctx context.Context, ready func() bool) {
 		s.Sleep(ctx, ready)
 	}
 }
+
+// ScopeOf returns ScopeLocal for a peer on this host, ScopeRemote for
+// one on another, and ScopeAll before Route has said which.
+func (m *mux) ScopeOf(peer int) uint {
+	rt := m.routes.Load()
+	switch {
+	case rt == nil || peer < 0 || peer >= len(rt.index):
+		return ScopeAll
+	case rt.index[peer] >= 0:
+		return ScopeLocal
+	}
+	return ScopeRemote
+}
+
+// PollScope polls the transports of scope from every peer: the local one
+// with PollUntil's early return where it has it.
+func (m *mux) PollScope(scope uint, done interface{ Done() bool }) bool {
+	rt := m.routes.Load()
+	if rt == nil || scope&ScopeAll == ScopeAll {
+		return m.Poll(-1)
+	}
+	got := false
+	if scope&ScopeRemote != 0 && rt.remoteP != nil {
+		got = rt.remoteP.Poll(-1)
+	}
+	if scope&ScopeLocal != 0 {
+		switch {
+		case rt.localU != nil:
+			got = rt.localU.PollUntil(-1, done) || got
+		case rt.localP != nil:
+			got = rt.localP.Poll(-1) || got
+		}
+	}
+	return got
+}

@@ -41,13 +41,17 @@ type World struct {
 	// signaller, poller, untilPoller, queuer, eagerSender, flusher and
 	// puller, or nil: looked up once, as an interface assertion per
 	// message costs more than an empty poll.
-	sig    signaller
-	poll   poller
-	until  untilPoller
-	queue  queuer
-	eagerT eagerSender
-	flush  flusher
-	puller puller
+	sig   signaller
+	poll  poller
+	until untilPoller
+	// scoped is t as a scopePoller, or nil; scopedPolls counts the
+	// scoped polls of its links (Link.ProgressIn).
+	scoped      scopePoller
+	scopedPolls atomic.Uint32
+	queue       queuer
+	eagerT      eagerSender
+	flush       flusher
+	puller      puller
 	// isOpen is set, and opened closed, once t is (deliverOpened).
 	isOpen atomic.Bool
 	opened chan struct{}
@@ -182,6 +186,7 @@ func (w *World) useCalls(t transport) {
 	w.sig, _ = t.(signaller)
 	w.poll, _ = t.(poller)
 	w.until, _ = t.(untilPoller)
+	w.scoped, _ = t.(scopePoller)
 	w.queue, _ = t.(queuer)
 	w.flush, _ = t.(flusher)
 	w.eagerT, _ = t.(eagerSender)
