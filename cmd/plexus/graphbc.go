@@ -29,8 +29,10 @@ distributed as in graph bfs. Path counts and dependencies are sent to
 each vertex's home rank as aggregated active messages. --impl tasks runs
 each level as a task loop over the rank's own vertices, with levels, path
 counts and dependencies in pgas global arrays and every update of another
-rank's vertex carried by a task at its home; --impl loops (the default,
-faster) uses plain per-rank arrays and message batches. Rank 0 prints
+rank's vertex carried by a task at its home; --impl loops (the default)
+uses plain per-rank arrays and message batches. On one rank tasks is the
+faster (it also runs a level on --threads workers); on several, loops is
+as fast or faster (docs/benchmarks.md). Rank 0 prints
 the time, centrality TEPS (input edges × sources / time) and the ten
 most central vertices:
   plexus run -n 2 -- plexus graph bc --scale 14 --k 16
@@ -55,7 +57,7 @@ func (o *bcOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.rmat, "rmat", false, "SSCA#2's R-MAT initiator 0.55, 0.1, 0.1 instead of Graph500's")
 	fs.IntVar(&o.k, "k", 16, "`N` sampled sources; 0 for every vertex (exact)")
 	fs.Int64Var(&o.seed, "seed", 1, "`N` seeds the graph and the sources")
-	fs.IntVar(&o.threads, "threads", 0, "goroutines per rank for generation `N` (default CPUs / ranks on the host)")
+	fs.IntVar(&o.threads, "threads", 0, "goroutines per rank for generation, and task workers with --impl tasks, `N` (default CPUs / ranks on the host)")
 	fs.StringVar(&o.impl, "impl", "loops", "`loops|tasks`: levels as rank goroutines over plain arrays, or as task loops over pgas global arrays")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object")
 	return fs
