@@ -159,27 +159,5 @@ func (x *across) allreduce(ctx context.Context, in, out []byte, op func(acc, in 
 // hostFold posts in, waits for every rank of this host to post as much
 // and folds their posts into out in rank order.
 func (x *across) hostFold(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
-	f := x.f
-	f.seq++
-	k := f.seq
-	if err := f.reusable(ctx, k); err != nil {
-		return err
-	}
-	if err := f.a.Write(k, in); err != nil {
-		return err
-	}
-	f.warm()
-	f.want, f.next, f.wantLen, f.bad = k, 0, len(in), -1
-	if err := f.hostWait(ctx, f.pendAll); err != nil {
-		return err
-	}
-	f.floor = k
-	if f.bad >= 0 {
-		return f.check(f.bad, k, len(in))
-	}
-	copy(out, f.a.Payload(0, k, len(in)))
-	for r := 1; r < f.n; r++ {
-		op(out, f.a.Payload(r, k, len(in)))
-	}
-	return nil
+	return x.f.allreduceWaiting(ctx, in, out, op, x.f.hostWait)
 }

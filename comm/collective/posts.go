@@ -215,6 +215,13 @@ func (f *flat) bcast(ctx context.Context, root int, buf []byte) error {
 // allreduce is Allreduce on posts; len(in) ≤ shm.PostBytes and len(out)
 // = len(in). out may overlap in: the fold reads only the posts.
 func (f *flat) allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
+	return f.allreduceWaiting(ctx, in, out, op, f.a.Wait)
+}
+
+// allreduceWaiting is allreduce, waiting for the posts with wait (the
+// area's, or a host's wait in two levels: hostWait).
+func (f *flat) allreduceWaiting(ctx context.Context, in, out []byte, op func(acc, in []byte),
+	wait func(context.Context, func() int) error) error {
 	f.seq++
 	k := f.seq
 	if err := f.reusable(ctx, k); err != nil {
@@ -225,7 +232,7 @@ func (f *flat) allreduce(ctx context.Context, in, out []byte, op func(acc, in []
 	}
 	f.warm()
 	f.want, f.next, f.wantLen, f.bad = k, 0, len(in), -1
-	if err := f.a.Wait(ctx, f.pendAll); err != nil {
+	if err := wait(ctx, f.pendAll); err != nil {
 		return err
 	}
 	f.floor = k
