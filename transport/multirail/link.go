@@ -45,8 +45,10 @@ type Link struct {
 	inBytes int
 	ready   atomic.Int32 // len(inbox), for pollers to read without mu
 	dead    atomic.Bool  // err is set
-	err     error        // set when every rail is down or the Link closed
-	stats   Stats
+	// sendSpin: a Send spins for its acknowledgements (one at a time).
+	sendSpin atomic.Bool
+	err      error // set when every rail is down or the Link closed
+	stats    Stats
 }
 
 type chunkKey struct{ msg, off uint64 }
@@ -80,10 +82,15 @@ type sendMsg struct {
 	done   bool
 	notify func(error)
 	// eager: a Send that does not wait for the acknowledgement; direct:
-	// what its caller writes on directRail after post (railConn.claim).
-	eager      bool
-	direct     []job
-	directRail *railConn
+	// what its caller writes after post (railConn.claim).
+	eager  bool
+	direct []directWrite
+}
+
+// directWrite is jobs that a caller writes on a rail it claimed.
+type directWrite struct {
+	rc *railConn
+	js []job
 }
 
 // finish ends m with err, once. The caller holds Link.mu.

@@ -9,68 +9,82 @@ import (
 )
 
 // BenchmarkPingPong times a round trip of a small message between two
-// Links over loopback TCP rails, Recv polling, against the same round
-// trip over one bare TCP connection: the Link's own cost per message.
+// Links over loopback TCP rails, Recv polling, with the plexus split
+// (whole on one rail: the eager path) and iso (two chunks, acknowledged
+// before Send returns), against the same round trip over one bare TCP
+// connection: the Link's own cost per message.
 func BenchmarkPingPong(b *testing.B) {
 	for _, size := range []int{4, 4096} {
-		b.Run(fmt.Sprintf("impl=link/size=%d", size), func(b *testing.B) {
-			x, y, _ := tcpPair(b, 2, Config{Poll: true})
-			ctx := context.Background()
-			go func() {
-				for {
-					m, err := y.Recv(ctx)
-					if err != nil || y.Send(ctx, m) != nil {
-						return
-					}
-				}
-			}()
-			msg := make([]byte, size)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if err := x.Send(ctx, msg); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := x.Recv(ctx); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		for _, split := range []Split{SplitPlexus, SplitIso} {
+			b.Run(fmt.Sprintf("impl=link/split=%d/size=%d", split, size), func(b *testing.B) {
+				benchLinkPingPong(b, split, size)
+			})
+		}
 		b.Run(fmt.Sprintf("impl=tcp/size=%d", size), func(b *testing.B) {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Skip(err)
-			}
-			defer ln.Close()
-			c, err := net.Dial("tcp", ln.Addr().String())
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.Close()
-			s, err := ln.Accept()
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			go func() {
-				buf := make([]byte, size)
-				for {
-					if _, err := io.ReadFull(s, buf); err != nil {
-						return
-					}
-					if _, err := s.Write(buf); err != nil {
-						return
-					}
-				}
-			}()
-			buf := make([]byte, size)
-			b.ResetTimer()
-			for range b.N {
-				c.Write(buf)
-				if _, err := io.ReadFull(c, buf); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchTCPPingPong(b, size)
 		})
+	}
+}
+
+func benchLinkPingPong(b *testing.B, split Split, size int) {
+	x, y, _ := tcpPair(b, 2, Config{Poll: true, Split: split})
+	ctx := context.Background()
+	go func() {
+		for {
+			m, err := y.Recv(ctx)
+			if err != nil || y.Send(ctx, m) != nil {
+				return
+			}
+		}
+	}()
+	msg := make([]byte, size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if err := x.Send(ctx, msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := x.Recv(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchTCPPingPong(b *testing.B, size int) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Skip(err)
+	}
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	s, err := ln.Accept()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	go func() {
+		buf := make([]byte, size)
+		for {
+			if _, err := io.ReadFull(s, buf); err != nil {
+				return
+			}
+			if _, err := s.Write(buf); err != nil {
+				return
+			}
+		}
+	}()
+	buf := make([]byte, size)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := c.Write(buf); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, buf); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -74,7 +74,13 @@ func (l *Link) unackedTotal() int {
 func (l *Link) postEager(m *sendMsg, send bool) {
 	chunks := plan(l.cfg.Split, l.snapshot(), m.size, l.cfg.Strategy)
 	if len(chunks) != 1 {
-		l.postPlanned(m, chunks)
+		// Split among rails (iso, weighted): each chunk leaves from the
+		// caller too where its rail's writer is idle, and Send waits.
+		now := l.cfg.Now()
+		m.next, m.left = m.size, len(chunks)
+		for _, c := range chunks {
+			l.claimFor(m, l.assign(l.pendOf(m, 0, c), c.Rail, now, c.Done), c.Rail)
+		}
 		return
 	}
 	if send {
@@ -84,10 +90,15 @@ func (l *Link) postEager(m *sendMsg, send bool) {
 	c := chunks[0]
 	m.next, m.left = m.size, 1
 	p := l.pendOf(m, 0, c)
-	j := l.assign(p, c.Rail, l.cfg.Now(), c.Done)
-	rc := l.rails[c.Rail]
+	l.claimFor(m, l.assign(p, c.Rail, l.cfg.Now(), c.Done), c.Rail)
+}
+
+// claimFor makes m's caller the writer of j on rail r if its writer is
+// idle (m.direct), or queues j there. The caller holds mu.
+func (l *Link) claimFor(m *sendMsg, j job, r int) {
+	rc := l.rails[r]
 	if js := rc.claim(j); js != nil {
-		m.directRail, m.direct = rc, js
+		m.direct = append(m.direct, directWrite{rc, js})
 	}
 }
 

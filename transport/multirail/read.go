@@ -113,7 +113,7 @@ func (l *Link) drain(rc *railConn, fd int) error {
 }
 
 // handleBuffered handles the whole frames decoded so far; unless nowait
-// is set, it waits for inbox space after each message. rc.rmu must be
+// is set, it waits for inbox space after each chunk. rc.rmu must be
 // held.
 func (l *Link) handleBuffered(rc *railConn, nowait bool) error {
 	for {
@@ -130,19 +130,23 @@ func (l *Link) handleBuffered(rc *railConn, nowait bool) error {
 		if crc32.Checksum(data, castagnoli) != h.crc {
 			return fmt.Errorf("%w: chunk [%d, +%d) of message %d", ErrCorrupt, h.off, h.len, h.msg)
 		}
-		if err := l.received(rc, h, data, !nowait); err != nil {
+		if err := l.received(rc, h, data); err != nil {
 			return err
+		}
+		if !nowait {
+			l.waitInbox()
 		}
 	}
 }
 
-// received files a data chunk, acknowledges it on its rail, and moves
-// the messages it completes to the inbox; if wait is set, it then waits
-// while the inbox is over the window. The acknowledgement of a small
-// whole message is lazy: it leaves with the next write on the rail (the
-// answer to it, often) or after ackDelay, so that a message costs its
-// receiver no write of its own.
-func (l *Link) received(rc *railConn, h header, data []byte, wait bool) error {
+// received files a data chunk, queues its acknowledgement for the
+// rail's writer, and moves the messages it completes to the inbox. The
+// acknowledgement of a small whole message is lazy: it leaves with the
+// next write on the rail (the answer to it, often) or after ackDelay, so
+// that a message costs its receiver no write of its own. Readers never
+// write themselves: a reader blocked in a write while its peer's reader
+// is blocked in one too would hold both rails' acknowledgements.
+func (l *Link) received(rc *railConn, h header, data []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	dup, err := l.asm.add(h, data)
@@ -152,19 +156,20 @@ func (l *Link) received(rc *railConn, h header, data []byte, wait bool) error {
 	if dup {
 		l.stats.Duplicates++
 	}
-	ack := h
-	ack.kind, ack.crc = kindAck, 0
-	rc.push(job{h: ack}, !l.eager(h))
+	rc.push(job{h: ackOf(h)}, !l.eager(h))
 	for _, m := range l.asm.ready() {
 		l.inbox = append(l.inbox, m)
 		l.inBytes += len(m)
 	}
 	l.ready.Store(int32(len(l.inbox)))
 	l.recvCond.Broadcast()
-	if wait {
-		l.waitInboxLocked()
-	}
 	return nil
+}
+
+// ackOf is the acknowledgement of data chunk h.
+func ackOf(h header) header {
+	h.kind, h.crc = kindAck, 0
+	return h
 }
 
 // waitInbox waits while the inbox is over the window: the rail's reader

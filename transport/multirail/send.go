@@ -25,17 +25,26 @@ func (l *Link) Send(ctx context.Context, msg []byte) error {
 		l.mu.Unlock()
 		return err
 	}
-	rc, js, eager := m.directRail, m.direct, m.eager
-	m.directRail, m.direct = nil, nil
+	ws, eager := m.direct, m.eager
+	m.direct = nil
 	l.mu.Unlock()
-	if js != nil {
-		l.writeDirect(rc, js)
+	for _, w := range ws {
+		l.writeDirect(w.rc, w.js)
 	}
 	if eager {
 		return nil
 	}
+	if l.cfg.Poll && len(msg) <= l.cfg.Eager && l.sendSpin.CompareAndSwap(false, true) {
+		// A small message split among rails: its acknowledgements come
+		// within a round trip, and the readers stand aside for a Recv
+		// that polled; fetch them as Recv fetches messages. One Send
+		// spins at a time: a stream of them, each on its goroutine,
+		// would otherwise all spin on the same few CPUs.
+		l.spin(ctx, func() bool { return l.sendDone(m) })
+		l.sendSpin.Store(false)
+	}
 	if l.cfg.Poll {
-		l.pollDone() // the readers bring the acknowledgements
+		l.pollDone() // the readers bring the acknowledgements of the others
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -43,6 +52,13 @@ func (l *Link) Send(ctx context.Context, msg []byte) error {
 		l.sendCond.Wait()
 	}
 	return m.err
+}
+
+// sendDone reports whether m is done, for a spin.
+func (l *Link) sendDone(m *sendMsg) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return m.done || l.err != nil
 }
 
 // Post queues msg on the rails and returns without waiting for its
@@ -63,11 +79,11 @@ func (l *Link) Post(ctx context.Context, msg []byte, done func(error)) error {
 		l.mu.Unlock()
 		return err
 	}
-	rc, js := m.directRail, m.direct
-	m.directRail, m.direct = nil, nil
+	ws := m.direct
+	m.direct = nil
 	l.mu.Unlock()
-	if js != nil {
-		l.writeDirect(rc, js)
+	for _, w := range ws {
+		l.writeDirect(w.rc, w.js)
 	}
 	return nil
 }
