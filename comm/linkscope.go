@@ -2,11 +2,12 @@ package comm
 
 // A member of a collective waits on a few links, and on a job that spans
 // hosts their peers may all be on its own host: a poll of every peer then
-// also reads every TCP socket, a system call each, for frames the wait
-// does not need. Where ranks outnumber CPUs that CPU time is taken from
-// the ranks the wait depends on (docs/benchmarks.md, "Polling only the
-// transports a wait needs"). So a wait may name the transports of its
-// links (Link.ProgressScope) and poll only those (Link.ProgressIn).
+// also reads every TCP socket, a system call per remote peer, for frames
+// the wait does not need, a cost that grows with the job. So a wait may
+// name the transports of its links (Link.ProgressScope) and poll only
+// those (Link.ProgressIn). (On 2 × 2 ranks the time per collective did
+// not change: docs/benchmarks.md, "Between namespace hosts on a quiet
+// machine C: collectives, scoped waits, and rails".)
 // Every fullPollEvery-th such poll still polls every transport, so that
 // a world whose frames arrive only in polls (a serialized one) never
 // leaves the other transport unread for long.
