@@ -51,7 +51,7 @@ const ackDelay = 200 * time.Microsecond
 func newRailConn(i int, c net.Conn, p rail.Profile, stop <-chan struct{}) *railConn {
 	rc := &railConn{i: i, conn: c, profile: p, slowdown: 1, stop: stop, dec: newDecoder(),
 		wake: make(chan struct{}, 1), resume: make(chan struct{}, 1)}
-	if sc, ok := c.(syscall.Conn); ok {
+	if sc, ok := c.(syscall.Conn); ok && rawIO {
 		rc.raw, _ = sc.SyscallConn()
 	}
 	rc.ackTimer = time.AfterFunc(time.Hour, rc.ackDue)

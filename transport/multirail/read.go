@@ -97,7 +97,7 @@ func (l *Link) drain(rc *railConn, fd int) error {
 		if err := l.handleBuffered(rc, true); err != nil {
 			return err
 		}
-		n, err := syscall.Read(fd, rc.dec.space())
+		n, err := rawRead(fd, rc.dec.space())
 		switch {
 		case err == syscall.EINTR:
 		case err == syscall.EAGAIN:
