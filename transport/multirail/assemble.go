@@ -11,7 +11,8 @@ import (
 // complete messages in order, each exactly once. It is pure and not safe
 // for concurrent use.
 //
-// Invariants: every message below next was delivered and is forgotten;
+// Invariants: every message below next was delivered, or waits in whole
+// for ready, and is forgotten;
 // a partial message's spans are disjoint and sorted, and have is their
 // total length; pending is the sum of the partial messages' totals.
 type assembly struct {
@@ -19,6 +20,9 @@ type assembly struct {
 	partial map[uint64]*partMsg
 	pending uint64
 	window  uint64 // the most bytes of partial messages held
+	// whole is the messages that came whole and in turn since the last
+	// ready: they skip partial (no record to make, keep or drop).
+	whole [][]byte
 }
 
 type partMsg struct {
@@ -41,6 +45,11 @@ func newAssembly(window int) *assembly {
 func (a *assembly) add(h header, data []byte) (dup bool, err error) {
 	if h.msg < a.next {
 		return true, nil
+	}
+	if h.msg == a.next && h.off == 0 && uint64(h.len) == h.total && a.partial[h.msg] == nil {
+		a.whole = append(a.whole, data)
+		a.next++
+		return false, nil
 	}
 	m, err := a.message(h)
 	if err != nil {
@@ -85,9 +94,12 @@ func (a *assembly) message(h header) (*partMsg, error) {
 	return m, nil
 }
 
-// ready removes and returns the complete messages from next on, in order.
-func (a *assembly) ready() [][]byte {
-	var out [][]byte
+// ready removes the complete messages from next on and appends them to
+// out, in order.
+func (a *assembly) ready(out [][]byte) [][]byte {
+	out = append(out, a.whole...)
+	clear(a.whole)
+	a.whole = a.whole[:0]
 	for {
 		m, ok := a.partial[a.next]
 		if !ok || m.have != uint64(len(m.buf)) || len(m.spans) == 0 {

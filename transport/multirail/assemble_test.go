@@ -55,7 +55,7 @@ func TestAssemblyInOrderExactlyOnce(t *testing.T) {
 		if dup {
 			dups++
 		}
-		got = append(got, a.ready()...)
+		got = append(got, a.ready(nil)...)
 	}
 	if dups != twice {
 		t.Errorf("%d duplicates reported, want %d", dups, twice)
@@ -88,7 +88,7 @@ func TestAssemblyRefuses(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrMalformed", name, err)
 		}
 	}
-	if len(a.ready()) != 0 {
+	if len(a.ready(nil)) != 0 {
 		t.Errorf("a partial message came out")
 	}
 }

@@ -39,15 +39,20 @@ type Link struct {
 	// queue is the messages with bytes not yet posted, in order: a long
 	// message goes a slice at a time (Link.pump), and the messages
 	// posted behind it wait here with it.
-	queue   []*sendMsg
-	asm     *assembly
+	queue []*sendMsg
+	snap  []rail.Rail // snapshot's scratch
+	asm   *assembly
+	// inbox[inHead:] is the messages complete and not yet received; the
+	// head moves rather than the slice, so that the array is reused.
 	inbox   [][]byte
+	inHead  int
 	inBytes int
-	ready   atomic.Int32 // len(inbox), for pollers to read without mu
+	ready   atomic.Int32 // len(inbox) - inHead, for pollers to read without mu
 	dead    atomic.Bool  // err is set
 	// sendSpin: a Send spins for its acknowledgements (one at a time).
 	sendSpin atomic.Bool
-	err      error // set when every rail is down or the Link closed
+	hot      atomic.Int32 // the rail a poll last read from: see pollRails
+	err      error        // set when every rail is down or the Link closed
 	stats    Stats
 }
 
@@ -85,7 +90,16 @@ type sendMsg struct {
 	// what its caller writes after post (railConn.claim).
 	eager  bool
 	direct []directWrite
+	// A small message's chunk, direct write and copy go in the message
+	// itself (pendOf, claimFor, postEager): one allocation a message.
+	first     pendChunk
+	firstUsed bool
+	direct1   [1]directWrite
+	inline    [inlineLen]byte
 }
+
+// inlineLen is the longest eager message copied into its sendMsg.
+const inlineLen = 64
 
 // directWrite is jobs that a caller writes on a rail it claimed.
 type directWrite struct {
@@ -127,6 +141,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	l := &Link{cfg: cfg, stop: make(chan struct{}), pending: map[chunkKey]*pendChunk{}, asm: newAssembly(cfg.Window)}
 	l.sendCond, l.recvCond = sync.NewCond(&l.mu), sync.NewCond(&l.mu)
 	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
+	l.snap = make([]rail.Rail, len(conns))
 	for i, c := range conns {
 		l.rails = append(l.rails, newRailConn(i, c, profiles[i], l.stop))
 	}
@@ -224,6 +239,17 @@ func (l *Link) Recv(ctx context.Context) ([]byte, error) {
 	if l.cfg.Poll {
 		l.spin(ctx, l.recvReady)
 	}
+	l.mu.Lock()
+	if l.inHead < len(l.inbox) {
+		defer l.mu.Unlock()
+		return l.pop(), nil // no wait to arm a wake-up for
+	}
+	l.mu.Unlock()
+	return l.recvWait(ctx)
+}
+
+// recvWait is Recv's wait for a message, woken when ctx ends.
+func (l *Link) recvWait(ctx context.Context) ([]byte, error) {
 	stop := context.AfterFunc(ctx, func() {
 		l.mu.Lock()
 		l.recvCond.Broadcast()
@@ -232,7 +258,7 @@ func (l *Link) Recv(ctx context.Context) ([]byte, error) {
 	defer stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for len(l.inbox) == 0 {
+	for l.inHead == len(l.inbox) {
 		if l.err != nil {
 			return nil, l.err
 		}
@@ -247,11 +273,20 @@ func (l *Link) Recv(ctx context.Context) ([]byte, error) {
 // pop removes and returns the inbox's first message. The caller holds
 // mu.
 func (l *Link) pop() []byte {
-	m := l.inbox[0]
-	l.inbox[0] = nil
-	l.inbox = l.inbox[1:]
+	m := l.inbox[l.inHead]
+	l.inbox[l.inHead] = nil
+	switch l.inHead++; {
+	case l.inHead == len(l.inbox):
+		l.inbox, l.inHead = l.inbox[:0], 0
+	case l.inHead >= 64 && 2*l.inHead >= len(l.inbox):
+		// A receiver that never empties the inbox: move the rest down, so
+		// that the array does not grow without end (amortised O(1) a pop).
+		n := copy(l.inbox, l.inbox[l.inHead:])
+		clear(l.inbox[n:])
+		l.inbox, l.inHead = l.inbox[:n], 0
+	}
 	l.inBytes -= len(m)
-	l.ready.Store(int32(len(l.inbox)))
+	l.ready.Store(int32(len(l.inbox) - l.inHead))
 	l.recvCond.Broadcast() // a reader may wait for inbox space
 	return m
 }

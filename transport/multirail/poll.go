@@ -33,18 +33,11 @@ var epoch = time.Now()
 // message.
 func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 	w := wait.NewWaiter(&wait.Poller)
-	for {
+	for n := 0; ; n++ {
 		if ready() {
 			return true
 		}
-		for _, rc := range l.rails {
-			if rc.raw == nil {
-				continue
-			}
-			if err := rc.poll(); err != nil {
-				l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: %w", rc.i, err))
-			}
-		}
+		l.pollRails(n%pollAll == 0)
 		if ready() {
 			return true
 		}
@@ -68,6 +61,32 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 	}
 }
 
+// pollAll is how often a spin polls every rail; between, it polls only
+// the rail that last brought something to a poller. A ping-pong's
+// answers come on one rail (the one the strategy picks for their size,
+// which takes the lazy acknowledgement along), and a read of an empty
+// socket is a system call; the others are still polled often enough for
+// their readers to stand aside (wait.StandAside is many spins).
+const pollAll = 4
+
+// pollRails polls the rail last found busy, or every rail if all is
+// set, and takes down a rail whose poll failed.
+func (l *Link) pollRails(all bool) {
+	hot := int(l.hot.Load())
+	for _, rc := range l.rails {
+		if rc.raw == nil || (!all && rc.i != hot) {
+			continue
+		}
+		got, err := rc.poll()
+		if err != nil {
+			l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: %w", rc.i, err))
+		} else if got && rc.i != hot {
+			hot = rc.i
+			l.hot.Store(int32(hot))
+		}
+	}
+}
+
 // recvReady reports whether Recv has something to return: a message or
 // the Link's error.
 func (l *Link) recvReady() bool { return l.ready.Load() > 0 || l.dead.Load() }
@@ -81,22 +100,23 @@ func (l *Link) pollDone() {
 }
 
 // poll reads and handles what has arrived on rc, unless another
-// goroutine is reading it; it returns the error that ends the rail, if
-// it met one.
-func (rc *railConn) poll() error {
+// goroutine is reading it; it reports whether it read anything, and the
+// error that ends the rail, if it met one.
+func (rc *railConn) poll() (got bool, err error) {
 	rc.polled.Store(int64(time.Since(epoch)))
 	if !rc.rmu.TryLock() {
-		return nil
+		return false, nil
 	}
 	defer rc.rmu.Unlock()
 	if rc.rerr != nil {
-		return nil
+		return false, nil
 	}
+	rc.got = false
 	rc.raw.Control(rc.pollFn) // fails only once the rail is closed
 	if rc.rerr == errAgain {
 		rc.rerr = nil
 	}
-	return rc.rerr
+	return rc.got, rc.rerr
 }
 
 // pollSome is poll's RawConn.Control callback, made once per rail

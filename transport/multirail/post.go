@@ -72,6 +72,10 @@ func (l *Link) unackedTotal() int {
 // postEager posts a small message m, whole from its caller's goroutine
 // if it goes on one rail. The caller holds mu.
 func (l *Link) postEager(m *sendMsg, send bool) {
+	if r, done, ok := planWhole(l.cfg.Split, l.snapshot(), m.size, l.cfg.Strategy); ok {
+		l.postWhole(m, send, rail.Chunk{Rail: r, Len: m.size, Done: done})
+		return
+	}
 	chunks := plan(l.cfg.Split, l.snapshot(), m.size, l.cfg.Strategy)
 	if len(chunks) != 1 {
 		// Split among rails (iso, weighted): each chunk leaves from the
@@ -83,11 +87,19 @@ func (l *Link) postEager(m *sendMsg, send bool) {
 		}
 		return
 	}
-	if send {
+	l.postWhole(m, send, chunks[0])
+}
+
+// postWhole posts m whole as chunk c. A Send's message is copied (into m
+// itself when short): Send returns before its acknowledgement, and a
+// failed rail's chunks are sent again. The caller holds mu.
+func (l *Link) postWhole(m *sendMsg, send bool, c rail.Chunk) {
+	if send && m.size <= len(m.inline) {
+		m.data = append(m.inline[:0], m.data...)
+	} else if send {
 		m.data = append([]byte(nil), m.data...)
 	}
 	m.eager = send
-	c := chunks[0]
 	m.next, m.left = m.size, 1
 	p := l.pendOf(m, 0, c)
 	l.claimFor(m, l.assign(p, c.Rail, l.cfg.Now(), c.Done), c.Rail)
@@ -98,6 +110,9 @@ func (l *Link) postEager(m *sendMsg, send bool) {
 func (l *Link) claimFor(m *sendMsg, j job, r int) {
 	rc := l.rails[r]
 	if js := rc.claim(j); js != nil {
+		if m.direct == nil {
+			m.direct = m.direct1[:0]
+		}
 		m.direct = append(m.direct, directWrite{rc, js})
 	}
 }
@@ -133,7 +148,12 @@ func (l *Link) pendOf(m *sendMsg, base int, c rail.Chunk) *pendChunk {
 	data := m.data[base+c.Offset : base+c.Offset+c.Len]
 	h := header{kind: kindData, len: uint32(c.Len), msg: m.id, off: uint64(base + c.Offset), total: uint64(m.size),
 		crc: crc32.Checksum(data, castagnoli)}
-	p := &pendChunk{h: h, data: data, msg: m}
+	p := &m.first
+	if m.firstUsed {
+		p = &pendChunk{}
+	}
+	m.firstUsed = true
+	*p = pendChunk{h: h, data: data, msg: m}
 	l.pending[chunkKey{m.id, h.off}] = p
 	return p
 }

@@ -13,8 +13,8 @@ import (
 
 // railConn is one rail: its connection, its profile, the queue its
 // writer drains, and what its readers share. unacked, down and slowdown
-// are guarded by Link.mu; jobs, writing, urgent and ackArmed by qmu;
-// dec and rerr by rmu; polled is atomic.
+// are guarded by Link.mu; jobs, spare, writing, urgent and ackArmed by
+// qmu; dec, rerr and got by rmu; polled is atomic.
 type railConn struct {
 	i        int
 	conn     net.Conn
@@ -27,8 +27,9 @@ type railConn struct {
 
 	qmu      sync.Mutex
 	jobs     []job
-	writing  bool // a goroutine is writing: the writer, or a caller (direct)
-	urgent   bool // jobs holds one that must not wait for ackDelay
+	spare    []job // the last write's jobs, emptied, for jobs to reuse
+	writing  bool  // a goroutine is writing: the writer, or a caller (direct)
+	urgent   bool  // jobs holds one that must not wait for ackDelay
 	ackArmed bool
 	ackTimer *time.Timer
 	wake     chan struct{} // capacity 1: urgent jobs were added
@@ -37,6 +38,7 @@ type railConn struct {
 	rmu    sync.Mutex
 	dec    decoder
 	rerr   error
+	got    bool          // drain read something: see Link.pollRails
 	polled atomic.Int64  // when a Recv last polled the rail, from epoch; 0: none polls
 	resume chan struct{} // capacity 1: a poller is done
 	pollFn func(fd uintptr)
@@ -121,7 +123,7 @@ func (rc *railConn) claim(j job) []job {
 // being written. qmu must be held.
 func (rc *railConn) takeLocked() []job {
 	js := rc.jobs
-	rc.jobs, rc.writing, rc.urgent = nil, true, false
+	rc.jobs, rc.spare, rc.writing, rc.urgent = rc.spare, nil, true, false
 	// An armed ack timer stays armed: stopping and arming it again for
 	// every message costs more than its firing now and then for nothing.
 	return js
@@ -138,10 +140,14 @@ func (rc *railConn) take() []job {
 	return rc.takeLocked()
 }
 
-// done ends a write; jobs queued meanwhile that must not wait go to the
-// writer goroutine.
-func (rc *railConn) done() {
+// done ends the write of js (what take or claim returned), keeping its
+// array for the queue to reuse, so that queueing and writing allocate
+// nothing once the queue has grown; jobs queued meanwhile that must not
+// wait go to the writer goroutine.
+func (rc *railConn) done(js []job) {
+	clear(js) // the chunks' bytes are the senders', not the queue's
 	rc.qmu.Lock()
+	rc.spare = js[:0]
 	rc.writing = false
 	wake := rc.urgent
 	rc.qmu.Unlock()
@@ -192,7 +198,7 @@ func (rc *railConn) writeJobs(js []job, hdrs []byte) ([]byte, error) {
 // writeDirect writes what claim returned, from the caller's goroutine.
 func (l *Link) writeDirect(rc *railConn, js []job) {
 	_, err := rc.writeJobs(js, nil)
-	rc.done()
+	rc.done(js)
 	if err != nil {
 		l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: writing: %w", rc.i, err))
 	}
@@ -217,7 +223,7 @@ func (l *Link) writeLoop(rc *railConn) {
 		}
 		var err error
 		hdrs, err = rc.writeJobs(js, hdrs)
-		rc.done()
+		rc.done(js)
 		if err != nil {
 			l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: writing: %w", rc.i, err))
 			return

@@ -108,6 +108,7 @@ func (l *Link) drain(rc *railConn, fd int) error {
 			return io.EOF
 		default:
 			rc.dec.wrote(n)
+			rc.got = true
 		}
 	}
 }
@@ -157,11 +158,12 @@ func (l *Link) received(rc *railConn, h header, data []byte) error {
 		l.stats.Duplicates++
 	}
 	rc.push(job{h: ackOf(h)}, !l.eager(h))
-	for _, m := range l.asm.ready() {
-		l.inbox = append(l.inbox, m)
+	n := len(l.inbox)
+	l.inbox = l.asm.ready(l.inbox)
+	for _, m := range l.inbox[n:] {
 		l.inBytes += len(m)
 	}
-	l.ready.Store(int32(len(l.inbox)))
+	l.ready.Store(int32(len(l.inbox) - l.inHead))
 	l.recvCond.Broadcast()
 	return nil
 }

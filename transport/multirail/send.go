@@ -148,8 +148,11 @@ func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error), sen
 // order, would wait for it with the other rails idle. Counted from what
 // is still unacknowledged, a rail that is behind looks busier and gets
 // less, and one that drained looks idle at once.
+//
+// The slice is the Link's scratch (a post must not allocate), valid until
+// the next snapshot: the strategy only reads it.
 func (l *Link) snapshot() []rail.Rail {
-	rs := make([]rail.Rail, len(l.rails))
+	rs := l.snap[:len(l.rails)]
 	for i, rc := range l.rails {
 		rs[i] = rail.Rail{Profile: rc.profile, Down: rc.down, Slowdown: rc.slowdown}
 		if rc.unacked > 0 {
@@ -239,6 +242,10 @@ func (l *Link) settle() {
 		l.inflight -= l.unsettled[k].size
 		l.unsettled[k] = nil
 		k++
+	}
+	if k == len(l.unsettled) {
+		l.unsettled = l.unsettled[:0] // keep the array: the next post appends there
+		return
 	}
 	l.unsettled = l.unsettled[k:]
 }

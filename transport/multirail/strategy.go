@@ -1,6 +1,8 @@
 package multirail
 
 import (
+	"time"
+
 	"github.com/plexus-hpc/plexus/rail"
 )
 
@@ -53,6 +55,20 @@ func plan(s Split, rails []rail.Rail, n int, cfg rail.Config) []rail.Chunk {
 		}
 	}
 	return cut(rails, n, up, w)
+}
+
+// planWhole is plan for a message that goes whole on one rail whatever
+// the rails' state (ok), without building the plan: SplitPlexus below
+// twice the strategy's MinChunk, where rail.Split returns rail.Pick's
+// choice without dividing. Small messages take this path, and their plan
+// must not allocate.
+func planWhole(s Split, rails []rail.Rail, n int, cfg rail.Config) (r int, done time.Duration, ok bool) {
+	cfg.Validate()
+	if s != SplitPlexus || n >= 2*cfg.MinChunk {
+		return -1, 0, false
+	}
+	r, done = rail.Pick(rails, n)
+	return r, done, r >= 0
 }
 
 func upRails(rails []rail.Rail) []int {
