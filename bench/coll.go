@@ -109,31 +109,83 @@ func withUnpinned(ks ...*kase) []*kase {
 }
 
 // Coll measures every case and returns the results in a fixed order;
-// progress, when not nil, is called after each case.
+// progress, when not nil, is called after each run of a case, with the
+// runs done and the runs in all.
+//
+// The cases of one team size are measured side by side: each is
+// calibrated, then every case makes its next run in turn until each has
+// Runs runs, so that slow phases of a shared or virtual machine (a
+// virtual CPU moved, a neighbour busy) fall on every case alike and the
+// comparisons within a size (team topologies against each other and
+// against the baseline barriers) are paired. The chain calibration of a
+// size (hopcal.go) runs alone before the size's other cases, whose trees
+// it shapes.
 func Coll(ctx context.Context, cfg Config, progress func(done, total int)) ([]Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cases := plan(ctx, &cfg)
-	out := make([]Result, 0, len(cases))
-	for i, k := range cases {
-		r, err := run(ctx, &cfg, k)
-		if err != nil {
-			return out, fmt.Errorf("bench: %s/%s members=%d: %w", k.bench, k.impl, k.members, err)
-		}
-		out = append(out, r)
+	stages := plan(ctx, &cfg)
+	total := 0
+	for _, st := range stages {
+		total += len(st) * cfg.Runs
+	}
+	var out []Result
+	done := 0
+	tick := func() {
+		done++
 		if progress != nil {
-			progress(i+1, len(cases))
+			progress(done, total)
+		}
+	}
+	for _, st := range stages {
+		rs, err := runStage(ctx, &cfg, st, tick)
+		out = append(out, rs...)
+		if err != nil {
+			return out, err
 		}
 	}
 	return out, nil
 }
 
-func run(ctx context.Context, cfg *Config, k *kase) (Result, error) {
-	ns, ops, err := measure(ctx, cfg.CPUs[:k.members], !k.unpinned, cfg.Target, cfg.Runs, k.setup)
-	if err != nil {
-		return Result{}, err
+// runStage measures the cases of one stage side by side (see Coll) and
+// returns their results in order. Each case's after hook, as its
+// prediction, sees the case's own measurement only.
+func runStage(ctx context.Context, cfg *Config, ks []*kase, tick func()) ([]Result, error) {
+	ms := make([]*runs, len(ks))
+	for i, k := range ks {
+		m, err := startRuns(ctx, cfg.CPUs[:k.members], !k.unpinned, cfg.Target, k.setup)
+		if err != nil {
+			return nil, caseErr(k, err)
+		}
+		ms[i] = m
+		tick()
 	}
+	for r := 1; r < cfg.Runs; r++ {
+		for i, k := range ks {
+			if err := ms[i].next(ctx); err != nil {
+				return nil, caseErr(k, err)
+			}
+			tick()
+		}
+	}
+	out := make([]Result, 0, len(ks))
+	for i, k := range ks {
+		r, err := result(cfg, k, ms[i].median(), ms[i].iters)
+		if err != nil {
+			return out, caseErr(k, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func caseErr(k *kase, err error) error {
+	return fmt.Errorf("bench: %s/%s members=%d: %w", k.bench, k.impl, k.members, err)
+}
+
+// result is k's row for its median ns per operation and iteration count.
+func result(cfg *Config, k *kase, ns float64, ops int) (Result, error) {
+	var err error
 	r := Result{Bench: k.bench, Impl: k.impl, Members: k.members, NsPerOp: ns, Ops: ops}
 	if k.bench == "stream" {
 		r.MsgsPerSec = 1e9 / ns
@@ -169,7 +221,10 @@ func predict(m *topo.Model, t *tree.Tree) (float64, error) {
 	return r.Latency, err
 }
 
-func plan(ctx context.Context, cfg *Config) []*kase {
+// plan returns the cases in stages, each measured side by side: the
+// two-member point-to-point cases, then per team size its chain
+// calibration (when it has one) and the rest of its cases.
+func plan(ctx context.Context, cfg *Config) [][]*kase {
 	two := 2
 	ks := []*kase{
 		{bench: "pingpong", impl: "atomic", members: two, setup: atomicPingPong},
@@ -178,19 +233,22 @@ func plan(ctx context.Context, cfg *Config) []*kase {
 	ks = append(ks, withUnpinned(&kase{bench: "pingpong", impl: "chan", members: two, setup: chanPingPong})...)
 	ks = append(ks, &kase{bench: "stream", impl: "ring", members: two, setup: ringStream(ctx)})
 	ks = append(ks, withUnpinned(&kase{bench: "stream", impl: "chan", members: two, setup: chanStream})...)
+	stages := [][]*kase{ks}
 	for _, n := range cfg.Members {
-		ks = append(ks, collCases(ctx, cfg, n)...)
+		sm := &sizeModel{m: cfg.Model}
+		if n >= 3 { // a team of two exchanges: no chain to time
+			stages = append(stages, []*kase{hopCase(ctx, cfg, n, sm)})
+		}
+		stages = append(stages, collCases(ctx, cfg, n, sm))
 	}
-	return ks
+	return stages
 }
 
-func collCases(ctx context.Context, cfg *Config, n int) []*kase {
+// collCases are the cases of n members but the chain calibration, on
+// trees of sm's model.
+func collCases(ctx context.Context, cfg *Config, n int, sm *sizeModel) []*kase {
 	cpus := cfg.CPUs[:n]
 	var ks []*kase
-	sm := &sizeModel{m: cfg.Model}
-	if n >= 3 { // a team of two exchanges: no chain to time
-		ks = append(ks, hopCase(ctx, cfg, n, sm))
-	}
 	for _, b := range []string{"barrier", "bcast", "reduce"} {
 		for _, t := range cfg.Topologies {
 			k := &kase{bench: b, impl: "team-" + t.String(), members: n, model: sm.get}

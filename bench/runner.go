@@ -62,26 +62,46 @@ func runMembers(cpus []int, pin bool, iters int, f body) (time.Duration, error) 
 	return elapsed, errors.Join(errs...)
 }
 
-// measure calibrates the iteration count so one run takes about target,
-// then makes runs more runs of that length and returns the median ns per
-// iteration and the count per run. On a shared or virtual machine single
-// runs vary by several times (the host moves virtual CPUs); the median of
-// a few is stable. setup makes a fresh body for each run (fresh state:
-// barriers, links).
-func measure(ctx context.Context, cpus []int, pin bool, target time.Duration, runs int, setup func() (body, func(), error)) (float64, int, error) {
+// runs are the runs of one case: the iteration count its calibration
+// chose so one run takes about the target, and the ns per iteration of
+// each run so far. On a shared or virtual machine single runs vary by
+// several times (the host moves virtual CPUs); the median of a few is
+// stable. Every run gets a fresh body from setup (fresh state: barriers,
+// links).
+type runs struct {
+	cpus  []int
+	pin   bool
+	iters int
+	per   []float64
+	setup func() (body, func(), error)
+}
+
+// startRuns calibrates a case; the calibration's last run is its first.
+func startRuns(ctx context.Context, cpus []int, pin bool, target time.Duration, setup func() (body, func(), error)) (*runs, error) {
 	iters, d, err := calibrate(ctx, cpus, pin, target, setup)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	per := []float64{float64(d.Nanoseconds()) / float64(iters)}
-	for len(per) < runs {
-		if d, err = once(ctx, cpus, pin, iters, setup); err != nil {
-			return 0, 0, err
-		}
-		per = append(per, float64(d.Nanoseconds())/float64(iters))
+	r := &runs{cpus: cpus, pin: pin, iters: iters, setup: setup}
+	r.per = append(r.per, float64(d.Nanoseconds())/float64(iters))
+	return r, nil
+}
+
+// next makes one more run of the calibrated length.
+func (r *runs) next(ctx context.Context) error {
+	d, err := once(ctx, r.cpus, r.pin, r.iters, r.setup)
+	if err != nil {
+		return err
 	}
+	r.per = append(r.per, float64(d.Nanoseconds())/float64(r.iters))
+	return nil
+}
+
+// median is the median ns per iteration of the runs so far.
+func (r *runs) median() float64 {
+	per := slices.Clone(r.per)
 	slices.Sort(per)
-	return per[len(per)/2], iters, nil
+	return per[len(per)/2]
 }
 
 // calibrate doubles (or extrapolates) the iteration count until a run
