@@ -24,10 +24,12 @@ type Config struct {
 	// Topologies for the team results; nil means every topology but Bad.
 	Topologies []tree.Topology
 	// Target is roughly how long each run of a case takes; zero means
-	// 100 ms, or 10 ms with Quick.
+	// 30 ms, or 10 ms with Quick.
 	Target time.Duration
 	// Runs is how many runs of each case are made; the result is their
-	// median. Zero means 5, or 3 with Quick.
+	// median. Zero means 15, or 3 with Quick: many short runs rather
+	// than a few long ones, so that a slow phase of the machine spoils
+	// few of a case's runs, and the median passes over them.
 	Runs  int
 	Quick bool
 }
@@ -59,13 +61,13 @@ func (c *Config) Validate() error {
 		c.Topologies = []tree.Topology{tree.Adaptive, tree.Best, tree.Binary, tree.Fibonacci, tree.Sequential, tree.MST, tree.Cluster}
 	}
 	if c.Target == 0 {
-		c.Target = 100 * time.Millisecond
+		c.Target = 30 * time.Millisecond
 		if c.Quick {
 			c.Target = 10 * time.Millisecond
 		}
 	}
 	if c.Runs == 0 {
-		c.Runs = 5
+		c.Runs = 15
 		if c.Quick {
 			c.Runs = 3
 		}

@@ -56,7 +56,7 @@ type benchOpts struct {
 func (o *benchOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("bench coll", flag.ContinueOnError)
 	fs.StringVar(&o.model, "model", "", "model `DIR|FILE` for trees and predictions, as for plexus machine (default: measure this machine, quick)")
-	fs.BoolVar(&o.quick, "quick", false, "shorter runs (3 runs of about 10 ms per case instead of 5 of 100 ms)")
+	fs.BoolVar(&o.quick, "quick", false, "shorter runs (3 runs of about 10 ms per case instead of 15 of 30 ms)")
 	fs.StringVar(&o.members, "members", "", "team sizes as a `LIST` such as 2-4 (default all allowed CPUs)")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array instead of a table")
 	return fs
