@@ -70,3 +70,40 @@ func busy(d time.Duration) {
 	for start := time.Now(); time.Since(start) < d; {
 	}
 }
+
+// TestStalledCalibrationHeals checks that a case whose calibration met a
+// stall (its first run slow) lengthens its later runs to the target, and
+// that the stall does not decide its median.
+func TestStalledCalibrationHeals(t *testing.T) {
+	setups := 0
+	setup := func() (body, func(), error) {
+		setups++
+		stall := setups == 1
+		return func(i, it int) error {
+			if i == 0 && it == 0 && stall {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if i == 0 {
+				busy(time.Microsecond)
+			}
+			return nil
+		}, func() {}, nil
+	}
+	target := 8 * time.Millisecond
+	r, err := startRuns(context.Background(), []int{0, 1}, false, target, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := r.iters
+	for range 4 {
+		if err := r.next(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.iters <= first {
+		t.Errorf("runs still %d iterations after the stalled calibration's %d", r.iters, first)
+	}
+	if m := r.median(); m > 50_000 {
+		t.Errorf("median %.0f ns per iteration: the stall decided it", m)
+	}
+}

@@ -68,12 +68,20 @@ func runMembers(cpus []int, pin bool, iters int, f body) (time.Duration, error) 
 // several times (the host moves virtual CPUs); the median of a few is
 // stable. Every run gets a fresh body from setup (fresh state: barriers,
 // links).
+//
+// A stall during calibration (a descheduled virtual CPU) makes a few
+// iterations look like a full run, and the case would then make runs far
+// shorter than the target, each at the mercy of the next stall; so a run
+// that ends under a quarter of the target lengthens the runs after it,
+// as calibration would have. Runs are compared per iteration, so their
+// lengths need not agree.
 type runs struct {
-	cpus  []int
-	pin   bool
-	iters int
-	per   []float64
-	setup func() (body, func(), error)
+	cpus   []int
+	pin    bool
+	target time.Duration
+	iters  int
+	per    []float64
+	setup  func() (body, func(), error)
 }
 
 // startRuns calibrates a case; the calibration's last run is its first.
@@ -82,7 +90,7 @@ func startRuns(ctx context.Context, cpus []int, pin bool, target time.Duration, 
 	if err != nil {
 		return nil, err
 	}
-	r := &runs{cpus: cpus, pin: pin, iters: iters, setup: setup}
+	r := &runs{cpus: cpus, pin: pin, target: target, iters: iters, setup: setup}
 	r.per = append(r.per, float64(d.Nanoseconds())/float64(iters))
 	return r, nil
 }
@@ -94,6 +102,9 @@ func (r *runs) next(ctx context.Context) error {
 		return err
 	}
 	r.per = append(r.per, float64(d.Nanoseconds())/float64(r.iters))
+	if d < r.target/4 && r.iters < maxIters {
+		r.iters = nextIters(r.iters, d, r.target)
+	}
 	return nil
 }
 
