@@ -44,11 +44,11 @@ func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 	}
 	r.load.start(time.Now())
 	defer r.load.idle(time.Now)
-	for sweeps := 0; ; sweeps++ {
+	for {
 		if r.sweep(ctx, t, m, ticks) {
 			r.load.busy(time.Now)
 			w.Restart()
-			if sweeps%checkEvery == 0 && ctx.Err() != nil {
+			if r.sweeps%checkEvery == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			continue
@@ -60,13 +60,25 @@ func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 	}
 }
 
+// localEvery is how many sweeps pass between looks at the replica's
+// inbox and ticks: a tick comes every few milliseconds and the inbox
+// carries only frames too long for a link, while a look at a ticker's
+// channel takes the timer's lock, a cost every sweep would pay for
+// nothing.
+const localEvery = 16
+
 // sweep does one round of the replica's work and reports whether it
-// found any.
+// found any; under a profile (probe) its parts are timed.
 func (r *Replica) sweep(ctx context.Context, t *Team, m *member, ticks <-chan time.Time) bool {
+	r.sweeps++
+	r.prof.begin()
 	busy := t.flushBacklog(m)
+	r.prof.enter(phaseLinks)
 	busy = t.poll(m) || busy
-	busy = r.pollLocal(ticks) || busy
+	r.prof.enter(phaseIntake)
+	busy = r.pollLocal(ticks, r.sweeps%localEvery == 0) || busy
 	r.flush(ctx)
+	r.prof.end(busy)
 	return busy
 }
 
@@ -109,18 +121,21 @@ func (r *Replica) sleep(ctx context.Context, t *Team, m *member, ticks <-chan ti
 	return nil
 }
 
-// pollLocal takes what waits in the replica's channels: inbox, calls and
-// a tick.
-func (r *Replica) pollLocal(ticks <-chan time.Time) bool {
+// pollLocal takes what waits in the replica's calls and, when all is
+// set, its inbox and a tick.
+func (r *Replica) pollLocal(ticks <-chan time.Time, all bool) bool {
 	busy := false
 	for range pollBurst {
-		if !r.takeInbox() {
+		if !r.takeCall() {
 			break
 		}
 		busy = true
 	}
+	if !all {
+		return busy
+	}
 	for range pollBurst {
-		if !r.takeCall() {
+		if !r.takeInbox() {
 			break
 		}
 		busy = true
@@ -200,8 +215,12 @@ func (t *Team) receive(m *member, f []byte) {
 	}
 	if kind == frameTree && origin < len(t.kids) {
 		m.received.Add(1)
-		for _, c := range t.kids[origin][m.id] {
-			t.forward(origin, m.id, c, f)
+		if kids := t.kids[origin][m.id]; len(kids) > 0 {
+			prev := m.replica.prof.enter(phaseRelay)
+			for _, c := range kids {
+				t.forward(origin, m.id, c, f)
+			}
+			m.replica.prof.enter(prev)
 		}
 	}
 	if m.msgs, err = decodeFrameInto(m.msgs[:0], f); err != nil {

@@ -62,6 +62,10 @@ type Replica struct {
 	bcast []agree.Message   // accepts to broadcast, reused
 	frame []byte            // the last frame sent, reused (a Net copies)
 	load  loadClock
+	// On a Team: sweeps counts the loop's sweeps; prof, set by
+	// Team.Attach when the team profiles, times their parts.
+	sweeps int
+	prof   *probe
 }
 
 // New returns a replica that will run on net once Run is called.

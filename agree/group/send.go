@@ -13,6 +13,7 @@ func (r *Replica) flush(ctx context.Context) {
 	if !r.node.HasReady() {
 		return
 	}
+	r.prof.enter(phaseApply)
 	rd := r.node.Ready()
 	for _, m := range rd.Messages {
 		switch {
@@ -29,15 +30,18 @@ func (r *Replica) flush(ctx context.Context) {
 		}
 	}
 	if len(r.bcast) > 0 {
+		r.prof.enter(phaseBroadcast)
 		r.broadcast(ctx, r.bcast)
 		r.bcast = forget(r.bcast)
 	}
+	r.prof.enter(phaseSend)
 	for to, ms := range r.out {
 		if len(ms) > 0 {
 			r.sendTo(ctx, to, ms)
 			r.out[to] = forget(ms)
 		}
 	}
+	r.prof.enter(phaseApply)
 	if rd.Snapshot != nil {
 		r.cfg.Restore(*rd.Snapshot)
 	}

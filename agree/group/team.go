@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/plexus-hpc/plexus/affinity"
 	"github.com/plexus-hpc/plexus/internal/wait"
@@ -30,6 +31,10 @@ type TeamConfig struct {
 	// tree.Binary, whose root sends two messages) trade latency for a
 	// root that sends less.
 	Topology tree.Topology
+	// Profile makes every replica time the parts of a sample of its
+	// loop's sweeps (Replica.Profile), at the cost of a few clock reads
+	// per sampled sweep.
+	Profile bool
 }
 
 // teamSlots is the capacity of each link's ring: a frame of up to
@@ -131,7 +136,21 @@ func (t *Team) buildTree(m *topo.Model, root int) ([][]int, error) {
 			kids[id[parent]] = append(kids[id[parent]], id[c])
 		}
 	}
+	if t.cfg.Mode == Tree {
+		leafLeader(kids, root, firstLeader(root))
+	}
 	return kids, nil
+}
+
+// firstLeader is the replica that leads while root accepts, as far as
+// the team can tell before the replicas run: the first epoch's leader,
+// replica 0, which leads until it fails (agree's roles keeps a live
+// leader); in a tree rooted at replica 0 itself, replica 1.
+func firstLeader(root int) int {
+	if root == 0 {
+		return 1
+	}
+	return 0
 }
 
 func teamMachine(cfg TeamConfig) (*topo.Model, []int, error) {
@@ -201,7 +220,17 @@ func (t *Team) Net(id int) Net { return teamNet{t: t, id: id} }
 func (t *Team) Attach(rs []*Replica) {
 	for i, r := range rs {
 		t.members[i].replica = r
+		if t.cfg.Profile {
+			r.prof = newProbe(monotonic())
+		}
 	}
+}
+
+// monotonic returns a clock of the time since it was made, which reads
+// only the monotonic clock.
+func monotonic() func() time.Duration {
+	base := time.Now()
+	return func() time.Duration { return time.Since(base) }
 }
 
 // Received returns how many broadcast frames reached replicas other than
