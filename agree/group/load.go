@@ -7,10 +7,10 @@ import (
 
 // Load is how a replica on a Team spent its time: Run is how long its
 // loop has run, Busy how much of that it had work (a frame, a call, a
-// tick or a send that waited), from the sweep that found work to the
-// first sweep that found none. Busy divided by the decisions made in a
-// window is the replica's cost per decision: at the acceptor, what
-// bounds a group's throughput when nothing else does.
+// tick or a send that waited), from the start of the sweep that found
+// work to the end of the first sweep that found none. Busy divided by
+// the decisions made in a window is the replica's cost per decision: at
+// the acceptor, what bounds a group's throughput when nothing else does.
 type Load struct {
 	Run, Busy time.Duration
 }
@@ -19,34 +19,46 @@ type Load struct {
 func (l Load) Sub(e Load) Load { return Load{Run: l.Run - e.Run, Busy: l.Busy - e.Busy} }
 
 // loadClock accounts a replica's busy time. The replica's goroutine
-// stores; Load may read from any goroutine, so the totals are atomic.
-// Each change between busy and idle costs one clock read.
+// calls its methods; Load may read from any goroutine, so the totals are
+// atomic. It reads the clock (monotonic, since the clock was made) at
+// the start of every sweep while the replica is idle, so that a busy
+// span counts the sweep that found the work, and once at its end: a
+// replica that is busy does not pay for a read per sweep.
 type loadClock struct {
-	began     time.Time
-	busySince time.Time // zero while idle
+	clock     func() time.Duration
+	started   time.Duration // start of the current sweep, read while idle
+	busySince time.Duration // -1 while idle
 	busyNs    atomic.Int64
-	beganNs   atomic.Int64 // began as Unix nanoseconds, 0 before Run
+	beganNs   atomic.Int64 // the loop's start as Unix nanoseconds, 0 before Run
 }
 
-func (c *loadClock) start(now time.Time) {
-	c.began = now
+// start begins the accounting at now, idle, with clock as its clock.
+func (c *loadClock) start(now time.Time, clock func() time.Duration) {
+	c.clock, c.busySince = clock, -1
 	c.beganNs.Store(now.UnixNano())
 }
 
-// busy notes a sweep that found work; now is read only when the replica
-// was idle.
-func (c *loadClock) busy(now func() time.Time) {
-	if c.busySince.IsZero() {
-		c.busySince = now()
+// sweep notes the start of a sweep; the clock is read only while idle.
+func (c *loadClock) sweep() {
+	if c.busySince < 0 {
+		c.started = c.clock()
 	}
 }
 
-// idle notes a sweep that found nothing; now is read only when the
-// replica was busy.
-func (c *loadClock) idle(now func() time.Time) {
-	if !c.busySince.IsZero() {
-		c.busyNs.Add(int64(now().Sub(c.busySince)))
-		c.busySince = time.Time{}
+// busy notes that the sweep found work: a busy span starts with it
+// unless one is running.
+func (c *loadClock) busy() {
+	if c.busySince < 0 {
+		c.busySince = c.started
+	}
+}
+
+// idle notes a sweep that found nothing: it ends the busy span, if any,
+// with a clock read.
+func (c *loadClock) idle() {
+	if c.busySince >= 0 {
+		c.busyNs.Add(int64(c.clock() - c.busySince))
+		c.busySince = -1
 	}
 }
 

@@ -42,18 +42,19 @@ func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 	if t.policy != nil {
 		w = wait.NewWaiter(t.policy)
 	}
-	r.load.start(time.Now())
-	defer r.load.idle(time.Now)
+	r.load.start(time.Now(), monotonic())
+	defer r.load.idle()
 	for {
+		r.load.sweep()
 		if r.sweep(ctx, t, m, ticks) {
-			r.load.busy(time.Now)
+			r.load.busy()
 			w.Restart()
 			if r.sweeps%checkEvery == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			continue
 		}
-		r.load.idle(time.Now)
+		r.load.idle()
 		if err := r.wait(ctx, &w, t, m, ticks); err != nil {
 			return err
 		}

@@ -18,7 +18,7 @@ import (
 	"github.com/plexus-hpc/plexus/tree"
 )
 
-const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--topology NAME] [--pin] [--model DIR|FILE | --hwloc FILE] [--runs N] [--json] [--svg PREFIX]
+const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--topology NAME] [--pin] [--profile] [--model DIR|FILE | --hwloc FILE] [--runs N] [--json] [--svg PREFIX]
 
 Measures 1Paxos and the replicated key-value store, broadcast down the
 machine-aware tree (impl tree) or one replica after the other (impl
@@ -50,7 +50,14 @@ leader (acceptor_ns, leader_ns in --json): where the acceptor's
 approaches 1e9/ops_per_s, its broadcast bounds the throughput.
 --topology NAME builds impl tree's tree in agree and kvlocal with
 another of plexus tree's topologies (default adaptive;
-binary makes the root send two messages); its rows say tree-NAME.`
+binary makes the root send two messages); its rows say tree-NAME.
+agree rows also give the busiest replica's busy time per decision
+(busiest_ns, and its id), the process's garbage collections per second
+and heap allocations per decision (gc_per_s, allocs_per_op); with
+--profile every replica times the parts of a sample of its loop, and
+the rows split the acceptor's and the leader's busy time by part
+(acceptor_parts_ns, leader_parts_ns: backlog, links, relay, intake,
+broadcast, send, apply), at the cost of a few clock reads per sample.`
 
 var benchKVCmd = &command{
 	name:    "bench kv",
@@ -77,7 +84,7 @@ type benchKVOpts struct {
 	benches, replicas, clients, impls string
 	duration                          time.Duration
 	transport, svg, topology          string
-	json, pin                         bool
+	json, pin, profile                bool
 	runs, compact, batch              int
 	model                             modelFlags
 }
@@ -97,6 +104,7 @@ func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	fs.IntVar(&o.batch, "batch", 1, "agree, kvlocal: at most `N` accepts per broadcast")
 	o.model.register(fs)
 	fs.StringVar(&o.topology, "topology", "adaptive", "agree, kvlocal: impl tree's tree, a topology `NAME` of plexus tree")
+	fs.BoolVar(&o.profile, "profile", false, "agree: split the acceptor's and the leader's busy time by part of their loop")
 	fs.BoolVar(&o.pin, "pin", false, "agree: pin replica i to this machine's i-th CPU (at most one replica per CPU)")
 	return fs
 }
@@ -253,7 +261,7 @@ func (p *kvPlan) median(ctx context.Context, bench string, replicas, clients int
 func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
 	if bench == "agree" || bench == "kvlocal" {
 		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration,
-			Batch: p.o.batch, CompactEvery: uint64(p.o.compact), Topology: p.topology}
+			Batch: p.o.batch, CompactEvery: uint64(p.o.compact), Topology: p.topology, Profile: p.o.profile}
 		if p.o.pin || p.o.model != (modelFlags{}) {
 			model, err := p.o.model.load()
 			if err != nil {

@@ -49,3 +49,28 @@ func TestBenchKVModel(t *testing.T) {
 		t.Errorf("a missing model ran: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestBenchKVProfile: with --profile the agree rows split the
+// acceptor's busy time (its broadcasts among it) and the leader's (its
+// proposals, sent) by part; without it they do not.
+func TestBenchKVProfile(t *testing.T) {
+	for _, profile := range []bool{true, false} {
+		args := []string{"bench", "kv", "--bench", "agree", "--duration", "200ms", "--replicas", "3", "--clients", "2", "--impl", "tree", "--json"}
+		if profile {
+			args = append(args, "--profile")
+		}
+		out := mustRun(t, args...)
+		var rows []kvbench.Row
+		if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("rows %+v, %v\n%s", rows, err, out)
+		}
+		r := rows[0]
+		if got := r.AcceptorParts["broadcast"] > 0 && r.LeaderParts["send"] > 0; got != profile {
+			t.Errorf("--profile %v: acceptor parts %v, leader parts %v", profile, r.AcceptorParts, r.LeaderParts)
+		}
+		if r.BusiestNs < max(r.AcceptorNs, r.LeaderNs) || r.AllocsPerOp <= 0 {
+			t.Errorf("--profile %v: busiest %v ns/op below the acceptor's %v or the leader's %v, or %v allocations/op",
+				profile, r.BusiestNs, r.AcceptorNs, r.LeaderNs, r.AllocsPerOp)
+		}
+	}
+}

@@ -36,10 +36,14 @@ type AgreeConfig struct {
 	// Topology is the tree of Mode Tree (group.TeamConfig's); zero means
 	// tree.Adaptive.
 	Topology tree.Topology
+	// Profile profiles the replicas' loops (group.TeamConfig's): agree
+	// rows then split the acceptor's and the leader's busy time by part.
+	Profile bool
 }
 
 func (c AgreeConfig) team() group.TeamConfig {
-	return group.TeamConfig{Replicas: c.Replicas, Mode: c.Mode, Model: c.Model, CPUs: c.CPUs, Pin: c.Pin, Topology: c.Topology}
+	return group.TeamConfig{Replicas: c.Replicas, Mode: c.Mode, Model: c.Model, CPUs: c.CPUs, Pin: c.Pin,
+		Topology: c.Topology, Profile: c.Profile}
 }
 
 // impl names the broadcast in rows: "tree" (adaptive), "sequential", or
@@ -57,8 +61,10 @@ func (c AgreeConfig) replicaConfig(id int) group.Config {
 }
 
 // Agree runs one in-process measurement. Values are 16 bytes, the
-// client's number and its request's; the row carries the acceptor's and
-// the leader's busy time per decision (group.Load).
+// client's number and its request's; the row carries the acceptor's,
+// the leader's and the busiest replica's busy time per decision
+// (group.Load), their parts under Profile, and the run's collections
+// and allocations.
 func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	team, err := group.NewTeam(cfg.team())
 	if err != nil {
@@ -85,7 +91,7 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	for _, r := range rs {
 		go func() { defer bg.Done(); _ = r.Run(ctx) }()
 	}
-	before := loads(rs)
+	before := readStats(rs)
 	lat, retries, elapsed, err := drive(ctx, cfg, rs, answers)
 	if errors.Is(err, ErrUndecided) {
 		return Row{}, fmt.Errorf("%w\n%s", err, describe(ctx, rs))
@@ -95,7 +101,7 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	}
 	row := row("agree", cfg.impl(), cfg.Replicas, cfg.Clients, lat, elapsed)
 	row.Retries = retries
-	row.AcceptorNs, row.LeaderNs = busyPerOp(before, loads(rs), len(lat))
+	before.fill(&row, readStats(rs), len(lat), elapsed)
 	return row, nil
 }
 
@@ -119,27 +125,6 @@ func describe(ctx context.Context, rs []*group.Replica) string {
 		cancel()
 	}
 	return b.String()
-}
-
-// loads reads every replica's load.
-func loads(rs []*group.Replica) []group.Load {
-	out := make([]group.Load, len(rs))
-	for i, r := range rs {
-		out[i] = r.Load()
-	}
-	return out
-}
-
-// busyPerOp returns the busy nanoseconds per decision of the first
-// acceptor (replica 1) and leader (replica 0) between two readings.
-func busyPerOp(before, after []group.Load, ops int) (acceptor, leader float64) {
-	if ops == 0 {
-		return 0, 0
-	}
-	per := func(i int) float64 {
-		return float64(after[i].Sub(before[i]).Busy.Nanoseconds()) / float64(ops)
-	}
-	return per(1 % len(after)), per(0)
 }
 
 // attemptFor is how long a client waits for its request before it

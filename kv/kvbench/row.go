@@ -29,6 +29,22 @@ type Row struct {
 	// the bottleneck, as in Smelt's §5.6.
 	AcceptorNs float64 `json:"acceptor_ns,omitempty"`
 	LeaderNs   float64 `json:"leader_ns,omitempty"`
+	// BusiestNs (bench agree) is the busy nanoseconds per decision of the
+	// busiest replica, Busiest (meaningful only with BusiestNs): an inner
+	// replica of the tree that relays may bound a group before the
+	// acceptor or the leader do.
+	BusiestNs float64 `json:"busiest_ns,omitempty"`
+	Busiest   int     `json:"busiest,omitempty"`
+	// AcceptorParts and LeaderParts (bench agree with a profile) split
+	// AcceptorNs and LeaderNs by part of the replica's loop, in
+	// nanoseconds per decision (group.Profile's parts by name).
+	AcceptorParts map[string]float64 `json:"acceptor_parts_ns,omitempty"`
+	LeaderParts   map[string]float64 `json:"leader_parts_ns,omitempty"`
+	// GCPerS and AllocsPerOp (bench agree) are the process's garbage
+	// collections per second and heap allocations per decision, clients
+	// included: a collection stops the replicas' loops.
+	GCPerS      float64 `json:"gc_per_s,omitempty"`
+	AllocsPerOp float64 `json:"allocs_per_op,omitempty"`
 	// Retries (bench agree) is how many requests a client proposed again
 	// after waiting attemptFor without an answer: proposals the protocol
 	// dropped, or answers slower than that.
@@ -52,6 +68,16 @@ func Median(rows []Row) Row {
 	out.P99us = med(func(r Row) float64 { return r.P99us })
 	out.AcceptorNs = med(func(r Row) float64 { return r.AcceptorNs })
 	out.LeaderNs = med(func(r Row) float64 { return r.LeaderNs })
+	out.BusiestNs = med(func(r Row) float64 { return r.BusiestNs })
+	for _, r := range rows {
+		if r.BusiestNs == out.BusiestNs {
+			out.Busiest = r.Busiest // the id goes with the median's time
+		}
+	}
+	out.GCPerS = med(func(r Row) float64 { return r.GCPerS })
+	out.AllocsPerOp = med(func(r Row) float64 { return r.AllocsPerOp })
+	out.AcceptorParts = medianParts(rows, func(r Row) map[string]float64 { return r.AcceptorParts })
+	out.LeaderParts = medianParts(rows, func(r Row) map[string]float64 { return r.LeaderParts })
 	out.Retries = int(med(func(r Row) float64 { return float64(r.Retries) }))
 	return out
 }
@@ -69,10 +95,14 @@ func WriteJSON(w io.Writer, rows []Row) error {
 // WriteTable writes rows as an aligned table.
 func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bench\timpl\treplicas\tclients\tops/s\tp50 µs\tp99 µs\tacceptor ns/op\tleader ns/op\t")
+	fmt.Fprintln(tw, "bench\timpl\treplicas\tclients\tops/s\tp50 µs\tp99 µs\tacceptor ns/op\tleader ns/op\tbusiest ns/op\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%s\t%s\t\n", r.Bench, r.Impl, r.Replicas, r.Clients,
-			r.OpsPerS, r.P50us, r.P99us, nsCell(r.AcceptorNs), nsCell(r.LeaderNs))
+		busiest := nsCell(r.BusiestNs)
+		if r.BusiestNs > 0 {
+			busiest = fmt.Sprintf("%s (replica %d)", busiest, r.Busiest)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%s\t%s\t%s\t\n", r.Bench, r.Impl, r.Replicas, r.Clients,
+			r.OpsPerS, r.P50us, r.P99us, nsCell(r.AcceptorNs), nsCell(r.LeaderNs), busiest)
 	}
 	return tw.Flush()
 }
