@@ -37,8 +37,10 @@
 // (Config.Eager) goes whole from its sender's goroutine when its rail's
 // writer is idle, Send does not wait for its acknowledgement, and with
 // Config.Poll a Recv reads the rails itself before it sleeps: no
-// goroutine hand-off on either side. Config.Window bounds the bytes in
-// flight each way.
+// goroutine hand-off on either side. On Linux a rail's socket is taken
+// out of Go's netpoller (New closes the net.Conn and keeps a duplicate of
+// its descriptor), so that a packet that a polling Recv reads wakes no
+// other thread. Config.Window bounds the bytes in flight each way.
 //
 // The chunk header is in docs/wire-format.md; the design, with what was
 // measured on shaped rails between namespace hosts, in docs/design/rails.md.

@@ -12,16 +12,16 @@ import (
 )
 
 // tcpPair makes two Links joined by n TCP rails over the loopback
-// interface, so that their sockets are read the raw way and, with
-// cfg.Poll, polled by Recv; it returns a's connections too.
-func tcpPair(t testing.TB, n int, cfg Config) (a, b *Link, ca []net.Conn) {
+// interface, so that their sockets are taken out of the netpoller (on
+// Linux) and, with cfg.Poll, polled by Recv.
+func tcpPair(t testing.TB, n int, cfg Config) (a, b *Link) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Skipf("no loopback TCP: %v", err)
 	}
 	defer ln.Close()
-	var cb []net.Conn
+	var ca, cb []net.Conn
 	var ps []rail.Profile
 	for i := range n {
 		x, err := net.Dial("tcp", ln.Addr().String())
@@ -42,7 +42,7 @@ func tcpPair(t testing.TB, n int, cfg Config) (a, b *Link, ca []net.Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close(); b.Close() })
-	return a, b, ca
+	return a, b
 }
 
 // mixedMessages is small messages with long ones among them: every
@@ -65,7 +65,7 @@ func mixedMessages(seed uint64, count, long int) [][]byte {
 // ones' slices wait for the rails to drain.
 func TestLinkSmallAfterLarge(t *testing.T) {
 	cfg := Config{Slice: 64 << 10, Ahead: 128 << 10, Poll: true}
-	a, b, _ := tcpPair(t, 2, cfg)
+	a, b := tcpPair(t, 2, cfg)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); exchange(t, b, a, mixedMessages(5, 40, 1<<20)) }()
@@ -78,12 +78,12 @@ func TestLinkSmallAfterLarge(t *testing.T) {
 	}
 }
 
-// TestLinkEagerRailFails closes a rail's socket while small messages,
+// TestLinkEagerRailFails shuts a rail's socket down while small messages,
 // which Send does not wait for, are in flight on it: they go again on
 // the other rail, the receiver gets each exactly once and in order, and
 // Flush sees every one acknowledged.
 func TestLinkEagerRailFails(t *testing.T) {
-	a, b, ca := tcpPair(t, 2, Config{Poll: true, AckTimeout: 200 * time.Millisecond})
+	a, b := tcpPair(t, 2, Config{Poll: true, AckTimeout: 200 * time.Millisecond})
 	msgs := randomMessages(23, 2000, 1<<10)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -94,7 +94,7 @@ func TestLinkEagerRailFails(t *testing.T) {
 				if st := a.Stats(); st.Chunks[1] > st.Chunks[0] {
 					r = 1
 				}
-				ca[r].Close()
+				a.rails[r].shut() // as a broken link would: its reads and writes fail
 			}
 			if err := a.Send(ctx, m); err != nil {
 				t.Errorf("send %d: %v", i, err)

@@ -130,7 +130,10 @@ type Stats struct {
 // New makes a Link over conns, one per rail, each already connected (and
 // authenticated: Handshake) to the same peer, whose Link lists the rails
 // in the same order; profiles[i] predicts rail i (Sample). The Link owns
-// the conns from now on.
+// the conns from now on: on Linux it closes each one that is a socket,
+// keeping a duplicate of its descriptor out of Go's netpoller, so no
+// goroutine may still be reading or writing one (an Echo must have
+// returned).
 func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -146,7 +149,6 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 		l.rails = append(l.rails, newRailConn(i, c, profiles[i], l.stop))
 	}
 	for _, rc := range l.rails {
-		rc.pollFn = func(fd uintptr) { l.pollSome(rc, fd) }
 		l.wg.Add(2)
 		go l.writeLoop(rc)
 		go l.readLoop(rc)
@@ -183,10 +185,12 @@ func (l *Link) Close() error {
 	l.failWaiters(ErrClosed)
 	l.mu.Unlock()
 	for _, rc := range l.rails {
-		rc.conn.Close()
-		rc.ackTimer.Stop()
+		rc.shut()
 	}
 	l.wg.Wait()
+	for _, rc := range l.rails {
+		rc.release()
+	}
 	return nil
 }
 

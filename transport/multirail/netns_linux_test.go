@@ -154,13 +154,20 @@ func sampleRails(t testing.TB, ca, cb []net.Conn, maxSize, streamBytes int) []ra
 	t.Helper()
 	var ps []rail.Profile
 	for k := range ca {
-		go Echo(cb[k])
+		echoed := make(chan error, 1)
+		go func() { echoed <- Echo(cb[k]) }()
 		var sizes []int
 		for n := 4; n <= maxSize; n *= 4 {
 			sizes = append(sizes, n)
 		}
 		s, err := Sample(context.Background(), ca[k], SampleConfig{Sizes: sizes, StreamBytes: streamBytes})
 		if err != nil {
+			t.Fatal(err)
+		}
+		// Echo must have read the end of the sampling before a Link takes
+		// the connection: New closes the net.Conn, and an Echo still
+		// reading would leave the end's bytes for the Link to refuse.
+		if err := <-echoed; err != nil {
 			t.Fatal(err)
 		}
 		p, err := rail.NewProfile(fmt.Sprintf("rail%d", k+1), s)

@@ -27,7 +27,7 @@ func BenchmarkPingPong(b *testing.B) {
 }
 
 func benchLinkPingPong(b *testing.B, split Split, size int) {
-	x, y, _ := tcpPair(b, 2, Config{Poll: true, Split: split})
+	x, y := tcpPair(b, 2, Config{Poll: true, Split: split})
 	ctx := context.Background()
 	go func() {
 		for {
@@ -97,7 +97,7 @@ func benchTCPPingPong(b *testing.B, size int) {
 // scratch snapshot, the reused queues and the inline chunk and copy, it
 // was about 16 a message.
 func TestPingPongAllocs(t *testing.T) {
-	x, y, _ := tcpPair(t, 2, Config{Poll: true})
+	x, y := tcpPair(t, 2, Config{Poll: true})
 	ctx := context.Background()
 	go func() {
 		for {

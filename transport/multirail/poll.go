@@ -74,10 +74,10 @@ const pollAll = 4
 func (l *Link) pollRails(all bool) {
 	hot := int(l.hot.Load())
 	for _, rc := range l.rails {
-		if rc.raw == nil || (!all && rc.i != hot) {
+		if rc.sock == nil || (!all && rc.i != hot) {
 			continue
 		}
-		got, err := rc.poll()
+		got, err := l.poll(rc)
 		if err != nil {
 			l.railFailed(rc.i, fmt.Errorf("multirail: rail %d: %w", rc.i, err))
 		} else if got && rc.i != hot {
@@ -102,7 +102,7 @@ func (l *Link) pollDone() {
 // poll reads and handles what has arrived on rc, unless another
 // goroutine is reading it; it reports whether it read anything, and the
 // error that ends the rail, if it met one.
-func (rc *railConn) poll() (got bool, err error) {
+func (l *Link) poll(rc *railConn) (got bool, err error) {
 	rc.polled.Store(int64(time.Since(epoch)))
 	if !rc.rmu.TryLock() {
 		return false, nil
@@ -112,17 +112,10 @@ func (rc *railConn) poll() (got bool, err error) {
 		return false, nil
 	}
 	rc.got = false
-	rc.raw.Control(rc.pollFn) // fails only once the rail is closed
-	if rc.rerr == errAgain {
-		rc.rerr = nil
+	if err := l.drain(rc); err != errAgain {
+		rc.rerr = err
 	}
 	return rc.got, rc.rerr
-}
-
-// pollSome is poll's RawConn.Control callback, made once per rail
-// (rc.pollFn) so that a poll allocates nothing. rc.rmu must be held.
-func (l *Link) pollSome(rc *railConn, fd uintptr) {
-	rc.rerr = l.drain(rc, int(fd))
 }
 
 // wakeReader makes the reader goroutine re-check whether it should stand

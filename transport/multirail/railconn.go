@@ -5,7 +5,6 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
@@ -16,9 +15,12 @@ import (
 // are guarded by Link.mu; jobs, spare, writing, urgent and ackArmed by
 // qmu; dec, rerr and got by rmu; polled is atomic.
 type railConn struct {
-	i        int
+	i int
+	// sock is the rail's socket out of the netpoller (sock_linux.go);
+	// where it is nil (not a socket, not Linux) conn is the rail, read
+	// with blocking reads and never polled.
+	sock     *sock
 	conn     net.Conn
-	raw      syscall.RawConn // nil: not a socket, read with blocking reads
 	profile  rail.Profile
 	unacked  int // bytes of the chunks on the rail not yet acknowledged
 	down     bool
@@ -41,7 +43,6 @@ type railConn struct {
 	got    bool          // drain read something: see Link.pollRails
 	polled atomic.Int64  // when a Recv last polled the rail, from epoch; 0: none polls
 	resume chan struct{} // capacity 1: a poller is done
-	pollFn func(fd uintptr)
 }
 
 // ackDelay is the longest a lazy acknowledgement waits for a write on
@@ -53,9 +54,7 @@ const ackDelay = 200 * time.Microsecond
 func newRailConn(i int, c net.Conn, p rail.Profile, stop <-chan struct{}) *railConn {
 	rc := &railConn{i: i, conn: c, profile: p, slowdown: 1, stop: stop, dec: newDecoder(),
 		wake: make(chan struct{}, 1), resume: make(chan struct{}, 1)}
-	if sc, ok := c.(syscall.Conn); ok && rawIO {
-		rc.raw, _ = sc.SyscallConn()
-	}
+	rc.sock = newSock(c)
 	rc.ackTimer = time.AfterFunc(time.Hour, rc.ackDue)
 	rc.ackTimer.Stop()
 	return rc
@@ -176,8 +175,7 @@ func (rc *railConn) writeJobs(js []job, hdrs []byte) ([]byte, error) {
 			b = append(b, j.data...)
 		}
 		rc.wbuf = b
-		_, err := rc.conn.Write(b)
-		return hdrs, err
+		return hdrs, rc.write(b)
 	}
 	hdrs = hdrs[:0]
 	for _, j := range js {
@@ -191,8 +189,45 @@ func (rc *railConn) writeJobs(js []job, hdrs []byte) ([]byte, error) {
 			bufs = append(bufs, j.data)
 		}
 	}
+	return hdrs, rc.writev(bufs)
+}
+
+// write writes b on the rail.
+func (rc *railConn) write(b []byte) error {
+	if rc.sock != nil {
+		return rc.sock.write(b)
+	}
+	_, err := rc.conn.Write(b)
+	return err
+}
+
+// writev writes bufs on the rail, consuming them.
+func (rc *railConn) writev(bufs net.Buffers) error {
+	if rc.sock != nil {
+		return rc.sock.writev(bufs)
+	}
 	_, err := bufs.WriteTo(rc.conn)
-	return hdrs, err
+	return err
+}
+
+// shut ends the rail's connection: its reader and writer, and any
+// caller writing on it, fail and return. The descriptor itself is
+// released by release, once nothing can use it.
+func (rc *railConn) shut() {
+	if rc.sock != nil {
+		rc.sock.shutdown()
+		return
+	}
+	rc.conn.Close()
+}
+
+// release frees what the rail holds. Only Link.Close may call it, once
+// the rail's goroutines are done.
+func (rc *railConn) release() {
+	if rc.sock != nil {
+		rc.sock.close()
+	}
+	rc.ackTimer.Stop()
 }
 
 // writeDirect writes what claim returned, from the caller's goroutine.

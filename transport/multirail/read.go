@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"net"
 	"syscall"
 )
@@ -16,21 +15,20 @@ import (
 // rmu, so frames are handled one at a time and in order whoever reads
 // them.
 //
-// On a socket with a descriptor the reader goroutine reads without
-// blocking until the socket is empty and waits in the netpoller without
-// rmu (syscall.RawConn.Read); the netpoller is edge-triggered, so it
-// reads until EAGAIN before it waits, and a poller that takes bytes first
-// leaves it a spurious wake-up, never a lost one. Other connections (the
-// in-memory twins) are read with blocking reads under rmu, and never
-// polled.
+// On a socket (sock_linux.go) the reader goroutine waits in poll(2)
+// without rmu until the socket has bytes, then reads without blocking
+// until it is empty; poll(2) is level-triggered, so a poller that took
+// the bytes first leaves it a spurious wake-up, never a lost one. Other
+// connections (the in-memory twins) are read with blocking reads under
+// rmu, and never polled.
 
 // readLoop reads the rail's frames until it fails. It runs on the rail's
 // reader goroutine.
 func (l *Link) readLoop(rc *railConn) {
 	defer l.wg.Done()
 	var err error
-	if rc.raw != nil {
-		err = l.readRaw(rc)
+	if rc.sock != nil {
+		err = l.readSock(rc)
 	} else {
 		err = l.readConn(rc)
 	}
@@ -39,28 +37,24 @@ func (l *Link) readLoop(rc *railConn) {
 	}
 }
 
-// readRaw is readLoop on a socket with a descriptor.
-func (l *Link) readRaw(rc *railConn) error {
+// readSock is readLoop on a socket.
+func (l *Link) readSock(rc *railConn) error {
 	for {
 		rc.standAside()
-		var rerr error
-		err := rc.raw.Read(func(fd uintptr) bool {
-			rc.rmu.Lock()
-			defer rc.rmu.Unlock()
-			if rc.rerr == nil {
-				if e := l.drain(rc, int(fd)); e != errAgain {
-					rc.rerr = e
-				}
-				l.waitInbox()
-			}
-			rerr = rc.rerr
-			return rerr != nil || rc.standingAside()
-		})
-		switch {
-		case err != nil:
+		if err := rc.sock.waitReadable(); err != nil {
 			return err
-		case rerr != nil:
-			return rerr
+		}
+		rc.rmu.Lock()
+		if rc.rerr == nil {
+			if e := l.drain(rc); e != errAgain {
+				rc.rerr = e
+			}
+			l.waitInbox()
+		}
+		err := rc.rerr
+		rc.rmu.Unlock()
+		if err != nil {
+			return err
 		}
 	}
 }
@@ -87,29 +81,23 @@ func (l *Link) readConn(rc *railConn) error {
 // errAgain is drain's report that the socket is empty for now.
 var errAgain error = syscall.EAGAIN
 
-// drain reads fd without blocking and handles every whole frame, until
-// the socket is empty (errAgain) or the stream ends or breaks. It never
-// waits for inbox space: a poller is the one that would make it, and the
-// reader goroutine waits after it (readRaw). What it takes beyond the
-// window is bounded by the socket's buffer. rc.rmu must be held.
-func (l *Link) drain(rc *railConn, fd int) error {
+// drain reads the rail's socket without blocking and handles every
+// whole frame, until the socket is empty (errAgain) or the stream ends
+// or breaks. It never waits for inbox space: a poller is the one that
+// would make it, and the reader goroutine waits after it (readSock).
+// What it takes beyond the window is bounded by the socket's buffer.
+// rc.rmu must be held.
+func (l *Link) drain(rc *railConn) error {
 	for {
 		if err := l.handleBuffered(rc, true); err != nil {
 			return err
 		}
-		n, err := rawRead(fd, rc.dec.space())
-		switch {
-		case err == syscall.EINTR:
-		case err == syscall.EAGAIN:
-			return errAgain
-		case err != nil:
+		n, err := rc.sock.read(rc.dec.space())
+		if err != nil {
 			return err
-		case n == 0:
-			return io.EOF
-		default:
-			rc.dec.wrote(n)
-			rc.got = true
 		}
+		rc.dec.wrote(n)
+		rc.got = true
 	}
 }
 

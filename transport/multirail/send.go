@@ -207,7 +207,7 @@ func (l *Link) railFailed(i int, why error) {
 		return
 	}
 	rc.down = true
-	rc.conn.Close()
+	rc.shut()
 	l.stats.RailsDown = append(l.stats.RailsDown, i)
 	now := l.cfg.Now()
 	for _, p := range l.pending {
