@@ -18,7 +18,7 @@ import (
 	"github.com/plexus-hpc/plexus/tree"
 )
 
-const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--topology NAME] [--pin] [--profile] [--model DIR|FILE | --hwloc FILE] [--runs N] [--json] [--svg PREFIX]
+const benchKVUsage = `[--bench LIST] [--replicas LIST] [--clients LIST] [--impl LIST] [--duration D] [--transport shm|tcp|auto] [--compact N] [--batch N] [--topology NAME] [--pin] [--profile] [--at-leader] [--model DIR|FILE | --hwloc FILE] [--runs N] [--json] [--svg PREFIX]
 
 Measures 1Paxos and the replicated key-value store, broadcast down the
 machine-aware tree (impl tree) or one replica after the other (impl
@@ -57,7 +57,11 @@ and heap allocations per decision (gc_per_s, allocs_per_op); with
 --profile every replica times the parts of a sample of its loop, and
 the rows split the acceptor's and the leader's busy time by part
 (acceptor_parts_ns, leader_parts_ns: backlog, links, relay, intake,
-broadcast, send, apply), at the cost of a few clock reads per sample.`
+broadcast, send, apply), at the cost of a few clock reads per sample.
+--at-leader makes every agree client propose at the leader, which
+answers them all, as in the paper (rows say clients_at "leader"); by
+default client i proposes at replica i mod R, which forwards to the
+leader and answers it.`
 
 var benchKVCmd = &command{
 	name:    "bench kv",
@@ -84,7 +88,7 @@ type benchKVOpts struct {
 	benches, replicas, clients, impls string
 	duration                          time.Duration
 	transport, svg, topology          string
-	json, pin, profile                bool
+	json, pin, profile, atLeader      bool
 	runs, compact, batch              int
 	model                             modelFlags
 }
@@ -105,6 +109,7 @@ func (o *benchKVOpts) flagSet(name string) *flag.FlagSet {
 	o.model.register(fs)
 	fs.StringVar(&o.topology, "topology", "adaptive", "agree, kvlocal: impl tree's tree, a topology `NAME` of plexus tree")
 	fs.BoolVar(&o.profile, "profile", false, "agree: split the acceptor's and the leader's busy time by part of their loop")
+	fs.BoolVar(&o.atLeader, "at-leader", false, "agree: every client proposes at the leader, which answers it")
 	fs.BoolVar(&o.pin, "pin", false, "agree: pin replica i to this machine's i-th CPU (at most one replica per CPU)")
 	return fs
 }
@@ -261,7 +266,7 @@ func (p *kvPlan) median(ctx context.Context, bench string, replicas, clients int
 func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m group.Mode) (kvbench.Row, error) {
 	if bench == "agree" || bench == "kvlocal" {
 		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration,
-			Batch: p.o.batch, CompactEvery: uint64(p.o.compact), Topology: p.topology, Profile: p.o.profile}
+			Batch: p.o.batch, CompactEvery: uint64(p.o.compact), Topology: p.topology, Profile: p.o.profile, AtLeader: p.o.atLeader}
 		if p.o.pin || p.o.model != (modelFlags{}) {
 			model, err := p.o.model.load()
 			if err != nil {

@@ -39,6 +39,31 @@ type AgreeConfig struct {
 	// Profile profiles the replicas' loops (group.TeamConfig's): agree
 	// rows then split the acceptor's and the leader's busy time by part.
 	Profile bool
+	// AtLeader (agree) makes every client propose at replica 0, the
+	// leader, which answers them all, as in Smelt's §5.6; otherwise
+	// client i proposes at replica i mod Replicas, which forwards to the
+	// leader and answers it.
+	AtLeader bool
+}
+
+// entry returns the replica of client c and how the replicas find the
+// clients they answer (answerAt's n and id): client c is answered at
+// replica c mod n when that is the replica's id.
+func (c AgreeConfig) entry(client int) int {
+	if c.AtLeader {
+		return 0
+	}
+	return client % c.Replicas
+}
+
+// answerOf returns replica id's answering rule for answerAt: a group of
+// n (1 when the leader answers everyone) and the id to match, or false
+// for a replica that answers nobody.
+func (c AgreeConfig) answerOf(id int) (n, as int, ok bool) {
+	if c.AtLeader {
+		return 1, 0, id == 0
+	}
+	return c.Replicas, id, true
 }
 
 func (c AgreeConfig) team() group.TeamConfig {
@@ -74,7 +99,9 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 	var rs []*group.Replica
 	for id := range cfg.Replicas {
 		rc := cfg.replicaConfig(id)
-		rc.Apply = func(e agree.Entry) { answerAt(answers, cfg.Replicas, id, e.Value) }
+		if n, as, ok := cfg.answerOf(id); ok {
+			rc.Apply = func(e agree.Entry) { answerAt(answers, n, as, e.Value) }
+		}
 		rc.Snapshot = func() []byte { return []byte{} } // the bench keeps no state
 		r, err := group.New(rc, team.Net(id))
 		if err != nil {
@@ -100,6 +127,9 @@ func Agree(ctx context.Context, cfg AgreeConfig) (Row, error) {
 		return Row{}, err
 	}
 	row := row("agree", cfg.impl(), cfg.Replicas, cfg.Clients, lat, elapsed)
+	if cfg.AtLeader {
+		row.ClientsAt = "leader"
+	}
 	row.Retries = retries
 	before.fill(&row, readStats(rs), len(lat), elapsed)
 	return row, nil
@@ -157,7 +187,7 @@ func drive(ctx context.Context, cfg AgreeConfig, rs []*group.Replica, answers []
 			if cfg.Pin && cfg.Replicas < runtime.GOMAXPROCS(0) { // the replicas spin on Ps of their own
 				yield = yieldFor
 			}
-			p := proposer{r: rs[c%len(rs)], c: c, a: &answers[c], yield: yield}
+			p := proposer{r: rs[cfg.entry(c)], c: c, a: &answers[c], yield: yield}
 			err := p.run(ctx, end)
 			mu.Lock()
 			all = append(all, p.lat...)

@@ -45,6 +45,10 @@ type Row struct {
 	// included: a collection stops the replicas' loops.
 	GCPerS      float64 `json:"gc_per_s,omitempty"`
 	AllocsPerOp float64 `json:"allocs_per_op,omitempty"`
+	// ClientsAt (bench agree) is "leader" when every client proposed at
+	// the leader (AgreeConfig.AtLeader), empty when client i proposed at
+	// replica i mod Replicas.
+	ClientsAt string `json:"clients_at,omitempty"`
 	// Retries (bench agree) is how many requests a client proposed again
 	// after waiting attemptFor without an answer: proposals the protocol
 	// dropped, or answers slower than that.

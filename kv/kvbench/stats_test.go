@@ -1,6 +1,7 @@
 package kvbench
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -42,5 +43,33 @@ func TestMedianParts(t *testing.T) {
 	}
 	if medianParts(rows[3:], func(r Row) map[string]float64 { return r.AcceptorParts }) != nil {
 		t.Error("rows without parts have median parts")
+	}
+}
+
+// TestAgreeAtLeader: with AtLeader every client proposes at replica 0,
+// which alone answers, and the run's row says so; by default client i
+// goes to replica i mod R.
+func TestAgreeAtLeader(t *testing.T) {
+	cfg := AgreeConfig{Replicas: 3, Clients: 4, Mode: group.Tree, Duration: 100 * time.Millisecond}
+	if cfg.entry(4) != 1 {
+		t.Errorf("client 4 of 3 replicas proposes at %d, want 1", cfg.entry(4))
+	}
+	cfg.AtLeader = true
+	for c := range 4 {
+		if cfg.entry(c) != 0 {
+			t.Errorf("at the leader, client %d proposes at replica %d", c, cfg.entry(c))
+		}
+	}
+	for id := range 3 {
+		if _, _, ok := cfg.answerOf(id); ok != (id == 0) {
+			t.Errorf("at the leader, replica %d answers: %v", id, ok)
+		}
+	}
+	r, err := Agree(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ClientsAt != "leader" || r.OpsPerS <= 0 {
+		t.Errorf("row %+v: want clients_at leader and some throughput", r)
 	}
 }
