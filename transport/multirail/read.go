@@ -83,21 +83,32 @@ var errAgain error = syscall.EAGAIN
 
 // drain reads the rail's socket without blocking and handles every
 // whole frame, until the socket is empty (errAgain) or the stream ends
-// or breaks. It never waits for inbox space: a poller is the one that
-// would make it, and the reader goroutine waits after it (readSock).
-// What it takes beyond the window is bounded by the socket's buffer.
-// rc.rmu must be held.
+// or breaks. A read shorter than the space it was given found the
+// socket empty: drain returns then rather than spend a system call to
+// hear so, since the reader waits in level-triggered poll(2) and a
+// poller polls again, so bytes that came meanwhile are not lost. It
+// never waits for inbox space: a poller is the one that would make it,
+// and the reader goroutine waits after it (readSock). What it takes
+// beyond the window is bounded by the socket's buffer. rc.rmu must be
+// held.
 func (l *Link) drain(rc *railConn) error {
 	for {
 		if err := l.handleBuffered(rc, true); err != nil {
 			return err
 		}
-		n, err := rc.sock.read(rc.dec.space())
+		space := rc.dec.space()
+		n, err := rc.sock.read(space)
 		if err != nil {
 			return err
 		}
 		rc.dec.wrote(n)
 		rc.got = true
+		if n < len(space) {
+			if err := l.handleBuffered(rc, true); err != nil {
+				return err
+			}
+			return errAgain
+		}
 	}
 }
 
