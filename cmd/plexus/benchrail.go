@@ -44,12 +44,17 @@ for each impl:
              program's path must be the same on both hosts (a shared or
              the same file system)
   ideal      no transfer: the sum of the rails' sampled bandwidths
+  tcp        (only when --impls names it) one plain TCP connection on
+             the fastest rail, Go's blocking reads and writes: what a Go
+             program gets from one link without the Links' polling
 --compete runs every bandwidth case again with a bulk TCP flow on the
 fastest rail for the first half of the time the case would take at the
 ideal rate. The output ends with the ratios against the targets: plexus
 ≥ 0.97 of ideal at 1 MiB and over, ≥ 1.15× iso, ≥ 1.1× weighted under
 the competing flow, ≥ 1× Open MPI. --runs N runs every case N times (Open
-MPI's program N times) and reports the median. --slice sets the Links'
+MPI's program N times) and reports the median. --cases runs only the
+bandwidth or the latency cases; --iters sets the round trips of each
+latency case (and Open MPI's). --slice sets the Links'
 slice size (multirail.Config.Slice; -1: post every message whole). --json prints one JSON
 array of rows (bench, impl, rails, size, value, unit, compete,
 aggregated, bytes, runs, note); --svg plots bandwidth against size, one
@@ -62,8 +67,9 @@ line per impl, dashed under the competing flow.`,
 // by the command for its ranks, not by users.
 type benchRailOpts struct {
 	host, hostfile, rsh, rails, impls, svg string
+	cases                                  string
 	quick, compete, json                   bool
-	runs, slice                            int
+	runs, slice, iters                     int
 	mpiProg, mpiHosts, mpiRsh              string
 }
 
@@ -79,6 +85,8 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.compete, "compete", false, "also run the bandwidth cases with a competing flow on the fastest rail")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array of rows instead of tables")
 	fs.IntVar(&o.runs, "runs", 1, "run every case `N` times and report the median")
+	fs.StringVar(&o.cases, "cases", strings.Join(railCases, ","), "the benches to run, a comma-separated `LIST` of bandwidth, latency")
+	fs.IntVar(&o.iters, "iters", 0, "`N` round trips per latency case (0: 1000, 100 with --quick)")
 	fs.IntVar(&o.slice, "slice", 0, "the Links post messages over `BYTES` a slice at a time (multirail.Config.Slice: 0 the default, -1 never)")
 	fs.StringVar(&o.mpiProg, "mpi-prog", "", "(set for the ranks) the compiled Open MPI peer, `PATH`")
 	fs.StringVar(&o.mpiHosts, "mpi-hosts", "", "(set for the ranks) the two `HOSTS` for mpirun")
@@ -86,8 +94,12 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 	return fs
 }
 
-// railImpls are the impls in the order they run and are shown.
-var railImpls = []string{"single", "iso", "weighted", "plexus", "mptcp", "openmpi"}
+// railImpls are the impls in the order they run and are shown, by
+// default; --impls may add railExtraImpls.
+var (
+	railImpls      = []string{"single", "iso", "weighted", "plexus", "mptcp", "openmpi"}
+	railExtraImpls = []string{"tcp"}
+)
 
 // parseImpls checks a comma-separated list of impls.
 func parseImpls(s string) ([]string, error) {
@@ -97,8 +109,8 @@ func parseImpls(s string) ([]string, error) {
 		if f == "" {
 			continue
 		}
-		if !contains(railImpls, f) {
-			return nil, fmt.Errorf("--impls: unknown impl %q, want some of %s", f, strings.Join(railImpls, ","))
+		if !contains(railImpls, f) && !contains(railExtraImpls, f) {
+			return nil, fmt.Errorf("--impls: unknown impl %q, want some of %s,%s", f, strings.Join(railImpls, ","), strings.Join(railExtraImpls, ","))
 		}
 		out = append(out, f)
 	}
@@ -130,6 +142,12 @@ func runBenchRail(c *cli, args []string) error {
 	}
 	if o.runs < 1 || o.runs > 100 {
 		return usagef("--runs %d: want 1 to 100", o.runs)
+	}
+	if _, err := parseCases(o.cases); err != nil {
+		return usagef("%v", err)
+	}
+	if o.iters < 0 || o.iters > 1000000 {
+		return usagef("--iters %d: want 0 (the default) to 1000000", o.iters)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

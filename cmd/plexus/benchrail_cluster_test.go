@@ -35,6 +35,45 @@ func TestBenchRail(t *testing.T) {
 	}
 }
 
+// TestBenchRailLatency runs only the latency cases (--cases latency)
+// of the plain TCP connection and the plexus Link: only latency rows, a
+// ping-pong and an aggregated one per quick size for each, every one
+// with --iters messages (and the warm-up) moved.
+func TestBenchRailLatency(t *testing.T) {
+	_, _, agent := twoHostJob(t, 2)
+	if b, err := exec.Command(railsScript, "up", "h1", "h2", "1gbit", "500mbit").CombinedOutput(); err != nil {
+		t.Skipf("cannot make rails: %v\n%s", err, b)
+	}
+	useBuiltRank(t)
+	stdout, stderr, code := plexus(t, "bench", "rail", "--host", "h1,h2", "--rsh", agent, "--rails", "10.252.0.0/16",
+		"--quick", "--json", "--cases", "latency", "--iters", "200", "--impls", "tcp,plexus")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var rows []railRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatalf("output is not a JSON array of rows: %v\n%s", err, stdout)
+	}
+	quick := newRailSizes(true)
+	count := map[string]int{}
+	for _, r := range rows {
+		if r.Bench != "latency" || strings.Contains(r.Note, "failed") {
+			t.Errorf("row %+v: want latency rows only, none failed", r)
+			continue
+		}
+		count[r.Impl]++
+		checkRailRow(t, r)
+		if want := int64(r.Size) * (200 + 200/10 + 1); r.Bytes != want { // --iters and the warm-up's tenth
+			t.Errorf("%s latency of %d B, aggregated %v: rank 1 received %d bytes, want %d", r.Impl, r.Size, r.Aggregated, r.Bytes, want)
+		}
+	}
+	for _, impl := range []string{"tcp", "plexus"} {
+		if count[impl] != 2*len(quick.lat) {
+			t.Errorf("%s: %d rows, want %d", impl, count[impl], 2*len(quick.lat))
+		}
+	}
+}
+
 // checkRailImpl checks impl's rows: either one note saying it did not
 // run, or a row per quick size, each with its bytes moved.
 func checkRailImpl(t *testing.T, impl string, rows []railRow, quick railSizes) {

@@ -76,6 +76,9 @@ func TestBenchRailUsage(t *testing.T) {
 		{"--impls", "plexus"},
 		{"--host", "h1", "--impls", "plexus"},
 		{"--host", "h1,h2", "--hostfile", hostfile},
+		{"--host", "h1,h2", "--cases", "latency,nope"},
+		{"--host", "h1,h2", "--cases", ","},
+		{"--host", "h1,h2", "--iters", "-1"},
 	} {
 		if _, errOut, code := plexus(t, append([]string{"bench", "rail"}, args...)...); code != exitUsage {
 			t.Errorf("bench rail %s: exit %d, want %d\n%s", strings.Join(args, " "), code, exitUsage, errOut)
@@ -112,6 +115,29 @@ func TestRailSizes(t *testing.T) {
 	}
 	if k := fastest([]rail.Profile{p, p, {Samples: []rail.Sample{{Size: 1 << 20, Time: time.Millisecond}}}}); k != 2 {
 		t.Errorf("fastest = %d, want 2", k)
+	}
+}
+
+// TestRailCases: --cases keeps only the benches named, --iters sets the
+// latency cases' round trips, and tcp is an impl --impls may add though
+// it is not run by default.
+func TestRailCases(t *testing.T) {
+	z := (&benchRailOpts{cases: "latency", iters: 50, quick: true}).railSizes()
+	if len(z.bw) != 0 || len(z.lat) != len(newRailSizes(true).lat) || z.latIters != 50 {
+		t.Errorf("--cases latency --iters 50 --quick: %+v", z)
+	}
+	z = (&benchRailOpts{cases: "bandwidth"}).railSizes()
+	if len(z.lat) != 0 || len(z.bw) != len(newRailSizes(false).bw) || z.latIters != newRailSizes(false).latIters {
+		t.Errorf("--cases bandwidth: %+v", z)
+	}
+	if z := (&benchRailOpts{cases: "bandwidth, latency"}).railSizes(); len(z.bw) == 0 || len(z.lat) == 0 {
+		t.Errorf("--cases bandwidth,latency: %+v", z)
+	}
+	if got, err := parseImpls("tcp,plexus"); err != nil || strings.Join(got, ",") != "tcp,plexus" {
+		t.Errorf("parseImpls(tcp,plexus) = %v, %v", got, err)
+	}
+	if contains(railImpls, "tcp") {
+		t.Error("tcp runs by default; it should only when --impls names it")
 	}
 }
 

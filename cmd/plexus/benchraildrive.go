@@ -27,7 +27,7 @@ type railDriver struct {
 // driveRails samples the rails, runs every case of every impl, and
 // prints the rows; the job ends with rank 1 told so, even after a failure.
 func driveRails(ctx context.Context, c *cli, o *benchRailOpts, impls []string, s *railSession) error {
-	d := &railDriver{c: c, o: o, s: s, sizes: newRailSizes(o.quick)}
+	d := &railDriver{c: c, o: o, s: s, sizes: o.railSizes()}
 	var peerBoot string
 	err := railRecv(ctx, s.w, 1, tagRailKernel, &peerBoot)
 	d.sameKernel = peerBoot != "" && peerBoot == bootID()
@@ -133,9 +133,12 @@ func (d *railDriver) once(ctx context.Context, cs railCase) (railRow, error) {
 	var closer func()
 	var note string
 	var err error
-	if cs.Impl == "mptcp" {
+	switch cs.Impl {
+	case "mptcp":
 		t, closer, note, err = d.mptcpCase(ctx, cs)
-	} else {
+	case "tcp":
+		t, closer, err = d.tcpCase(ctx, cs)
+	default:
 		t, closer, err = d.linkCase(ctx, cs)
 	}
 	if err != nil && closer != nil { // rank 1 may wait for messages that will not come

@@ -171,12 +171,17 @@ func (d *railDriver) mpiArgs(compete bool) ([]string, error) {
 	if d.o.mpiRsh != "" {
 		args = append(args, "--mca", "plm_rsh_agent", d.o.mpiRsh)
 	}
-	args = append(args, "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", strings.Join(nets, ","),
-		d.o.mpiProg, "-s", joinInts(d.sizes.bw), "-b", strconv.Itoa(d.sizes.bytes), "-w", strconv.Itoa(4<<20))
+	args = append(args, "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", strings.Join(nets, ","), d.o.mpiProg)
+	if len(d.sizes.bw) > 0 {
+		args = append(args, "-s", joinInts(d.sizes.bw), "-b", strconv.Itoa(d.sizes.bytes), "-w", strconv.Itoa(4<<20))
+	}
 	if compete {
 		return append(args, "-m", "-p", "10"), nil
 	}
-	return append(args, "-l", joinInts(d.sizes.lat), "-n", strconv.Itoa(d.sizes.latIters)), nil
+	if len(d.sizes.lat) > 0 {
+		args = append(args, "-l", joinInts(d.sizes.lat), "-n", strconv.Itoa(d.sizes.latIters))
+	}
+	return args, nil
 }
 
 // railNets are the networks of this host's ends of the rails, in CIDR
