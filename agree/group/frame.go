@@ -72,8 +72,8 @@ func decodeFrameInto(ms []agree.Message, f []byte) ([]agree.Message, error) {
 		if n <= 0 || l > uint64(len(rest)-n) {
 			return ms, fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
 		}
-		var m agree.Message
-		if err := m.UnmarshalBinary(rest[n : n+int(l)]); err != nil {
+		m, err := decodeMessage(rest[n : n+int(l)])
+		if err != nil {
 			return ms, err
 		}
 		ms = append(ms, m)
