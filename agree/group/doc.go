@@ -42,7 +42,8 @@
 // Messages to several replicas are batched: one frame per destination
 // per step, and the accepts of a burst go in one broadcast, up to
 // Config.BroadcastBatch (1 broadcasts each accept, as Smelt's 1Paxos).
-// Replica.Load tells how busy a team replica's goroutine is. A send that
+// Replica.Load tells how busy a team replica's goroutine is, and with
+// TeamConfig.Profile, Replica.Profile on which part of its loop. A send that
 // fails reports the peer to the protocol, which replaces a lost leader or
 // acceptor at once instead of after its timeout. Everything the protocol
 // guarantees (agree's doc) holds here: lost or duplicated frames only

@@ -52,8 +52,10 @@ const teamMaxFrame = teamSlots / 2 * ring.SlotPayload
 // goes through a channel or the scheduler. A replica's broadcast goes
 // down a tree rooted at it, built for the machine model: tree.Adaptive
 // for Mode Tree, tree.Sequential (the root sends to each replica in
-// turn, the paper's baseline) for Mode Sequential. Each replica relays a
-// tree frame to its children before it steps the frame's messages.
+// turn, the paper's baseline) for Mode Sequential. In Mode Tree the
+// first epoch's leader is a leaf of every tree (it already takes every
+// request and sends every proposal). Each replica relays a tree frame to
+// its children before it steps the frame's messages.
 //
 // Team is the Net of replicas whose Run polls it (Replica.Run does so
 // for any Net made by Team.Net): the replica's goroutine is pinned to
