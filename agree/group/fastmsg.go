@@ -14,9 +14,11 @@ import (
 // and the generic reader spends about as much on its bookkeeping as on
 // the bytes. Anything else, or anything the fast path cannot read, goes
 // to UnmarshalBinary, which gives the same message or reports the
-// error: the two agree on every input (TestDecodeMessageTwin).
-func decodeMessage(b []byte) (agree.Message, error) {
-	if m, ok := decodeSimple(b); ok {
+// error: the two agree on every input (TestDecodeMessageTwin). The
+// fast path copies the value into sl (see slab), or allocates it when sl
+// is nil.
+func decodeMessage(b []byte, sl *slab) (agree.Message, error) {
+	if m, ok := decodeSimple(b, sl); ok {
 		return m, nil
 	}
 	var m agree.Message
@@ -29,8 +31,8 @@ func decodeMessage(b []byte) (agree.Message, error) {
 const simpleTail = 3
 
 // decodeSimple reads a message of the normal case and reports whether b
-// was one; the value is a copy.
-func decodeSimple(b []byte) (agree.Message, bool) {
+// was one; the value is a copy, from sl.
+func decodeSimple(b []byte, sl *slab) (agree.Message, bool) {
 	if len(b) < 1+8+1+simpleTail {
 		return agree.Message{}, false
 	}
@@ -47,7 +49,7 @@ func decodeSimple(b []byte) (agree.Message, bool) {
 	if x[0] > math.MaxInt32 || x[1] > math.MaxInt32 || x[5] > math.MaxInt32 || x[7] > math.MaxInt32 {
 		return agree.Message{}, false
 	}
-	v, rest, ok := simpleValue(b)
+	v, rest, ok := simpleValue(b, sl)
 	if !ok || len(rest) != simpleTail || rest[0] != 0 || rest[1] != 0 || rest[2] != 0 {
 		return agree.Message{}, false
 	}
@@ -58,8 +60,9 @@ func decodeSimple(b []byte) (agree.Message, bool) {
 }
 
 // simpleValue reads a byte string as wire.AppendBytes writes it (its
-// length plus one, zero for nil) and returns a copy and what follows.
-func simpleValue(b []byte) (v, rest []byte, ok bool) {
+// length plus one, zero for nil) and returns a copy, from sl, and what
+// follows.
+func simpleValue(b []byte, sl *slab) (v, rest []byte, ok bool) {
 	l, n := binary.Uvarint(b)
 	if n <= 0 {
 		return nil, nil, false
@@ -71,5 +74,31 @@ func simpleValue(b []byte) (v, rest []byte, ok bool) {
 	if l-1 > uint64(len(b)) {
 		return nil, nil, false
 	}
-	return append([]byte{}, b[:l-1]...), b[l-1:], true
+	return sl.copy(b[:l-1]), b[l-1:], true
+}
+
+// slab copies small values into shared blocks: one allocation per
+// block instead of one per value, on the path every decision takes at
+// every replica. A value keeps its whole block alive as long as it is
+// referenced (at most slabBlock bytes, and the protocol drops its
+// references at compaction); each copy's capacity ends with it, so an
+// append to one never writes over the next. A nil slab allocates each
+// copy. A slab is used by one goroutine (a team member's).
+type slab struct{ block []byte }
+
+const (
+	slabBlock = 1024 // bytes per block
+	slabMax   = 64   // longer values get their own allocation
+)
+
+func (s *slab) copy(v []byte) []byte {
+	if s == nil || len(v) == 0 || len(v) > slabMax {
+		return append([]byte{}, v...) // never nil: a nil value is a no-op
+	}
+	if len(v) > cap(s.block)-len(s.block) {
+		s.block = make([]byte, 0, slabBlock)
+	}
+	n := len(s.block)
+	s.block = append(s.block, v...)
+	return s.block[n:len(s.block):len(s.block)]
 }

@@ -1,6 +1,8 @@
 package group
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -25,7 +27,7 @@ func TestDecodeMessageTwin(t *testing.T) {
 				b[rnd.IntN(len(b))] = byte(rnd.Uint32())
 			}
 		}
-		if _, ok := decodeSimple(b); ok {
+		if _, ok := decodeSimple(b, nil); ok {
 			fast++
 		}
 		checkTwin(t, b)
@@ -39,9 +41,11 @@ func checkTwin(t *testing.T, b []byte) {
 	t.Helper()
 	var want agree.Message
 	wantErr := want.UnmarshalBinary(b)
-	got, err := decodeMessage(b)
-	if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(got, want)) {
-		t.Fatalf("% x: fast %+v, %v; reference %+v, %v", b, got, err, want, wantErr)
+	for _, sl := range []*slab{nil, {}} {
+		got, err := decodeMessage(b, sl)
+		if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("% x (slab %v): fast %+v, %v; reference %+v, %v", b, sl != nil, got, err, want, wantErr)
+		}
 	}
 }
 
@@ -78,16 +82,57 @@ func FuzzDecodeMessage(f *testing.F) {
 }
 
 func BenchmarkDecodeFrame(b *testing.B) {
+	for _, slabbed := range []bool{false, true} {
+		b.Run(fmt.Sprintf("slab=%v", slabbed), func(b *testing.B) { benchDecode(b, slabbed) })
+	}
+}
+
+func benchDecode(b *testing.B, slabbed bool) {
 	f, err := encodeFrame(nil, frameTree, 1, []agree.Message{{Type: agree.Accept, From: 1, To: agree.All, Epoch: 1, Slot: 123456, Value: make([]byte, 16)}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var ms []agree.Message
+	var sl *slab
+	if slabbed {
+		sl = &slab{}
+	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(f)))
 	for range b.N {
-		if ms, err = decodeFrameInto(ms[:0], f); err != nil {
+		if ms, err = decodeFrameInto(ms[:0], f, sl); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSlab: copies from a slab equal their values, do not overlap (an
+// append to one leaves the next alone), share a block until it is full,
+// and long values are allocated apart.
+func TestSlab(t *testing.T) {
+	var sl slab
+	var got [][]byte
+	for i := range 200 {
+		v := bytes.Repeat([]byte{byte(i)}, i%40)
+		c := sl.copy(v)
+		if !bytes.Equal(c, v) || cap(c) != len(c) {
+			t.Fatalf("copy %d: % x (cap %d), want % x with capacity its length", i, c, cap(c), v)
+		}
+		got = append(got, c)
+	}
+	_ = append(got[10], 0xff) // must reallocate, not write over got[11]
+	for i, c := range got {
+		if !bytes.Equal(c, bytes.Repeat([]byte{byte(i)}, i%40)) {
+			t.Fatalf("copy %d changed to % x", i, c)
+		}
+	}
+	if long := sl.copy(make([]byte, slabMax+1)); cap(sl.block) != slabBlock || &long[0] == &sl.block[:1][0] {
+		t.Error("a long value was carved from the block")
+	}
+	if (*slab)(nil).copy([]byte("x"))[0] != 'x' {
+		t.Error("a nil slab does not copy")
+	}
+	if (&slab{}).copy([]byte{}) == nil {
+		t.Error("an empty value copied to nil, a no-op")
 	}
 }

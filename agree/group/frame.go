@@ -53,11 +53,11 @@ func frameHeader(f []byte) (kind byte, origin int, rest []byte, err error) {
 }
 
 // decodeFrame returns the messages of a frame; they do not alias f.
-func decodeFrame(f []byte) ([]agree.Message, error) { return decodeFrameInto(nil, f) }
+func decodeFrame(f []byte) ([]agree.Message, error) { return decodeFrameInto(nil, f, nil) }
 
 // decodeFrameInto appends the messages of a frame to ms; they do not
-// alias f.
-func decodeFrameInto(ms []agree.Message, f []byte) ([]agree.Message, error) {
+// alias f, and small values are copied into sl (nil: each allocated).
+func decodeFrameInto(ms []agree.Message, f []byte, sl *slab) ([]agree.Message, error) {
 	_, _, rest, err := frameHeader(f)
 	if err != nil {
 		return ms, err
@@ -72,7 +72,7 @@ func decodeFrameInto(ms []agree.Message, f []byte) ([]agree.Message, error) {
 		if n <= 0 || l > uint64(len(rest)-n) {
 			return ms, fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
 		}
-		m, err := decodeMessage(rest[n : n+int(l)])
+		m, err := decodeMessage(rest[n:n+int(l)], sl)
 		if err != nil {
 			return ms, err
 		}

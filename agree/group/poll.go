@@ -224,7 +224,7 @@ func (t *Team) receive(m *member, f []byte) {
 			m.replica.prof.enter(prev)
 		}
 	}
-	if m.msgs, err = decodeFrameInto(m.msgs[:0], f); err != nil {
+	if m.msgs, err = decodeFrameInto(m.msgs[:0], f, &m.values); err != nil {
 		return
 	}
 	for _, msg := range m.msgs {

@@ -21,7 +21,10 @@ type Config struct {
 	// value received (tests drive time by hand).
 	Ticks <-chan time.Time
 	// Apply is called with every decided entry, in slot order, on the
-	// replica's goroutine (no-ops, with a nil Value, included).
+	// replica's goroutine (no-ops, with a nil Value, included). On a Team
+	// a small Value may share a block of memory (a KiB) with other values
+	// the replica received, which it keeps alive: an application that
+	// keeps many values for long copies them.
 	Apply func(agree.Entry)
 	// CompactEvery, when positive and Snapshot is set, makes the replica
 	// compact its log every CompactEvery applied slots: it takes

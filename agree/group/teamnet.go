@@ -35,6 +35,7 @@ type member struct {
 	waiting int        // frames in backlog, all destinations
 	buf     []byte     // a frame longer than a slot, received
 	msgs    []agree.Message
+	values  slab // the received messages' values
 	_       [64]byte
 
 	// Written rarely by the member, read by its senders.
