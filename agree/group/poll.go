@@ -224,6 +224,14 @@ func (t *Team) receive(m *member, f []byte) {
 			m.replica.prof.enter(prev)
 		}
 	}
+	prev := m.replica.prof.enter(phaseStep)
+	m.stepFrame(f)
+	m.replica.prof.enter(prev)
+}
+
+// stepFrame decodes a frame and steps its messages.
+func (m *member) stepFrame(f []byte) {
+	var err error
 	if m.msgs, err = decodeFrameInto(m.msgs[:0], f, &m.values); err != nil {
 		return
 	}

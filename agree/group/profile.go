@@ -17,11 +17,15 @@ type Profile struct {
 	Sweeps int64
 	// Backlog is sending frames that waited for room on a link.
 	Backlog time.Duration
-	// Links is reading the replica's links: polling, decoding and
-	// stepping the frames received (Relay excluded).
+	// Links is reading the replica's links: polling them and taking the
+	// frames off (on a machine of many cores, mostly the cache misses of
+	// lines other replicas wrote).
 	Links time.Duration
 	// Relay is passing tree frames on to this replica's children.
 	Relay time.Duration
+	// Step is decoding the frames received and stepping the protocol
+	// with their messages.
+	Step time.Duration
 	// Intake is the replica's channels: its callers' calls (Propose),
 	// deliveries to its inbox and the ticks.
 	Intake time.Duration
@@ -38,13 +42,13 @@ type Profile struct {
 // Sub returns p minus an earlier reading e: the profile between the two.
 func (p Profile) Sub(e Profile) Profile {
 	return Profile{Sweeps: p.Sweeps - e.Sweeps, Backlog: p.Backlog - e.Backlog, Links: p.Links - e.Links,
-		Relay: p.Relay - e.Relay, Intake: p.Intake - e.Intake, Broadcast: p.Broadcast - e.Broadcast,
+		Relay: p.Relay - e.Relay, Step: p.Step - e.Step, Intake: p.Intake - e.Intake, Broadcast: p.Broadcast - e.Broadcast,
 		Send: p.Send - e.Send, Apply: p.Apply - e.Apply}
 }
 
 // Parts returns the profile's parts by name, in loop order.
 func (p Profile) Parts() []ProfilePart {
-	return []ProfilePart{{"backlog", p.Backlog}, {"links", p.Links}, {"relay", p.Relay},
+	return []ProfilePart{{"backlog", p.Backlog}, {"links", p.Links}, {"relay", p.Relay}, {"step", p.Step},
 		{"intake", p.Intake}, {"broadcast", p.Broadcast}, {"send", p.Send}, {"apply", p.Apply}}
 }
 
@@ -61,6 +65,7 @@ const (
 	phaseBacklog phase = iota
 	phaseLinks
 	phaseRelay
+	phaseStep
 	phaseIntake
 	phaseBroadcast
 	phaseSend
@@ -171,7 +176,7 @@ func (p *probe) profile() Profile {
 		}
 		return time.Duration(float64(p.shared[ph].Load()) * float64(busy) / float64(timed))
 	}
-	return Profile{Sweeps: busy, Backlog: est(phaseBacklog), Links: est(phaseLinks), Relay: est(phaseRelay),
+	return Profile{Sweeps: busy, Backlog: est(phaseBacklog), Links: est(phaseLinks), Relay: est(phaseRelay), Step: est(phaseStep),
 		Intake: est(phaseIntake), Broadcast: est(phaseBroadcast), Send: est(phaseSend), Apply: est(phaseApply)}
 }
 

@@ -56,8 +56,8 @@ agree rows also give the busiest replica's busy time per decision
 and heap allocations per decision (gc_per_s, allocs_per_op); with
 --profile every replica times the parts of a sample of its loop, and
 the rows split the acceptor's and the leader's busy time by part
-(acceptor_parts_ns, leader_parts_ns: backlog, links, relay, intake,
-broadcast, send, apply), at the cost of a few clock reads per sample.
+(acceptor_parts_ns, leader_parts_ns: backlog, links, relay, step,
+intake, broadcast, send, apply), at the cost of a few clock reads per sample.
 --at-leader makes every agree client propose at the leader, which
 answers them all, as in the paper (rows say clients_at "leader"); by
 default client i proposes at replica i mod R, which forwards to the
