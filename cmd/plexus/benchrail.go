@@ -47,6 +47,10 @@ for each impl:
   tcp        (only when --impls names it) one plain TCP connection on
              the fastest rail, Go's blocking reads and writes: what a Go
              program gets from one link without the Links' polling
+  tcppoll    (only when --impls names it, Linux) the same connection
+             taken out of Go's netpoller and read by a spin of
+             non-blocking reads, as a Link's polling Recv reads: the
+             floor of the Links' small-message path
 --compete runs every bandwidth case again with a bulk TCP flow on the
 fastest rail for the first half of the time the case would take at the
 ideal rate. The output ends with the ratios against the targets: plexus
@@ -98,7 +102,7 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 // default; --impls may add railExtraImpls.
 var (
 	railImpls      = []string{"single", "iso", "weighted", "plexus", "mptcp", "openmpi"}
-	railExtraImpls = []string{"tcp"}
+	railExtraImpls = []string{"tcp", "tcppoll"}
 )
 
 // parseImpls checks a comma-separated list of impls.

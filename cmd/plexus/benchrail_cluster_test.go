@@ -36,7 +36,8 @@ func TestBenchRail(t *testing.T) {
 }
 
 // TestBenchRailLatency runs only the latency cases (--cases latency)
-// of the plain TCP connection and the plexus Link: only latency rows, a
+// of the plain TCP connection, blocking and spinning, and the plexus
+// Link: only latency rows, a
 // ping-pong and an aggregated one per quick size for each, every one
 // with --iters messages (and the warm-up) moved.
 func TestBenchRailLatency(t *testing.T) {
@@ -46,7 +47,7 @@ func TestBenchRailLatency(t *testing.T) {
 	}
 	useBuiltRank(t)
 	stdout, stderr, code := plexus(t, "bench", "rail", "--host", "h1,h2", "--rsh", agent, "--rails", "10.252.0.0/16",
-		"--quick", "--json", "--cases", "latency", "--iters", "200", "--impls", "tcp,plexus")
+		"--quick", "--json", "--cases", "latency", "--iters", "200", "--impls", "tcp,tcppoll,plexus")
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -67,7 +68,7 @@ func TestBenchRailLatency(t *testing.T) {
 			t.Errorf("%s latency of %d B, aggregated %v: rank 1 received %d bytes, want %d", r.Impl, r.Size, r.Aggregated, r.Bytes, want)
 		}
 	}
-	for _, impl := range []string{"tcp", "plexus"} {
+	for _, impl := range []string{"tcp", "tcppoll", "plexus"} {
 		if count[impl] != 2*len(quick.lat) {
 			t.Errorf("%s: %d rows, want %d", impl, count[impl], 2*len(quick.lat))
 		}

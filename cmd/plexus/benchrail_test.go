@@ -133,11 +133,11 @@ func TestRailCases(t *testing.T) {
 	if z := (&benchRailOpts{cases: "bandwidth, latency"}).railSizes(); len(z.bw) == 0 || len(z.lat) == 0 {
 		t.Errorf("--cases bandwidth,latency: %+v", z)
 	}
-	if got, err := parseImpls("tcp,plexus"); err != nil || strings.Join(got, ",") != "tcp,plexus" {
-		t.Errorf("parseImpls(tcp,plexus) = %v, %v", got, err)
+	if got, err := parseImpls("tcp,tcppoll,plexus"); err != nil || strings.Join(got, ",") != "tcp,tcppoll,plexus" {
+		t.Errorf("parseImpls(tcp,tcppoll,plexus) = %v, %v", got, err)
 	}
-	if contains(railImpls, "tcp") {
-		t.Error("tcp runs by default; it should only when --impls names it")
+	if contains(railImpls, "tcp") || contains(railImpls, "tcppoll") {
+		t.Error("tcp or tcppoll runs by default; they should only when --impls names them")
 	}
 }
 

@@ -136,7 +136,7 @@ func (d *railDriver) once(ctx context.Context, cs railCase) (railRow, error) {
 	switch cs.Impl {
 	case "mptcp":
 		t, closer, note, err = d.mptcpCase(ctx, cs)
-	case "tcp":
+	case "tcp", "tcppoll":
 		t, closer, err = d.tcpCase(ctx, cs)
 	default:
 		t, closer, err = d.linkCase(ctx, cs)

@@ -140,7 +140,7 @@ func serveCase(ctx context.Context, s *railSession, cs railCase, got *int64) (fu
 		return serveSample(ctx, s)
 	case "mptcp":
 		return serveMPTCP(ctx, s, cs, got)
-	case "tcp":
+	case "tcp", "tcppoll":
 		return serveTCP(ctx, s, cs, got)
 	case "openmpi":
 		comps, err := acceptCompetitors(ctx, s, cs)

@@ -7,18 +7,26 @@ import (
 	"time"
 )
 
-// The tcp impl: one plain TCP connection on the fastest rail, read and
-// written with Go's blocking calls, so that each message that arrives
-// wakes its reader through the runtime's netpoller. It is no rival to
-// the rails (it is --impls only, not run by default); it says, in the
-// same run, what a Go program gets from one link without the Links'
-// polling, the floor the small-message path is judged against.
+// The tcp and tcppoll impls: one plain TCP connection on the fastest
+// rail. tcp reads and writes it with Go's blocking calls, so that each
+// message that arrives wakes its reader through the runtime's netpoller;
+// tcppoll takes it out of the netpoller and reads it with a spin of
+// non-blocking reads (benchrailpoll_linux.go), as a Link's polling Recv
+// does. Neither is a rival to the rails (--impls only, not run by
+// default): they say, in the same run, what a Go program gets from one
+// link without and with polling, the floors the Links' small-message
+// path is judged against.
 
-// tcpCase is rank 0's side of a tcp case.
+// tcpCase is rank 0's side of a tcp or tcppoll case.
 func (d *railDriver) tcpCase(ctx context.Context, cs railCase) (time.Duration, func(), error) {
 	c, err := d.s.dial(ctx, d.s.rails[cs.Fast])
 	if err != nil {
 		return 0, nil, err
+	}
+	if cs.Impl == "tcppoll" {
+		if c, err = newSpinConn(c); err != nil {
+			return 0, nil, err
+		}
 	}
 	comps, err := dialCompetitors(ctx, d.s, cs)
 	if err != nil {
@@ -30,11 +38,16 @@ func (d *railDriver) tcpCase(ctx context.Context, cs railCase) (time.Duration, f
 	return t, closer, err
 }
 
-// serveTCP is rank 1's side of a tcp case.
+// serveTCP is rank 1's side of a tcp or tcppoll case.
 func serveTCP(ctx context.Context, s *railSession, cs railCase, got *int64) (func(), error) {
 	c, err := s.accept(ctx, s.lns[cs.Fast])
 	if err != nil {
 		return nil, err
+	}
+	if cs.Impl == "tcppoll" {
+		if c, err = newSpinConn(c); err != nil {
+			return nil, err
+		}
 	}
 	comps, err := acceptCompetitors(ctx, s, cs)
 	closer := func() { c.Close(); closeAll(comps) }
