@@ -62,10 +62,12 @@ func (r *Replica) runTeam(ctx context.Context, n teamNet) error {
 }
 
 // localEvery is how many sweeps pass between looks at the replica's
-// inbox and ticks: a tick comes every few milliseconds and the inbox
-// carries only frames too long for a link, while a look at a ticker's
-// channel takes the timer's lock, a cost every sweep would pay for
-// nothing.
+// ticker: a tick comes every few milliseconds, and a non-blocking
+// receive on a ticker's channel costs some twenty times one on a plain
+// channel (the runtime checks the timer), a cost every sweep would pay
+// for nothing. The inbox is looked at every sweep: it carries the frames
+// too long for a link (catch-up replies, bursts of resent proposals),
+// and one left to fill drops them.
 const localEvery = 16
 
 // sweep does one round of the replica's work and reports whether it
@@ -122,24 +124,24 @@ func (r *Replica) sleep(ctx context.Context, t *Team, m *member, ticks <-chan ti
 	return nil
 }
 
-// pollLocal takes what waits in the replica's calls and, when all is
-// set, its inbox and a tick.
-func (r *Replica) pollLocal(ticks <-chan time.Time, all bool) bool {
+// pollLocal takes what waits in the replica's inbox and calls and, when
+// tick is set, a tick.
+func (r *Replica) pollLocal(ticks <-chan time.Time, tick bool) bool {
 	busy := false
+	for range pollBurst {
+		if !r.takeInbox() {
+			break
+		}
+		busy = true
+	}
 	for range pollBurst {
 		if !r.takeCall() {
 			break
 		}
 		busy = true
 	}
-	if !all {
+	if !tick {
 		return busy
-	}
-	for range pollBurst {
-		if !r.takeInbox() {
-			break
-		}
-		busy = true
 	}
 	select {
 	case <-ticks:

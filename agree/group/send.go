@@ -62,36 +62,49 @@ func forget(ms []agree.Message) []agree.Message {
 const broadcastBatch = 64
 
 func (r *Replica) broadcast(ctx context.Context, ms []agree.Message) {
-	limit := 0
-	if fl, ok := r.net.(interface{ maxFrame() int }); ok {
-		limit = fl.maxFrame()
-	}
-	for len(ms) > 0 {
-		k := min(len(ms), r.cfg.BroadcastBatch)
-		f, err := encodeFrame(r.frame[:0], frameTree, r.ID(), ms[:k])
-		for err == nil && limit > 0 && len(f) > limit && k > 1 {
-			k /= 2 // a batch of long values: fewer per frame
-			f, err = encodeFrame(f[:0], frameTree, r.ID(), ms[:k])
-		}
-		if err == nil {
-			r.frame = f
-			err = r.net.Broadcast(ctx, f)
-		}
-		if err != nil && ctx.Err() == nil {
-			r.cfg.Log.Debug("group: broadcast failed", "replica", r.ID(), "err", err)
-		}
-		ms = ms[k:]
+	err := r.frames(frameTree, ms, r.cfg.BroadcastBatch, func(f []byte) error { return r.net.Broadcast(ctx, f) })
+	if err != nil && ctx.Err() == nil {
+		r.cfg.Log.Debug("group: broadcast failed", "replica", r.ID(), "err", err)
 	}
 }
 
+// sendTo sends ms to replica to in frames a link carries, so that a
+// burst (a tick's resent proposals, a catch-up request behind them)
+// takes the link, in order, rather than one long frame to the
+// replica's inbox, which drops what does not fit.
 func (r *Replica) sendTo(ctx context.Context, to int, ms []agree.Message) {
-	f, err := encodeFrame(r.frame[:0], frameDirect, r.ID(), ms)
-	if err == nil {
-		r.frame = f
-		err = r.net.Send(ctx, to, f)
-	}
+	err := r.frames(frameDirect, ms, len(ms), func(f []byte) error { return r.net.Send(ctx, to, f) })
 	if err != nil && ctx.Err() == nil {
 		r.cfg.Log.Debug("group: send failed", "replica", r.ID(), "to", to, "err", err)
 		r.node.Report(to)
 	}
+}
+
+// frames encodes ms in frames of at most batch messages, and of at most
+// the Net's longest frame where it has one (a message longer than that
+// goes alone), and hands each to send, in order. It returns the first
+// error; a frame that fails does not stop the ones after it.
+func (r *Replica) frames(kind byte, ms []agree.Message, batch int, send func([]byte) error) error {
+	limit := 0
+	if fl, ok := r.net.(interface{ maxFrame() int }); ok {
+		limit = fl.maxFrame()
+	}
+	var first error
+	for len(ms) > 0 {
+		k := min(len(ms), batch)
+		f, err := encodeFrame(r.frame[:0], kind, r.ID(), ms[:k])
+		for err == nil && limit > 0 && len(f) > limit && k > 1 {
+			k /= 2 // long values, or many: fewer per frame
+			f, err = encodeFrame(f[:0], kind, r.ID(), ms[:k])
+		}
+		if err == nil {
+			r.frame = f
+			err = send(f)
+		}
+		if first == nil {
+			first = err
+		}
+		ms = ms[k:]
+	}
+	return first
 }
