@@ -97,10 +97,28 @@ type probe struct {
 	timed  int64                    // of which sampled
 	rng    uint32                   // xorshift state, never zero
 	clock  func() time.Duration
+	cost   time.Duration               // of one clock read, taken off each timed part
 	shared [numPhases + 2]atomic.Int64 // estimates by phase, then busy, timed
 }
 
-func newProbe(clock func() time.Duration) *probe { return &probe{clock: clock, rng: 1} }
+// newProbe returns a probe on clock, whose cost per read it measures
+// first.
+func newProbe(clock func() time.Duration) *probe {
+	return &probe{clock: clock, rng: 1, cost: readCost(clock)}
+}
+
+// readCost is the least time between two reads of clock, over a few:
+// what each timed part includes of the clock's own cost, and is taken
+// off it.
+func readCost(clock func() time.Duration) time.Duration {
+	least := time.Duration(1 << 62)
+	last := clock()
+	for range 64 {
+		now := clock()
+		least, last = min(least, now-last), now
+	}
+	return least
+}
 
 // begin starts a sweep, sampled with probability 1/profileEvery: at
 // random (xorshift), since sampling every k-th sweep could keep missing
@@ -126,7 +144,7 @@ func (p *probe) enter(ph phase) phase {
 		return ph
 	}
 	now := p.clock()
-	p.sweep[p.cur] += now - p.last
+	p.sweep[p.cur] += max(0, now-p.last-p.cost)
 	prev := p.cur
 	p.cur, p.last = ph, now
 	return prev

@@ -8,27 +8,32 @@ import (
 	"github.com/plexus-hpc/plexus/agree"
 )
 
-// TestProbe drives a probe with a clock that advances 10ns per read:
-// the sampled busy sweeps are timed part by part and stand for every
-// busy sweep; idle sweeps count for nothing.
+// TestProbe drives a probe with a clock that costs 10ns per read: the
+// sampled busy sweeps' parts, less the reads, stand for every busy
+// sweep; idle sweeps count for nothing.
 func TestProbe(t *testing.T) {
 	var now time.Duration
 	p := newProbe(func() time.Duration { now += 10; return now })
+	if p.cost != 10 {
+		t.Fatalf("clock read cost %v, want 10ns", p.cost)
+	}
 	const sweeps = 64 * profileEvery
 	for n := range sweeps {
 		p.begin()
-		p.enter(phaseLinks) // backlog: one read's worth
-		p.enter(phaseSend)  // links: one
-		p.enter(phaseLinks) // send: one
-		p.end(n%2 == 0)     // links again: one; every other sweep is busy
+		now += 20
+		p.enter(phaseLinks) // backlog: 20
+		now += 30
+		p.enter(phaseSend) // links: 30
+		now += 40
+		p.enter(phaseLinks) // send: 40
+		now += 50
+		p.end(n%2 == 0) // links again: 50; every other sweep is busy
 	}
 	if p.timed < 8 || p.timed > sweeps/profileEvery {
 		t.Fatalf("%d busy sweeps of %d sampled: not one in %d", p.timed, sweeps/2, profileEvery)
 	}
-	// Each sampled sweep has backlog 10, links 20, send 10; the
-	// estimates scale them to every busy sweep, sampled or not.
 	busy := time.Duration(sweeps / 2)
-	want := Profile{Sweeps: sweeps / 2, Backlog: 10 * busy, Links: 20 * busy, Send: 10 * busy}
+	want := Profile{Sweeps: sweeps / 2, Backlog: 20 * busy, Links: 80 * busy, Send: 40 * busy}
 	if got := p.profile(); got != want {
 		t.Errorf("profile %+v, want %+v", got, want)
 	}

@@ -40,6 +40,12 @@ type Row struct {
 	// nanoseconds per decision (group.Profile's parts by name).
 	AcceptorParts map[string]float64 `json:"acceptor_parts_ns,omitempty"`
 	LeaderParts   map[string]float64 `json:"leader_parts_ns,omitempty"`
+	// AcceptorSweeps and LeaderSweeps (with a profile) are the busy
+	// sweeps of their loops per decision: each part of a sampled sweep
+	// includes one clock read (tens of nanoseconds), so a part's time per
+	// decision carries that many reads of the profile's own cost.
+	AcceptorSweeps float64 `json:"acceptor_sweeps,omitempty"`
+	LeaderSweeps   float64 `json:"leader_sweeps,omitempty"`
 	// GCPerS and AllocsPerOp (bench agree) are the process's garbage
 	// collections per second and heap allocations per decision, clients
 	// included: a collection stops the replicas' loops.
@@ -80,6 +86,8 @@ func Median(rows []Row) Row {
 	}
 	out.GCPerS = med(func(r Row) float64 { return r.GCPerS })
 	out.AllocsPerOp = med(func(r Row) float64 { return r.AllocsPerOp })
+	out.AcceptorSweeps = med(func(r Row) float64 { return r.AcceptorSweeps })
+	out.LeaderSweeps = med(func(r Row) float64 { return r.LeaderSweeps })
 	out.AcceptorParts = medianParts(rows, func(r Row) map[string]float64 { return r.AcceptorParts })
 	out.LeaderParts = medianParts(rows, func(r Row) map[string]float64 { return r.LeaderParts })
 	out.Retries = int(med(func(r Row) float64 { return float64(r.Retries) }))

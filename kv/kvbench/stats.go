@@ -51,8 +51,9 @@ func (a runStats) fill(row *Row, b runStats, ops int, elapsed time.Duration) {
 			row.BusiestNs, row.Busiest = ns, i
 		}
 	}
-	row.AcceptorParts = parts(b.profiles[1%n].Sub(a.profiles[1%n]), ops)
-	row.LeaderParts = parts(b.profiles[0].Sub(a.profiles[0]), ops)
+	acc, lead := b.profiles[1%n].Sub(a.profiles[1%n]), b.profiles[0].Sub(a.profiles[0])
+	row.AcceptorParts, row.LeaderParts = parts(acc, ops), parts(lead, ops)
+	row.AcceptorSweeps, row.LeaderSweeps = float64(acc.Sweeps)/float64(ops), float64(lead.Sweeps)/float64(ops)
 	row.GCPerS = float64(b.numGC-a.numGC) / elapsed.Seconds()
 	row.AllocsPerOp = float64(b.mallocs-a.mallocs) / float64(ops)
 }

@@ -24,6 +24,9 @@ func TestRunStatsFill(t *testing.T) {
 	if row.LeaderParts["send"] != 2 || row.AcceptorParts["broadcast"] != 4 || len(row.AcceptorParts) != len(group.Profile{}.Parts()) {
 		t.Errorf("parts: leader %v, acceptor %v", row.LeaderParts, row.AcceptorParts)
 	}
+	if row.LeaderSweeps != 0.04 || row.AcceptorSweeps != 0.05 {
+		t.Errorf("sweeps per decision: leader %v, acceptor %v; want 0.04, 0.05", row.LeaderSweeps, row.AcceptorSweeps)
+	}
 	if row.GCPerS != 2 || row.AllocsPerOp != 10 {
 		t.Errorf("%v collections/s, %v allocations/op; want 2 and 10", row.GCPerS, row.AllocsPerOp)
 	}
