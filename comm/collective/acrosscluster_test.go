@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,30 +52,7 @@ func TestClusterAcrossKilled(t *testing.T) {
 	clusterUp(t, 2)
 	for _, gone := range []int{0, 3} {
 		t.Run(fmt.Sprintf("gone=%d", gone), func(t *testing.T) {
-			out := runCluster(t, "aabb", fmt.Sprintf("across-kill%d", gone), 50)
-			m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d exits at (\d+)$`, gone, gone)).FindStringSubmatch(out)
-			if m == nil {
-				t.Fatalf("rank %d did not say when it exits:\n%s", gone, out)
-			}
-			died, _ := strconv.ParseInt(m[1], 10, 64)
-			var after []time.Duration
-			defer func() { t.Logf("failed after rank %d's death: %v", gone, after) }()
-			for r := range 4 {
-				if r == gone {
-					continue
-				}
-				m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d: allreduce failed at (\d+): (.*)$`, r, r)).FindStringSubmatch(out)
-				if m == nil {
-					t.Errorf("rank %d did not fail with the loss:\n%s", r, out)
-					continue
-				}
-				at, _ := strconv.ParseInt(m[1], 10, 64)
-				d := time.Duration(at - died)
-				after = append(after, d.Round(time.Millisecond))
-				if d > lossLimit {
-					t.Errorf("rank %d failed %v after rank %d died (limit %v): %s", r, d, gone, lossLimit, m[2])
-				}
-			}
+			checkLoss(t, runCluster(t, "aabb", fmt.Sprintf("across-kill%d", gone), 50), gone, 4, "allreduce")
 		})
 	}
 }
@@ -97,17 +72,9 @@ func acrossRank(ctx context.Context, mode string) error {
 	if c.across == nil {
 		return fmt.Errorf("rank %d on hosts %v: allreduce not across hosts", w.Rank(), w.Hosts())
 	}
-	var rounds int
-	fmt.Sscan(os.Getenv(roundsEnv), &rounds)
-	layout := os.Getenv(layoutEnv)
-	for i := range rounds {
-		got, err := postRound(ctx, c, i)
-		if err != nil {
-			return fmt.Errorf("rank %d round %d (%s): %w", c.Rank(), i, roundOp(i), err)
-		}
-		if want := wantHier(layout, i); string(got) != string(want) {
-			return fmt.Errorf("rank %d round %d (%s): got %x, want %x", c.Rank(), i, roundOp(i), got, want)
-		}
+	rounds, err := exactRounds(ctx, c)
+	if err != nil {
+		return err
 	}
 	if mode != "across-ops" {
 		return acrossKill(ctx, c, int(mode[len(mode)-1]-'0'))

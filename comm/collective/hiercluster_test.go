@@ -99,31 +99,38 @@ func TestClusterHierKilled(t *testing.T) {
 	for _, mode := range []string{"hier-kill2", "hier-kill3"} {
 		t.Run(mode, func(t *testing.T) {
 			gone := int(mode[len(mode)-1] - '0')
-			out := runCluster(t, "aabb", mode, 50)
-			m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d exits at (\d+)$`, gone, gone)).FindStringSubmatch(out)
-			if m == nil {
-				t.Fatalf("rank %d did not say when it exits:\n%s", gone, out)
-			}
-			died, _ := strconv.ParseInt(m[1], 10, 64)
-			var after []time.Duration
-			defer func() { t.Logf("failed after rank %d's death: %v", gone, after) }()
-			for r := range 4 {
-				if r == gone {
-					continue
-				}
-				m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d: barrier failed at (\d+): (.*)$`, r, r)).FindStringSubmatch(out)
-				if m == nil {
-					t.Errorf("rank %d did not fail with the loss:\n%s", r, out)
-					continue
-				}
-				at, _ := strconv.ParseInt(m[1], 10, 64)
-				d := time.Duration(at - died)
-				after = append(after, d.Round(time.Millisecond))
-				if d > lossLimit {
-					t.Errorf("rank %d failed %v after rank %d died (limit %v): %s", r, d, gone, lossLimit, m[2])
-				}
-			}
+			checkLoss(t, runCluster(t, "aabb", mode, 50), gone, 4, "barrier")
 		})
+	}
+}
+
+// checkLoss checks a killed job's output: rank gone said when it exits,
+// and every other of the ranks said that its op failed with the loss or
+// the abort that follows it, within lossLimit of the death.
+func checkLoss(t *testing.T, out string, gone, ranks int, op string) {
+	t.Helper()
+	m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d exits at (\d+)$`, gone, gone)).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("rank %d did not say when it exits:\n%s", gone, out)
+	}
+	died, _ := strconv.ParseInt(m[1], 10, 64)
+	var after []time.Duration
+	defer func() { t.Logf("failed after rank %d's death: %v", gone, after) }()
+	for r := range ranks {
+		if r == gone {
+			continue
+		}
+		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d: %s failed at (\d+): (.*)$`, r, r, op)).FindStringSubmatch(out)
+		if m == nil {
+			t.Errorf("rank %d did not fail with the loss:\n%s", r, out)
+			continue
+		}
+		at, _ := strconv.ParseInt(m[1], 10, 64)
+		d := time.Duration(at - died)
+		after = append(after, d.Round(time.Millisecond))
+		if d > lossLimit {
+			t.Errorf("rank %d failed %v after rank %d died (limit %v): %s", r, d, gone, lossLimit, m[2])
+		}
 	}
 }
 
@@ -142,17 +149,9 @@ func hierRank(ctx context.Context, mode string) error {
 	if c.hier == nil {
 		return fmt.Errorf("rank %d on hosts %v: not hierarchical", w.Rank(), w.Hosts())
 	}
-	var rounds int
-	fmt.Sscan(os.Getenv(roundsEnv), &rounds)
-	layout := os.Getenv(layoutEnv)
-	for i := range rounds {
-		got, err := postRound(ctx, c, i)
-		if err != nil {
-			return fmt.Errorf("rank %d round %d (%s): %w", c.Rank(), i, roundOp(i), err)
-		}
-		if want := wantHier(layout, i); string(got) != string(want) {
-			return fmt.Errorf("rank %d round %d (%s): got %x, want %x", c.Rank(), i, roundOp(i), got, want)
-		}
+	rounds, err := exactRounds(ctx, c)
+	if err != nil {
+		return err
 	}
 	if mode == "hier-ops" {
 		fmt.Printf("rank %d: %d rounds across hosts exact\n", c.Rank(), rounds)
@@ -162,6 +161,25 @@ func hierRank(ctx context.Context, mode string) error {
 		return hierLink(ctx, c, w)
 	}
 	return hierKill(ctx, c, int(mode[len(mode)-1]-'0'))
+}
+
+// exactRounds runs the job's rounds (roundsEnv) of postRound and checks
+// every result against wantHier for the job's layout (layoutEnv); it
+// returns how many rounds ran.
+func exactRounds(ctx context.Context, c *Comm) (int, error) {
+	var rounds int
+	fmt.Sscan(os.Getenv(roundsEnv), &rounds)
+	layout := os.Getenv(layoutEnv)
+	for i := range rounds {
+		got, err := postRound(ctx, c, i)
+		if err != nil {
+			return i, fmt.Errorf("rank %d round %d (%s): %w", c.Rank(), i, roundOp(i), err)
+		}
+		if want := wantHier(layout, i); string(got) != string(want) {
+			return i, fmt.Errorf("rank %d round %d (%s): got %x, want %x", c.Rank(), i, roundOp(i), got, want)
+		}
+	}
+	return rounds, nil
 }
 
 // hierKill has rank gone exit without a word while the others wait for
