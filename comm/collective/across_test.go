@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/plexus-hpc/plexus/coll"
-	"github.com/plexus-hpc/plexus/comm"
 	"github.com/plexus-hpc/plexus/transport/shm"
 	"github.com/plexus-hpc/plexus/tree"
 )
@@ -204,28 +202,7 @@ func acrossLost(t *testing.T, gone int, crowded bool) {
 	for _, c := range cs {
 		c.across.f.crowded = crowded
 	}
-	time.AfterFunc(30*time.Millisecond, func() { f.kill(gone) })
-	start := time.Now()
-	var survivors []int
-	for r := range cs {
-		if r != gone {
-			survivors = append(survivors, r)
-		}
-	}
-	err := eachRank(len(survivors), func(i int) error {
-		return lostOp(ctx, cs[survivors[i]], "allreduce", gone)
-	})
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("survivors took %v to fail", d)
-	}
-	if !errors.Is(err, comm.ErrPeerLost) && !errors.Is(err, comm.ErrLinkAborted) {
-		t.Fatalf("survivors' error %v, want one wrapping comm.ErrPeerLost or comm.ErrLinkAborted", err)
-	}
-	for _, r := range survivors {
-		if !errors.Is(cs[r].Err(), ErrClosed) {
-			t.Errorf("rank %d usable after a peer died: %v", r, cs[r].Err())
-		}
-	}
+	survivorsFail(t, ctx, f, cs, gone, "allreduce")
 }
 
 // TestAcrossMismatch: ranks of a host that disagree on the length fail

@@ -4,6 +4,7 @@ package collective
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -208,6 +209,15 @@ func hierLost(t *testing.T, gone int, op string, crowded bool) {
 	if crowded {
 		crowd(cs)
 	}
+	survivorsFail(t, ctx, f, cs, gone, op)
+}
+
+// survivorsFail kills rank gone of f shortly after the others start op
+// on cs (lostOp), and checks that every survivor fails with an error
+// wrapping comm.ErrPeerLost or comm.ErrLinkAborted within seconds and
+// that the communicator is then closed everywhere.
+func survivorsFail(t *testing.T, ctx context.Context, f fixture, cs []*Comm, gone int, op string) {
+	t.Helper()
 	time.AfterFunc(30*time.Millisecond, func() { f.kill(gone) })
 	start := time.Now()
 	var survivors []int
