@@ -41,6 +41,7 @@ type Link struct {
 	// posted behind it wait here with it.
 	queue []*sendMsg
 	snap  []rail.Rail // snapshot's scratch
+	free  []*sendMsg  // recycled records of eager messages (recycle.go)
 	asm   *assembly
 	// inbox[inHead:] is the messages complete and not yet received; the
 	// head moves rather than the slice, so that the array is reused.
@@ -91,11 +92,17 @@ type sendMsg struct {
 	eager  bool
 	direct []directWrite
 	// A small message's chunk, direct write and copy go in the message
-	// itself (pendOf, claimFor, postEager): one allocation a message.
+	// itself (pendOf, claimFor, postEager): one allocation a message,
+	// none once the Link recycles its records (recycle.go).
 	first     pendChunk
 	firstUsed bool
 	direct1   [1]directWrite
 	inline    [inlineLen]byte
+	// buf is the copy of an eager message longer than inline, kept with
+	// the record when it is recycled; holds counts who still use a
+	// recycled record (recycle.go), 0 for one never recycled.
+	buf   []byte
+	holds int
 }
 
 // inlineLen is the longest eager message copied into its sendMsg.

@@ -16,7 +16,8 @@ func (l *Link) post(msg []byte, done func(error), send bool) (*sendMsg, error) {
 	if l.upCount() == 0 {
 		return nil, ErrRailsDown
 	}
-	m := &sendMsg{data: msg, size: len(msg), id: l.nextMsg, notify: done}
+	m := l.newSendMsg()
+	m.data, m.size, m.id, m.notify = msg, len(msg), l.nextMsg, done
 	l.nextMsg++
 	l.unsettled = append(l.unsettled, m)
 	l.inflight += len(msg)
@@ -97,12 +98,16 @@ func (l *Link) postWhole(m *sendMsg, send bool, c rail.Chunk) {
 	if send && m.size <= len(m.inline) {
 		m.data = append(m.inline[:0], m.data...)
 	} else if send {
-		m.data = append([]byte(nil), m.data...)
+		m.buf = append(m.buf[:0], m.data...)
+		m.data = m.buf
 	}
 	m.eager = send
 	m.next, m.left = m.size, 1
 	p := l.pendOf(m, 0, c)
 	l.claimFor(m, l.assign(p, c.Rail, l.cfg.Now(), c.Done), c.Rail)
+	if send && m.direct != nil {
+		m.holds = 2 // the Link's books and the Send writing it: recycle.go
+	}
 }
 
 // claimFor makes m's caller the writer of j on rail r if its writer is

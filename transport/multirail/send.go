@@ -25,11 +25,22 @@ func (l *Link) Send(ctx context.Context, msg []byte) error {
 		l.mu.Unlock()
 		return err
 	}
-	ws, eager := m.direct, m.eager
+	ws, eager, held := m.direct, m.eager, m.holds > 0
+	var w1 [1]directWrite
+	if held {
+		// m goes back to the Link's records once acknowledged and let
+		// go below: keep nothing of it but this copy of its one write.
+		w1[0], ws = ws[0], w1[:]
+	}
 	m.direct = nil
 	l.mu.Unlock()
 	for _, w := range ws {
 		l.writeDirect(w.rc, w.js)
+	}
+	if held {
+		l.mu.Lock()
+		l.letGo(m)
+		l.mu.Unlock()
 	}
 	if eager {
 		return nil
@@ -239,8 +250,12 @@ func (l *Link) railFailed(i int, why error) {
 func (l *Link) settle() {
 	k := 0
 	for k < len(l.unsettled) && l.unsettled[k].done {
-		l.inflight -= l.unsettled[k].size
+		m := l.unsettled[k]
+		l.inflight -= m.size
 		l.unsettled[k] = nil
+		if m.holds > 0 {
+			l.letGo(m)
+		}
 		k++
 	}
 	if k == len(l.unsettled) {
