@@ -11,12 +11,19 @@ import (
 // work to the end of the first sweep that found none. Busy divided by
 // the decisions made in a window is the replica's cost per decision: at
 // the acceptor, what bounds a group's throughput when nothing else does.
+//
+// Sleeps counts the times the loop blocked, idle, until a sender, a call
+// or a tick woke it: a replica woken through Go's scheduler may wait for
+// a P, so sleeps under load are a cost to look for.
 type Load struct {
 	Run, Busy time.Duration
+	Sleeps    int64
 }
 
 // Sub returns l minus an earlier reading e: the load between the two.
-func (l Load) Sub(e Load) Load { return Load{Run: l.Run - e.Run, Busy: l.Busy - e.Busy} }
+func (l Load) Sub(e Load) Load {
+	return Load{Run: l.Run - e.Run, Busy: l.Busy - e.Busy, Sleeps: l.Sleeps - e.Sleeps}
+}
 
 // loadClock accounts a replica's busy time. The replica's goroutine
 // calls its methods; Load may read from any goroutine, so the totals are
@@ -30,6 +37,7 @@ type loadClock struct {
 	busySince time.Duration // -1 while idle
 	busyNs    atomic.Int64
 	beganNs   atomic.Int64 // the loop's start as Unix nanoseconds, 0 before Run
+	sleeps    atomic.Int64
 }
 
 // start begins the accounting at now, idle, with clock as its clock.
@@ -69,5 +77,5 @@ func (r *Replica) Load() Load {
 	if b == 0 {
 		return Load{}
 	}
-	return Load{Run: time.Since(time.Unix(0, b)), Busy: time.Duration(r.load.busyNs.Load())}
+	return Load{Run: time.Since(time.Unix(0, b)), Busy: time.Duration(r.load.busyNs.Load()), Sleeps: r.load.sleeps.Load()}
 }

@@ -37,8 +37,8 @@ func TestLoadClock(t *testing.T) {
 	if want := 4 + 2; reads != want { // the starts of the 4 sweeps begun idle, and each span's end
 		t.Errorf("%d clock reads, want %d: at idle sweeps' starts and spans' ends only", reads, want)
 	}
-	l := Load{Run: 10 * time.Second, Busy: 3 * time.Second}.Sub(Load{Run: 4 * time.Second, Busy: time.Second})
-	if l != (Load{Run: 6 * time.Second, Busy: 2 * time.Second}) {
+	l := Load{Run: 10 * time.Second, Busy: 3 * time.Second, Sleeps: 7}.Sub(Load{Run: 4 * time.Second, Busy: time.Second, Sleeps: 2})
+	if l != (Load{Run: 6 * time.Second, Busy: 2 * time.Second, Sleeps: 5}) {
 		t.Errorf("Sub = %+v", l)
 	}
 }

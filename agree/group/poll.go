@@ -110,6 +110,7 @@ func (r *Replica) sleep(ctx context.Context, t *Team, m *member, ticks <-chan ti
 	if t.pending(m) {
 		return nil
 	}
+	r.load.sleeps.Add(1)
 	select {
 	case <-ctx.Done():
 		return ctx.Err()

@@ -53,7 +53,8 @@ another of plexus tree's topologies (default adaptive;
 binary makes the root send two messages); its rows say tree-NAME.
 agree rows also give the busiest replica's busy time per decision
 (busiest_ns, and its id), the process's garbage collections per second
-and heap allocations per decision (gc_per_s, allocs_per_op); with
+and heap allocations per decision (gc_per_s, allocs_per_op), and how
+often per second the replicas' loops blocked idle (sleeps_per_s); with
 --profile every replica times the parts of a sample of its loop, and
 the rows split the acceptor's and the leader's busy time by part
 (acceptor_parts_ns, leader_parts_ns: backlog, links, relay, step,

@@ -51,6 +51,9 @@ type Row struct {
 	// included: a collection stops the replicas' loops.
 	GCPerS      float64 `json:"gc_per_s,omitempty"`
 	AllocsPerOp float64 `json:"allocs_per_op,omitempty"`
+	// SleepsPerS (bench agree) is how often, all replicas together, a
+	// replica's loop blocked idle per second (group.Load's Sleeps).
+	SleepsPerS float64 `json:"sleeps_per_s,omitempty"`
 	// ClientsAt (bench agree) is "leader" when every client proposed at
 	// the leader (AgreeConfig.AtLeader), empty when client i proposed at
 	// replica i mod Replicas.
@@ -86,6 +89,7 @@ func Median(rows []Row) Row {
 	}
 	out.GCPerS = med(func(r Row) float64 { return r.GCPerS })
 	out.AllocsPerOp = med(func(r Row) float64 { return r.AllocsPerOp })
+	out.SleepsPerS = med(func(r Row) float64 { return r.SleepsPerS })
 	out.AcceptorSweeps = med(func(r Row) float64 { return r.AcceptorSweeps })
 	out.LeaderSweeps = med(func(r Row) float64 { return r.LeaderSweeps })
 	out.AcceptorParts = medianParts(rows, func(r Row) map[string]float64 { return r.AcceptorParts })

@@ -54,6 +54,11 @@ func (a runStats) fill(row *Row, b runStats, ops int, elapsed time.Duration) {
 	acc, lead := b.profiles[1%n].Sub(a.profiles[1%n]), b.profiles[0].Sub(a.profiles[0])
 	row.AcceptorParts, row.LeaderParts = parts(acc, ops), parts(lead, ops)
 	row.AcceptorSweeps, row.LeaderSweeps = float64(acc.Sweeps)/float64(ops), float64(lead.Sweeps)/float64(ops)
+	var sleeps int64
+	for i := range n {
+		sleeps += b.loads[i].Sub(a.loads[i]).Sleeps
+	}
+	row.SleepsPerS = float64(sleeps) / elapsed.Seconds()
 	row.GCPerS = float64(b.numGC-a.numGC) / elapsed.Seconds()
 	row.AllocsPerOp = float64(b.mallocs-a.mallocs) / float64(ops)
 }

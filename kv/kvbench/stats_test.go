@@ -13,7 +13,7 @@ import (
 // per second and allocations per decision.
 func TestRunStatsFill(t *testing.T) {
 	a := runStats{loads: make([]group.Load, 3), profiles: make([]group.Profile, 3), numGC: 2, mallocs: 100}
-	b := runStats{loads: []group.Load{{Busy: 300}, {Busy: 500}, {Busy: 900}},
+	b := runStats{loads: []group.Load{{Busy: 300, Sleeps: 4}, {Busy: 500}, {Busy: 900, Sleeps: 2}},
 		profiles: []group.Profile{{Sweeps: 4, Send: 200}, {Sweeps: 5, Broadcast: 400}, {}}, numGC: 6, mallocs: 1100}
 	var row Row
 	a.fill(&row, b, 100, 2*time.Second)
@@ -26,6 +26,9 @@ func TestRunStatsFill(t *testing.T) {
 	}
 	if row.LeaderSweeps != 0.04 || row.AcceptorSweeps != 0.05 {
 		t.Errorf("sweeps per decision: leader %v, acceptor %v; want 0.04, 0.05", row.LeaderSweeps, row.AcceptorSweeps)
+	}
+	if row.SleepsPerS != 3 {
+		t.Errorf("%v sleeps/s, want 3 (6 in 2s)", row.SleepsPerS)
 	}
 	if row.GCPerS != 2 || row.AllocsPerOp != 10 {
 		t.Errorf("%v collections/s, %v allocations/op; want 2 and 10", row.GCPerS, row.AllocsPerOp)
