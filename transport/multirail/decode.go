@@ -12,6 +12,7 @@ package multirail
 type decoder struct {
 	buf  []byte // staged bytes are buf[r:w]
 	r, w int
+	pool *bufPool // where a chunk's slice comes from (Link.Release)
 	// big is a long chunk being read into its own buffer: big.data[:got]
 	// has arrived.
 	big struct {
@@ -26,7 +27,7 @@ type decoder struct {
 // start of a long chunk, per read.
 const stageLen = 64 << 10
 
-func newDecoder() decoder { return decoder{buf: make([]byte, stageLen)} }
+func newDecoder(pool *bufPool) decoder { return decoder{buf: make([]byte, stageLen), pool: pool} }
 
 // space is where the next read goes.
 func (d *decoder) space() []byte {
@@ -82,7 +83,7 @@ func (d *decoder) next(maxMessage int) (h header, data []byte, ok bool, err erro
 		d.r = d.w
 		return header{}, nil, false, nil
 	}
-	data = make([]byte, n)
+	data = d.pool.get(n)
 	copy(data, d.buf[d.r+headerLen:])
 	d.r += headerLen + n
 	return h, data, true, nil

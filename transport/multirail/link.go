@@ -14,15 +14,17 @@ import (
 // Link is one end of a multirail link: messages sent on it are split
 // among its rails and put back together, in order, at the other end.
 //
-// Concurrency contract: Send, Recv, Stats and Close may be called from
-// any goroutines at once. Messages from one goroutine's Sends arrive in
-// the order sent; Sends from several goroutines are ordered as they take
-// the Link's lock. Every field below mu is guarded by it.
+// Concurrency contract: Send, Recv, Release, Stats and Close may be
+// called from any goroutines at once. Messages from one goroutine's
+// Sends arrive in the order sent; Sends from several goroutines are
+// ordered as they take the Link's lock. Every field below mu is guarded
+// by it.
 type Link struct {
 	cfg   Config
 	rails []*railConn
 	wg    sync.WaitGroup
 	stop  chan struct{}
+	rbufs bufPool // messages received and released (recycle.go); its own lock
 
 	mu       sync.Mutex
 	sendCond *sync.Cond // window space, a message's end, failure
@@ -153,7 +155,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
 	l.snap = make([]rail.Rail, len(conns))
 	for i, c := range conns {
-		l.rails = append(l.rails, newRailConn(i, c, profiles[i], l.stop))
+		l.rails = append(l.rails, newRailConn(i, c, profiles[i], l.stop, &l.rbufs))
 	}
 	for _, rc := range l.rails {
 		l.wg.Add(2)

@@ -51,8 +51,8 @@ type railConn struct {
 // it along.
 const ackDelay = 200 * time.Microsecond
 
-func newRailConn(i int, c net.Conn, p rail.Profile, stop <-chan struct{}) *railConn {
-	rc := &railConn{i: i, conn: c, profile: p, slowdown: 1, stop: stop, dec: newDecoder(),
+func newRailConn(i int, c net.Conn, p rail.Profile, stop <-chan struct{}, pool *bufPool) *railConn {
+	rc := &railConn{i: i, conn: c, profile: p, slowdown: 1, stop: stop, dec: newDecoder(pool),
 		wake: make(chan struct{}, 1), resume: make(chan struct{}, 1)}
 	rc.sock = newSock(c)
 	rc.ackTimer = time.AfterFunc(time.Hour, rc.ackDue)

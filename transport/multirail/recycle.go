@@ -1,5 +1,7 @@
 package multirail
 
+import "sync"
+
 // Recycling the records of eager messages. A small message that a Send
 // writes itself (postWhole, a direct write) needs a record (sendMsg) for
 // its pending chunk and a copy of its bytes, kept until the peer
@@ -20,11 +22,18 @@ package multirail
 // chunk the rail's writer goroutine writes (the rail was busy) is never
 // recycled: the writer does not say when it is done with the bytes.
 
-// Bounds of the free list: records, and the longest copy kept with one.
+// Bounds of the free lists: records, and the longest copy kept with
+// one; buffers of messages received, and the longest kept.
 const (
 	freeRecords = 16
 	freeBufMax  = 4 << 10
 )
+
+// The same goes for the messages received: each arrives in a slice of
+// its own, which Recv hands to the caller, and at a kilobyte a message
+// those slices made most of a ping-pong's garbage. A caller done with a
+// message may hand it back (Link.Release), and the rails' decoders take
+// the next messages' slices from those handed back.
 
 // newSendMsg returns a record, recycled if one is free. The caller holds
 // mu.
@@ -52,3 +61,48 @@ func (l *Link) letGo(m *sendMsg) {
 	*m = sendMsg{buf: buf}
 	l.free = append(l.free, m)
 }
+
+// bufPool is the buffers handed back by Release, for the decoders to
+// receive into. Safe for concurrent use: the rails' decoders (each under
+// its own rmu) and Release's callers share it.
+type bufPool struct {
+	mu   sync.Mutex
+	bufs [][]byte
+}
+
+// get returns a slice of n bytes, from a buffer handed back if the last
+// one is large enough.
+func (p *bufPool) get(n int) []byte {
+	if n > 0 && n <= freeBufMax {
+		p.mu.Lock()
+		if k := len(p.bufs); k > 0 && cap(p.bufs[k-1]) >= n {
+			b := p.bufs[k-1][:n]
+			p.bufs[k-1] = nil
+			p.bufs = p.bufs[:k-1]
+			p.mu.Unlock()
+			return b
+		}
+		p.mu.Unlock()
+	}
+	return make([]byte, n)
+}
+
+// put keeps b for get, unless it is too long or the pool is full.
+func (p *bufPool) put(b []byte) {
+	if cap(b) == 0 || cap(b) > freeBufMax {
+		return
+	}
+	p.mu.Lock()
+	if len(p.bufs) < freeRecords {
+		p.bufs = append(p.bufs, b[:0])
+	}
+	p.mu.Unlock()
+}
+
+// Release hands back msg, a message Recv returned, once the caller (and
+// whatever it gave msg to) is done with it: the Link may receive a later
+// message into the same array. It is optional, and worth it for a caller
+// that receives many small messages; one not released is left to the
+// garbage collector. Release each message at most once, and use it no
+// more after, or a later message's bytes will change under it.
+func (l *Link) Release(msg []byte) { l.rbufs.put(msg) }

@@ -53,3 +53,56 @@ func TestRecycledRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedBuffers: a receiver that releases every message after
+// checking it gets later messages in the released arrays, every one
+// intact (an array handed out twice would show another message's
+// bytes); messages too long to keep, released, leave the pool within
+// its bounds.
+func TestReleasedBuffers(t *testing.T) {
+	a, b := tcpPair(t, 2, Config{Poll: true})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	msgs := randomMessages(53, 4000, 2*freeBufMax)
+	go func() {
+		for i, m := range msgs {
+			if err := a.Send(ctx, m); err != nil {
+				t.Errorf("send %d: %v", i, err)
+				return
+			}
+		}
+	}()
+	reused := 0
+	seen := map[*byte]bool{}
+	for i, want := range msgs {
+		got, err := b.Recv(ctx)
+		if err != nil {
+			t.Fatalf("receive %d: %v", i, err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("message %d: %d bytes, not the %d sent", i, len(got), len(want))
+		}
+		if len(got) > 0 {
+			p := &got[:1][0]
+			if seen[p] {
+				reused++
+			}
+			seen[p] = true
+		}
+		b.Release(got)
+	}
+	if reused == 0 {
+		t.Error("no message was received into a released array")
+	}
+	b.rbufs.mu.Lock()
+	n := len(b.rbufs.bufs)
+	for _, buf := range b.rbufs.bufs {
+		if cap(buf) > freeBufMax {
+			t.Errorf("a released array of %d bytes kept, over %d", cap(buf), freeBufMax)
+		}
+	}
+	b.rbufs.mu.Unlock()
+	if n > freeRecords {
+		t.Errorf("%d arrays kept, over %d", n, freeRecords)
+	}
+}
