@@ -73,14 +73,18 @@ func timeLink(ctx context.Context, l *multirail.Link, cs railCase, comps []net.C
 }
 
 // pingLink sends msg n times, each after the peer's answer to the last.
+// Each answer is handed back to the Link (Release), as an MPI program
+// receives into the same buffer every time.
 func pingLink(ctx context.Context, l *multirail.Link, msg []byte, n int) error {
 	for range n {
 		if err := l.Send(ctx, msg); err != nil {
 			return err
 		}
-		if _, err := l.Recv(ctx); err != nil {
+		m, err := l.Recv(ctx)
+		if err != nil {
 			return err
 		}
+		l.Release(m)
 	}
 	return nil
 }
@@ -143,6 +147,7 @@ func serveLink(ctx context.Context, s *railSession, cs railCase, got *int64) (fu
 				return closer, err
 			}
 		}
+		l.Release(m) // Send has copied it or seen it acknowledged
 	}
 	return closer, nil
 }
