@@ -89,18 +89,37 @@ type Chunk struct {
 
 // Pick returns the rail that would deliver n bytes first, counting each
 // rail's busy time, and when; -1 if every rail is down. Ties go to the
-// lower index.
+// lower index. A rail's time for n bytes counts as no less than n bytes
+// at its streaming rate (its profile's slope beyond the samples): see
+// Rail.deliver.
 func Pick(rails []Rail, n int) (int, time.Duration) {
 	best, done := -1, time.Duration(math.MaxInt64)
 	for i, r := range rails {
 		if r.Down {
 			continue
 		}
-		if d := r.Busy + r.Predict(n); d < done {
+		if d := r.Busy + r.deliver(n); d < done {
 			best, done = i, d
 		}
 	}
 	return best, done
+}
+
+// deliver is the rail's time for n bytes as Pick counts it: the
+// predicted time, but no less than the n bytes take at the rail's
+// streaming rate. Samples of short transfers time a rail's latency: a
+// buffer on the way (a shaped link's token bucket, a queue) takes their
+// bytes at once, so rails alike in latency differ in them by noise
+// alone. Messages that follow each other empty that buffer, and a slower
+// rail picked on that noise then holds every one back by its transfer at
+// the rail's rate: a ping-pong of 1 KiB messages between namespace hosts
+// took about twice as long one way on a 500 Mbit rail as on a 1 Gbit one
+// whose samples were no shorter (docs/benchmarks.md, "Rails: a rail's
+// socket out of the netpoller"). Beyond a few kilobytes the samples
+// themselves exceed the floor, which changes nothing there.
+func (r Rail) deliver(n int) time.Duration {
+	floor := float64(n) * r.Profile.slope() * r.slow()
+	return time.Duration(math.Round(max(r.predict(float64(n)), floor)))
 }
 
 // Split divides an n-byte message (n > 0) over rails so that its chunks

@@ -144,3 +144,42 @@ func bruteFinish(rails []Rail, n int, cfg Config) time.Duration {
 	}
 	return best
 }
+
+// TestPickStreamingRate: two rails whose short samples are all but equal
+// (the slower one's a little shorter, as sampling noise makes them)
+// differ in streaming rate, 8 and 16 ns a byte. A message short enough
+// for both to carry within their latency goes on the one whose samples
+// say so; one whose transfer at the slower rate would outlast that
+// latency goes on the faster rail, its time counted by hand.
+func TestPickStreamingRate(t *testing.T) {
+	prof := func(name string, lat time.Duration, nsPerByte float64) Profile {
+		p, err := NewProfile(name, []Sample{{Size: 4, Time: lat}, {Size: 4096, Time: lat},
+			{Size: 8 << 20, Time: lat + time.Duration(nsPerByte*float64(8<<20))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rails := []Rail{{Profile: prof("fast", 9000, 8)}, {Profile: prof("slow", 8900, 16)}}
+	// The slow rail's slope: 16 ns a byte over (8 MiB - 4 KiB) = 16.0078.
+	slope := 16 * float64(8<<20) / float64(8<<20-4096)
+	for _, c := range []struct {
+		n    int
+		rail int
+		done time.Duration
+	}{
+		{64, 1, 8900},   // 64 B at 16 ns: 1 µs, within its latency
+		{512, 1, 8900},  // 8.2 µs, still within
+		{1024, 0, 9000}, // 16.4 µs on the slow rail: the fast one's 9 µs wins
+		{4096, 0, time.Duration(math.Round(4096 * 8 * float64(8<<20) / float64(8<<20-4096)))}, // both at their rates
+	} {
+		r, done := Pick(rails, c.n)
+		if r != c.rail || done != c.done {
+			t.Errorf("Pick(%d B) = rail %d at %v, want rail %d at %v (slow rail's floor %.0f ns)", c.n, r, done, c.rail, c.done, float64(c.n)*slope)
+		}
+	}
+	rails[0].Busy = 10 * time.Microsecond // the fast rail busy: the slow one, floored, delivers first
+	if r, done := Pick(rails, 1024); r != 1 || done != time.Duration(math.Round(1024*slope)) {
+		t.Errorf("Pick(1 KiB) with the fast rail busy = rail %d at %v, want rail 1 at %.0f ns", r, done, 1024*slope)
+	}
+}
