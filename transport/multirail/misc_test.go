@@ -2,6 +2,7 @@ package multirail
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"net"
 	"sync"
@@ -44,6 +45,78 @@ func TestSample(t *testing.T) {
 	if len(s) != 3 || s[0].Size != 4 || s[2].Size != 4<<20 || s[0].Time <= 0 || s[2].Time < s[0].Time {
 		t.Errorf("samples %+v", s)
 	}
+}
+
+// pingCounter counts the ping-pong requests written through it: a
+// write of one whole request (header and n bytes) whose count is 1.
+type pingCounter struct {
+	net.Conn
+	mu    sync.Mutex
+	pings map[int]int // by size
+}
+
+func (c *pingCounter) Write(b []byte) (int, error) {
+	if len(b) > 8 && binary.LittleEndian.Uint32(b[4:]) == 1 && int(binary.LittleEndian.Uint32(b)) == len(b)-8 {
+		c.mu.Lock()
+		c.pings[len(b)-8]++
+		c.mu.Unlock()
+	}
+	return c.Conn.Write(b)
+}
+
+// TestSampleReps: small sizes take at least smallReps round trips, the
+// fastest kept, since their spread is the machine's wake-ups; larger
+// ones take Reps.
+func TestSampleReps(t *testing.T) {
+	x, y := net.Pipe()
+	defer x.Close()
+	go Echo(y)
+	c := &pingCounter{Conn: x, pings: map[int]int{}}
+	sizes := []int{4, smallSample, smallSample + 1, 1 << 20}
+	if _, err := Sample(context.Background(), c, SampleConfig{Sizes: sizes, Reps: 5}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{4: smallReps, smallSample: smallReps, smallSample + 1: 5, 1 << 20: 5}
+	for _, n := range sizes {
+		if c.pings[n] != want[n] {
+			t.Errorf("%d round trips of %d B, want %d", c.pings[n], n, want[n])
+		}
+	}
+}
+
+// writeCounter counts the writes through it.
+type writeCounter struct {
+	net.Conn
+	writes int
+}
+
+func (c *writeCounter) Write(b []byte) (int, error) {
+	c.writes++
+	return c.Conn.Write(b)
+}
+
+// TestStreamPacksMessages: a stream sample of short messages goes
+// several to a write, up to streamWrite bytes, so that it times the
+// rail and not the system calls; a long message still goes alone.
+func TestStreamPacksMessages(t *testing.T) {
+	x, y := net.Pipe()
+	defer x.Close()
+	go Echo(y)
+	for _, c := range []struct{ n, count, writes int }{
+		{16, 1024, 1 + 1},                      // the header, then 16 KiB at once
+		{1 << 10, 1024, 1 + 1<<20/streamWrite}, // 1 MiB in writes of streamWrite
+		{streamWrite, 4, 1 + 4},                // one message a write
+		{3 << 10, 30, 1 + 2},                   // 21 messages a write: 21, then 9
+	} {
+		w := &writeCounter{Conn: x}
+		if _, err := stream(w, c.n, c.count); err != nil {
+			t.Fatal(err)
+		}
+		if w.writes != c.writes {
+			t.Errorf("a stream of %d messages of %d B: %d writes, want %d", c.count, c.n, w.writes, c.writes)
+		}
+	}
+	x.Write(make([]byte, 8)) // Echo's end
 }
 
 // FuzzParseHeader: no header makes parseHeader panic, and what it

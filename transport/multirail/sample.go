@@ -17,7 +17,7 @@ type SampleConfig struct {
 	// 4 B to 8 MiB (§III-C of the paper).
 	Sizes []int
 	// Reps is the number of round trips per size, the fastest kept;
-	// zero means 3.
+	// zero means 3. Sizes up to smallSample take at least smallReps.
 	Reps int
 	// StreamBytes is the least a stream sample sends per size; zero
 	// means 4 MiB, several times the bursts that shaped links let
@@ -57,7 +57,7 @@ func Sample(ctx context.Context, conn net.Conn, cfg SampleConfig) ([]rail.Sample
 		if n <= 0 || n > maxEcho {
 			return nil, fmt.Errorf("multirail: sample size %d: want 1 to %d", n, maxEcho)
 		}
-		rtt, err := pingPong(conn, n, cfg.Reps)
+		rtt, err := pingPong(conn, n, repsFor(n, cfg.Reps))
 		if err != nil {
 			return nil, sampleErr(ctx, err)
 		}
@@ -69,6 +69,27 @@ func Sample(ctx context.Context, conn net.Conn, cfg SampleConfig) ([]rail.Sample
 	}
 	_, err := conn.Write(make([]byte, 8))
 	return out, sampleErr(ctx, err)
+}
+
+// A round trip of a few kilobytes is mostly the wake-ups of its two
+// ends, whose spread on a busy machine (tens of microseconds, a blocking
+// read through Go's netpoller) is far more than the rails' differences:
+// with the fastest of 3 or 5, rails alike sampled 8 to 38 µs at 4 B, and
+// the strategy chose between them on that noise, a slower rail as often
+// as not for messages its rate then held back (docs/benchmarks.md,
+// "Rails: a rail's socket out of the netpoller"). The fastest of many is
+// the rail's own time, and costs little at these sizes.
+const (
+	smallSample = 16 << 10
+	smallReps   = 32
+)
+
+// repsFor is the round trips timed for an n-byte sample.
+func repsFor(n, reps int) int {
+	if n <= smallSample {
+		return max(reps, smallReps)
+	}
+	return reps
 }
 
 // maxStream bounds a stream sample's messages: below a few kilobytes a
@@ -107,18 +128,28 @@ func warmStream(conn net.Conn, n, count int) (time.Duration, error) {
 	return stream(conn, n, count)
 }
 
+// streamWrite is the most bytes of a stream written at once: messages
+// shorter go several to a write, so that a stream times the rail's rate
+// and not the sender's system calls. One write a message of a kilobyte
+// timed the calls (and the receiver's wake-ups as it caught up), more
+// than a 1 Gbit rail takes per kilobyte, and by their noise the samples
+// made a rail of half the rate look the faster (docs/benchmarks.md,
+// "Rails: a rail's socket out of the netpoller").
+const streamWrite = 64 << 10
+
 // stream sends count messages of n bytes back to back and returns the
 // time per message, until Echo's word that it has them all.
 func stream(conn net.Conn, n, count int) (time.Duration, error) {
-	b := make([]byte, 8+n)
+	per := max(1, streamWrite/n) // messages a write
+	b := make([]byte, 8+min(per, count)*n)
 	binary.LittleEndian.PutUint32(b, uint32(n))
 	binary.LittleEndian.PutUint32(b[4:], uint32(count))
 	t0 := time.Now()
 	if _, err := conn.Write(b[:8]); err != nil {
 		return 0, err
 	}
-	for range count {
-		if _, err := conn.Write(b[8:]); err != nil {
+	for sent := 0; sent < count; sent += per {
+		if _, err := conn.Write(b[8 : 8+min(per, count-sent)*n]); err != nil {
 			return 0, err
 		}
 	}
