@@ -16,6 +16,8 @@
 //	err = l.Send(ctx, msg)       // returns once the peer has every byte
 //	                             // (a small message: once it is written)
 //	msg, err = l.Recv(ctx)       // the peer's next message, in order
+//	l.Release(msg)               // optional, once done with msg: a later
+//	                             // message may be received into its array
 //
 // # Guarantees
 //
