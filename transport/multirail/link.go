@@ -102,9 +102,10 @@ type sendMsg struct {
 	inline    [inlineLen]byte
 	// buf is the copy of an eager message longer than inline, kept with
 	// the record when it is recycled; holds counts who still use a
-	// recycled record (recycle.go), 0 for one never recycled.
+	// recycled record (recycle.go), 0 for one never recycled, and is
+	// atomic: Send lets go of it without mu.
 	buf   []byte
-	holds int
+	holds int32
 }
 
 // inlineLen is the longest eager message copied into its sendMsg.

@@ -1,6 +1,9 @@
 package multirail
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Recycling the records of eager messages. A small message that a Send
 // writes itself (postWhole, a direct write) needs a record (sendMsg) for
@@ -15,12 +18,16 @@ import "sync"
 //
 // Two parties use the record: the Link's books (pending until the chunk
 // is acknowledged, unsettled until the messages before it are too) and
-// the Send that writes its chunk outside mu. holds counts them; the
-// second to let go (settle, or Send after its write) frees the record.
-// The acknowledgement cannot arrive before the write, but nothing in Go's
-// memory model says so, hence Send's own let-go under mu. A message whose
-// chunk the rail's writer goroutine writes (the rail was busy) is never
-// recycled: the writer does not say when it is done with the bytes.
+// the Send that writes its chunk outside mu. holds counts them,
+// atomically; the second to let go (settle, or Send after its write)
+// frees the record. The acknowledgement cannot arrive before the write,
+// but nothing in Go's memory model says so, hence Send's own let-go: its
+// atomic decrement orders its last use of the record before the reuse.
+// It takes mu only when it is the last, which the acknowledgement's
+// coming after the write makes rare: a stream of Sends does not contend
+// for mu twice a message. A message whose chunk the rail's writer
+// goroutine writes (the rail was busy) is never recycled: the writer
+// does not say when it is done with the bytes.
 
 // Bounds of the free lists: records, and the longest copy kept with
 // one; buffers of messages received, and the longest kept.
@@ -48,10 +55,14 @@ func (l *Link) newSendMsg() *sendMsg {
 	return m
 }
 
-// letGo is one of m's two users letting go of it (holds); the last puts
-// it on the free list, cleared. The caller holds mu.
-func (l *Link) letGo(m *sendMsg) {
-	if m.holds--; m.holds > 0 || len(l.free) == freeRecords {
+// letGo is one of m's two users letting go of it (holds); it reports
+// whether that was the last, who must then recycle m.
+func letGo(m *sendMsg) bool { return atomic.AddInt32(&m.holds, -1) == 0 }
+
+// recycle puts m, which nobody uses any more, on the free list, cleared,
+// unless the list is full. The caller holds mu.
+func (l *Link) recycle(m *sendMsg) {
+	if len(l.free) == freeRecords {
 		return
 	}
 	buf := m.buf[:0]

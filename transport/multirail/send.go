@@ -3,6 +3,7 @@ package multirail
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
@@ -37,9 +38,9 @@ func (l *Link) Send(ctx context.Context, msg []byte) error {
 	for _, w := range ws {
 		l.writeDirect(w.rc, w.js)
 	}
-	if held {
+	if held && letGo(m) {
 		l.mu.Lock()
-		l.letGo(m)
+		l.recycle(m)
 		l.mu.Unlock()
 	}
 	if eager {
@@ -253,8 +254,8 @@ func (l *Link) settle() {
 		m := l.unsettled[k]
 		l.inflight -= m.size
 		l.unsettled[k] = nil
-		if m.holds > 0 {
-			l.letGo(m)
+		if atomic.LoadInt32(&m.holds) > 0 && letGo(m) {
+			l.recycle(m)
 		}
 		k++
 	}
