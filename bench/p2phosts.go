@@ -71,8 +71,13 @@ func mpiBetween(hosts, ssh []string, btl, ifc string) []string {
 	if len(agent) > 1 && agent[len(agent)-1] == "--" {
 		agent = agent[:len(agent)-1] // Open MPI puts its own options after the agent's
 	}
-	args := []string{"--bind-to", "none", "--host", mpiHostList(hosts), "--mca", "plm_rsh_agent", strings.Join(agent, " "),
-		"--mca", "pml", "ob1", "--mca", "btl", btl}
+	args := []string{"--bind-to", "none", "--host", mpiHostList(hosts)}
+	if k, ok := perHost(hosts); ok {
+		// Slots in --host alone did not hold everywhere: Open MPI 4.1.6
+		// on a 16-CPU host put all of h1:2,h2:2's ranks on h1.
+		args = append(args, "--map-by", "ppr:"+strconv.Itoa(k)+":node")
+	}
+	args = append(args, "--mca", "plm_rsh_agent", strings.Join(agent, " "), "--mca", "pml", "ob1", "--mca", "btl", btl)
 	if ifc != "" {
 		args = append(args, "--mca", "btl_tcp_if_include", ifc, "--mca", "oob_tcp_if_include", ifc)
 	}
@@ -144,4 +149,20 @@ func plexusNotes(results []P2PResult) []string {
 		notes = append(notes, "plexus: collectives on trees across hosts")
 	}
 	return notes
+}
+
+// perHost returns how many ranks each host holds when every host holds
+// the same number.
+func perHost(hosts []string) (int, bool) {
+	count := map[string]int{}
+	for _, h := range hosts {
+		count[h]++
+	}
+	k := count[hosts[0]]
+	for _, c := range count {
+		if c != k {
+			return 0, false
+		}
+	}
+	return k, true
 }

@@ -33,7 +33,7 @@ func TestSpread(t *testing.T) {
 func TestMPIBetween(t *testing.T) {
 	m := &mpiImpl{dir: "/tmp/p", cfg: P2PConfig{Hosts: []string{"h1", "h1", "h2", "h2"}, SSH: []string{"ssh", "-o", "BatchMode=yes", "--"}, MPIInterface: "10.0.0.0/24"}}
 	got := strings.Join(m.command(peerRun{prog: "coll", ranks: 4, args: []string{"-n", "20"}}), " ")
-	want := "ssh -o BatchMode=yes -- h1 mpirun --allow-run-as-root --oversubscribe -n 4 --bind-to none --host h1:2,h2:2 " +
+	want := "ssh -o BatchMode=yes -- h1 mpirun --allow-run-as-root --oversubscribe -n 4 --bind-to none --host h1:2,h2:2 --map-by ppr:2:node " +
 		"--mca plm_rsh_agent 'ssh -o BatchMode=yes' --mca pml ob1 --mca btl tcp,self " +
 		"--mca btl_tcp_if_include 10.0.0.0/24 --mca oob_tcp_if_include 10.0.0.0/24 /tmp/p/coll -n 20"
 	if got != want {

@@ -61,6 +61,7 @@ type mpiImpl struct {
 	tr      transport
 	cfg     P2PConfig
 	kernels map[string]kernel // of cfg.Hosts (p2pkernel.go)
+	placed  map[int]bool      // rank counts whose placement was checked (p2pplace.go)
 }
 
 func (m *mpiImpl) name() string { return "openmpi" }
@@ -68,6 +69,9 @@ func (m *mpiImpl) name() string { return "openmpi" }
 func (m *mpiImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Timeout)
 	defer cancel()
+	if err := m.checkPlacement(ctx, r.ranks); err != nil {
+		return nil, err
+	}
 	words := m.command(r)
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
@@ -83,8 +87,14 @@ func (m *mpiImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 // command is the command line of run r: mpirun here, or between hosts
 // mpirun on the first host through the remote shell.
 func (m *mpiImpl) command(r peerRun) []string {
-	args := []string{"mpirun", "--allow-run-as-root", "--oversubscribe", "-n", strconv.Itoa(r.ranks)}
-	hosts := spread(r.ranks, m.cfg.Hosts)
+	return m.mpirun(r.ranks, append([]string{filepath.Join(m.dir, r.prog)}, r.args...))
+}
+
+// mpirun is the command line that runs prog (a program and its
+// arguments) as n ranks, as command says.
+func (m *mpiImpl) mpirun(n int, prog []string) []string {
+	args := []string{"mpirun", "--allow-run-as-root", "--oversubscribe", "-n", strconv.Itoa(n)}
+	hosts := spread(n, m.cfg.Hosts)
 	if hosts == nil {
 		args = append(args, m.tr.mpirun...)
 	} else {
@@ -93,7 +103,7 @@ func (m *mpiImpl) command(r peerRun) []string {
 			args = append(args, "--mca", "mpi_yield_when_idle", "1")
 		}
 	}
-	args = append(append(args, filepath.Join(m.dir, r.prog)), r.args...)
+	args = append(args, prog...)
 	if hosts == nil {
 		return args
 	}
