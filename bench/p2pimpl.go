@@ -72,16 +72,23 @@ func (m *mpiImpl) run(ctx context.Context, r peerRun) ([]PeerLine, error) {
 	if err := m.checkPlacement(ctx, r.ranks); err != nil {
 		return nil, err
 	}
-	words := m.command(r)
+	out, err := m.exec(ctx, m.command(r))
+	if err != nil {
+		return nil, fmt.Errorf("openmpi %s, %d ranks: %w", r.prog, r.ranks, err)
+	}
+	return ParsePeerOutput(out)
+}
+
+// exec runs a command line, in a process group of its own (killed whole
+// when ctx ends), with its standard error to the log, and returns its
+// standard output.
+func (m *mpiImpl) exec(ctx context.Context, words []string) (*bytes.Buffer, error) {
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
 	cmd.Stdout, cmd.Stderr = &out, m.cfg.Log
 	inGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("openmpi %s, %d ranks: %w", r.prog, r.ranks, err)
-	}
-	return ParsePeerOutput(&out)
+	return &out, cmd.Run()
 }
 
 // command is the command line of run r: mpirun here, or between hosts

@@ -1,14 +1,11 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Between hosts, a comparison means something only if Open MPI's ranks
@@ -29,13 +26,8 @@ func (m *mpiImpl) checkPlacement(ctx context.Context, n int) error {
 	if hosts == nil || m.placed[n] {
 		return nil
 	}
-	words := m.mpirun(n, []string{"hostname"})
-	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, words[0], words[1:]...)
-	cmd.Stdout, cmd.Stderr = &out, m.cfg.Log
-	inGroup(cmd)
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
+	out, err := m.exec(ctx, m.mpirun(n, []string{"hostname"}))
+	if err != nil {
 		return fmt.Errorf("openmpi: placement of %d ranks (mpirun ... hostname): %w", n, err)
 	}
 	if err := placementErr(hosts, strings.Fields(out.String())); err != nil {
