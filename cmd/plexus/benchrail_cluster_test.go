@@ -16,19 +16,7 @@ import (
 // failed; every case that ran moved its bytes (counted by the receiver,
 // and for openmpi by the program's rank 0), over both rails.
 func TestBenchRail(t *testing.T) {
-	_, _, agent := twoHostJob(t, 2)
-	if b, err := exec.Command(railsScript, "up", "h1", "h2", "1gbit", "500mbit").CombinedOutput(); err != nil {
-		t.Skipf("cannot make rails: %v\n%s", err, b)
-	}
-	useBuiltRank(t)
-	stdout, stderr, code := plexus(t, "bench", "rail", "--host", "h1,h2", "--rsh", agent, "--rails", "10.252.0.0/16", "--quick", "--json")
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	var rows []railRow
-	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
-		t.Fatalf("output is not a JSON array of rows: %v\n%s", err, stdout)
-	}
+	rows := railRows(t)
 	quick := newRailSizes(true)
 	for _, impl := range append([]string{"ideal"}, railImpls...) {
 		checkRailImpl(t, impl, rows, quick)
@@ -41,20 +29,7 @@ func TestBenchRail(t *testing.T) {
 // ping-pong and an aggregated one per quick size for each, every one
 // with --iters messages (and the warm-up) moved.
 func TestBenchRailLatency(t *testing.T) {
-	_, _, agent := twoHostJob(t, 2)
-	if b, err := exec.Command(railsScript, "up", "h1", "h2", "1gbit", "500mbit").CombinedOutput(); err != nil {
-		t.Skipf("cannot make rails: %v\n%s", err, b)
-	}
-	useBuiltRank(t)
-	stdout, stderr, code := plexus(t, "bench", "rail", "--host", "h1,h2", "--rsh", agent, "--rails", "10.252.0.0/16",
-		"--quick", "--json", "--cases", "latency", "--iters", "200", "--impls", "tcp,tcppoll,plexus")
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-	}
-	var rows []railRow
-	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
-		t.Fatalf("output is not a JSON array of rows: %v\n%s", err, stdout)
-	}
+	rows := railRows(t, "--cases", "latency", "--iters", "200", "--impls", "tcp,tcppoll,plexus")
 	quick := newRailSizes(true)
 	count := map[string]int{}
 	for _, r := range rows {
@@ -126,4 +101,26 @@ func checkRailRow(t *testing.T, r railRow) {
 	if r.Bytes < least || r.Bytes%int64(r.Size) != 0 {
 		t.Errorf("%s %s at %d B moved %d bytes, want whole messages, at least %d", r.Impl, r.Bench, r.Size, r.Bytes, least)
 	}
+}
+
+// railRows runs plexus bench rail --quick --json, with extra flags,
+// between two namespace hosts joined by rails of 1 Gbit and 500 Mbit,
+// and returns its rows; it skips where the rails cannot be made.
+func railRows(t *testing.T, extra ...string) []railRow {
+	t.Helper()
+	_, _, agent := twoHostJob(t, 2)
+	if b, err := exec.Command(railsScript, "up", "h1", "h2", "1gbit", "500mbit").CombinedOutput(); err != nil {
+		t.Skipf("cannot make rails: %v\n%s", err, b)
+	}
+	useBuiltRank(t)
+	args := append([]string{"bench", "rail", "--host", "h1,h2", "--rsh", agent, "--rails", "10.252.0.0/16", "--quick", "--json"}, extra...)
+	stdout, stderr, code := plexus(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var rows []railRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatalf("output is not a JSON array of rows: %v\n%s", err, stdout)
+	}
+	return rows
 }

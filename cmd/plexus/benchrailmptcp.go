@@ -153,12 +153,7 @@ func serveMPTCP(ctx context.Context, s *railSession, cs railCase, got *int64) (f
 	if err != nil {
 		return nil, err
 	}
-	comps, err := acceptCompetitors(ctx, s, cs)
-	closer := func() { c.Close(); closeAll(comps) }
-	if err != nil {
-		return closer, err
-	}
-	return closer, recvStream(c, cs, got)
+	return serveStream(ctx, s, cs, c, got)
 }
 
 // recvStream is the peer of timeStream.

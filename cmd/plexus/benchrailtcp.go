@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 )
@@ -49,6 +50,12 @@ func serveTCP(ctx context.Context, s *railSession, cs railCase, got *int64) (fun
 			return nil, err
 		}
 	}
+	return serveStream(ctx, s, cs, c, got)
+}
+
+// serveStream accepts the case's competing flows, then receives the
+// stream on c; the closer it returns closes c and the flows.
+func serveStream(ctx context.Context, s *railSession, cs railCase, c net.Conn, got *int64) (func(), error) {
 	comps, err := acceptCompetitors(ctx, s, cs)
 	closer := func() { c.Close(); closeAll(comps) }
 	if err != nil {
