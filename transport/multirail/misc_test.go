@@ -140,24 +140,26 @@ func FuzzParseHeader(f *testing.F) {
 }
 
 // bucketConn passes writes as a token bucket does (Linux tc tbf): up to
-// burst bytes at once, then rate bytes a second.
+// burst bytes at once, then rate bytes a second. Unlike tbf it refills
+// only while a writer waits for tokens, not while the line is idle: so
+// a stall of the test's machine between two streams cannot refill the
+// burst and make the second one look faster than the rate, and the
+// only burst a sample can meet is the one it starts with.
 type bucketConn struct {
 	net.Conn
-	rate, burst float64
-	mu          sync.Mutex
-	tokens      float64
-	last        time.Time
+	rate   float64
+	mu     sync.Mutex
+	tokens float64
 }
 
 func (c *bucketConn) Write(b []byte) (int, error) {
 	c.mu.Lock()
-	now := time.Now()
-	if !c.last.IsZero() {
-		c.tokens = min(c.burst, c.tokens+now.Sub(c.last).Seconds()*c.rate)
-	}
-	c.last = now
 	c.tokens -= float64(len(b))
-	wait := time.Duration(-c.tokens / c.rate * 1e9)
+	var wait time.Duration
+	if c.tokens < 0 {
+		wait = time.Duration(-c.tokens / c.rate * 1e9)
+		c.tokens = 0 // the wait earns exactly the deficit
+	}
 	c.mu.Unlock()
 	if wait > 0 {
 		time.Sleep(wait)
@@ -166,15 +168,16 @@ func (c *bucketConn) Write(b []byte) (int, error) {
 }
 
 // TestSampleSpendsTheBurst samples a rail shaped as a token bucket with
-// a burst of four messages and streams of eight: the sample is the
+// a burst of eight messages and streams of eight: the sample is the
 // bucket's sustained rate, not the faster one of a stream that began
-// with the burst (which would be about half the time per message).
+// with the burst (a sampler that times its first stream measured a
+// fifth of the rate's time per message).
 func TestSampleSpendsTheBurst(t *testing.T) {
 	const n, rate = 64 << 10, 50e6
 	x, y := net.Pipe()
 	defer x.Close()
 	go Echo(y)
-	shaped := &bucketConn{Conn: x, rate: rate, burst: 4 * n, tokens: 4 * n}
+	shaped := &bucketConn{Conn: x, rate: rate, tokens: 8 * n}
 	s, err := Sample(context.Background(), shaped, SampleConfig{Sizes: []int{n}, Reps: 1, StreamBytes: 8 * n})
 	if err != nil {
 		t.Fatal(err)
