@@ -73,8 +73,9 @@ func mpiBetween(hosts, ssh []string, btl, ifc string) []string {
 	}
 	args := []string{"--bind-to", "none", "--host", mpiHostList(hosts)}
 	if k, ok := perHost(hosts); ok {
-		// Slots in --host alone did not hold everywhere: Open MPI 4.1.6
-		// on a 16-CPU host put all of h1:2,h2:2's ranks on h1.
+		// Slots in --host alone do not bind every Open MPI's mapper:
+		// some put every rank on the first host (docs/benchmarks.md,
+		// "Many cores, seventh session"), so the count is said outright.
 		args = append(args, "--map-by", "ppr:"+strconv.Itoa(k)+":node")
 	}
 	args = append(args, "--mca", "plm_rsh_agent", strings.Join(agent, " "), "--mca", "pml", "ob1", "--mca", "btl", btl)

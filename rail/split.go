@@ -112,10 +112,9 @@ func Pick(rails []Rail, n int) (int, time.Duration) {
 // bytes at once, so rails alike in latency differ in them by noise
 // alone. Messages that follow each other empty that buffer, and a slower
 // rail picked on that noise then holds every one back by its transfer at
-// the rail's rate: a ping-pong of 1 KiB messages between namespace hosts
-// took about twice as long one way on a 500 Mbit rail as on a 1 Gbit one
-// whose samples were no shorter (docs/benchmarks.md, "Rails: a rail's
-// socket out of the netpoller"). Beyond a few kilobytes the samples
+// the rail's rate: a ping-pong of kilobyte messages ran at the slower
+// rail's rate though its samples were no shorter (docs/benchmarks.md,
+// "Rails: a rail's socket out of the netpoller"). Beyond a few kilobytes the samples
 // themselves exceed the floor, which changes nothing there.
 func (r Rail) deliver(n int) time.Duration {
 	floor := float64(n) * r.Profile.slope() * r.slow()

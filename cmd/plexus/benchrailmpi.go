@@ -162,8 +162,8 @@ func (d *railDriver) mpiArgs(compete bool) ([]string, error) {
 	if os.Geteuid() == 0 {
 		args = append(args, "--allow-run-as-root")
 	}
-	// One rank per node by mapping, not by slots alone: Open MPI 4.1.6
-	// put both ranks of h1:1,h2:1 on h1 (bench/p2pplace.go).
+	// One rank per node by mapping, not by slots alone, which some Open
+	// MPI mappers ignore (bench/p2pplace.go).
 	args = append(args, "--host", strings.Join(hosts, ","), "--map-by", "ppr:1:node", "-n", "2", "--bind-to", "none")
 	if d.mpiNote != "" {
 		// Each host's daemon sees all the CPUs and would let both ranks

@@ -95,9 +95,8 @@ func benchTCPPingPong(b *testing.B, size int) {
 // slack for the lazy acknowledgements' timer and the runtime, at a size
 // copied into the record and at one copied into the record's own
 // buffer: the records and copies of messages sent are recycled
-// (recycle.go). Before the scratch snapshot, the reused queues and the
-// inline chunk and copy it was about 16 a message, before the recycled
-// records 4 to 6.
+// (recycle.go); the counts before those changes are in
+// docs/benchmarks.md ("Rails: a small message allocates only its record").
 //
 // With both sides releasing what they receive (Link.Release), a round
 // trip allocates next to nothing.

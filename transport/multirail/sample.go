@@ -74,7 +74,7 @@ func Sample(ctx context.Context, conn net.Conn, cfg SampleConfig) ([]rail.Sample
 // A round trip of a few kilobytes is mostly the wake-ups of its two
 // ends, whose spread on a busy machine (tens of microseconds, a blocking
 // read through Go's netpoller) is far more than the rails' differences:
-// with the fastest of 3 or 5, rails alike sampled 8 to 38 µs at 4 B, and
+// with the fastest of a few, rails alike sampled several times apart, and
 // the strategy chose between them on that noise, a slower rail as often
 // as not for messages its rate then held back (docs/benchmarks.md,
 // "Rails: a rail's socket out of the netpoller"). The fastest of many is
@@ -131,8 +131,8 @@ func warmStream(conn net.Conn, n, count int) (time.Duration, error) {
 // streamWrite is the most bytes of a stream written at once: messages
 // shorter go several to a write, so that a stream times the rail's rate
 // and not the sender's system calls. One write a message of a kilobyte
-// timed the calls (and the receiver's wake-ups as it caught up), more
-// than a 1 Gbit rail takes per kilobyte, and by their noise the samples
+// timed the calls (and the receiver's wake-ups as it caught up), which
+// take longer than a fast rail takes for the bytes, and by their noise the samples
 // made a rail of half the rate look the faster (docs/benchmarks.md,
 // "Rails: a rail's socket out of the netpoller").
 const streamWrite = 64 << 10
