@@ -29,14 +29,7 @@ func BenchmarkPingPong(b *testing.B) {
 func benchLinkPingPong(b *testing.B, split Split, size int) {
 	x, y := tcpPair(b, 2, Config{Poll: true, Split: split})
 	ctx := context.Background()
-	go func() {
-		for {
-			m, err := y.Recv(ctx)
-			if err != nil || y.Send(ctx, m) != nil {
-				return
-			}
-		}
-	}()
+	go echoLink(ctx, y, false)
 	msg := make([]byte, size)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -119,17 +112,7 @@ func TestPingPongAllocs(t *testing.T) {
 func pingPongAllocs(t *testing.T, size int, release bool) float64 {
 	x, y := tcpPair(t, 2, Config{Poll: true})
 	ctx := context.Background()
-	go func() {
-		for {
-			m, err := y.Recv(ctx)
-			if err != nil || y.Send(ctx, m) != nil {
-				return
-			}
-			if release {
-				y.Release(m)
-			}
-		}
-	}()
+	go echoLink(ctx, y, release)
 	msg := make([]byte, size)
 	roundTrip := func() {
 		if err := x.Send(ctx, msg); err != nil {
@@ -147,4 +130,18 @@ func pingPongAllocs(t *testing.T, size int, release bool) float64 {
 		roundTrip()
 	}
 	return testing.AllocsPerRun(500, roundTrip)
+}
+
+// echoLink sends back every message y receives, releasing each after
+// when release is set, until a Recv or Send fails.
+func echoLink(ctx context.Context, y *Link, release bool) {
+	for {
+		m, err := y.Recv(ctx)
+		if err != nil || y.Send(ctx, m) != nil {
+			return
+		}
+		if release {
+			y.Release(m)
+		}
+	}
 }
