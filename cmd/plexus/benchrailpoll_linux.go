@@ -2,11 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
-	"syscall"
 	"time"
 
+	"github.com/plexus-hpc/plexus/internal/rawsock"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,30 +30,15 @@ type spinConn struct {
 	fd int
 }
 
-// newSpinConn takes c's socket out of the netpoller; c is closed, even
-// on an error.
+// newSpinConn takes c's socket out of the netpoller (rawsock.Detach);
+// c is closed, even on an error.
 func newSpinConn(c net.Conn) (net.Conn, error) {
-	defer c.Close() // the duplicate keeps the connection open
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return nil, errors.New("tcppoll: not a socket")
-	}
-	raw, err := sc.SyscallConn()
+	fd, err := rawsock.Detach(c)
 	if err != nil {
-		return nil, err
+		c.Close()
+		return nil, fmt.Errorf("tcppoll: %w", err)
 	}
-	nfd, derr := -1, error(nil)
-	if err := raw.Control(func(fd uintptr) { nfd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
-		return nil, err
-	}
-	if derr != nil {
-		return nil, derr
-	}
-	if err := unix.SetNonblock(nfd, true); err != nil {
-		unix.Close(nfd)
-		return nil, err
-	}
-	return &spinConn{fd: nfd}, nil
+	return &spinConn{fd: fd}, nil
 }
 
 // Read spins until some bytes arrive, the stream ends or breaks.
@@ -82,8 +68,7 @@ func (c *spinConn) Write(p []byte) (int, error) {
 		case err == nil:
 			done += k
 		case err == unix.EAGAIN:
-			fds := []unix.PollFd{{Fd: int32(c.fd), Events: unix.POLLOUT}}
-			if _, err := unix.Poll(fds, -1); err != nil && err != unix.EINTR {
+			if err := rawsock.Wait(c.fd, unix.POLLOUT); err != nil {
 				return done, err
 			}
 		case err != unix.EINTR:

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/plexus-hpc/plexus/internal/rawsock"
 	"golang.org/x/sys/unix"
 )
 
@@ -38,28 +39,15 @@ type sock struct {
 	fd int // -1 once closed
 }
 
-// newSock takes c's socket out of the netpoller: it duplicates the
-// descriptor and closes c. It returns nil, leaving c alone, where c is
-// not a socket with a descriptor.
+// newSock takes c's socket out of the netpoller (rawsock.Detach). It
+// returns nil, leaving c alone, where c is not a socket with a
+// descriptor.
 func newSock(c net.Conn) *sock {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return nil
-	}
-	raw, err := sc.SyscallConn()
+	fd, err := rawsock.Detach(c)
 	if err != nil {
 		return nil
 	}
-	nfd := -1
-	if raw.Control(func(fd uintptr) { nfd, _ = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0) }) != nil || nfd < 0 {
-		return nil
-	}
-	if unix.SetNonblock(nfd, true) != nil {
-		unix.Close(nfd)
-		return nil
-	}
-	c.Close() // the duplicate keeps the connection open
-	return &sock{fd: nfd}
+	return &sock{fd: fd}
 }
 
 // read reads what has arrived without blocking: syscall.EAGAIN when
@@ -162,19 +150,7 @@ func (s *sock) waitLocked(events int16) error {
 	if s.fd < 0 {
 		return net.ErrClosed
 	}
-	fds := []unix.PollFd{{Fd: int32(s.fd), Events: events}}
-	for {
-		_, err := unix.Poll(fds, -1)
-		switch {
-		case err == syscall.EINTR:
-			continue
-		case err != nil:
-			return err
-		case fds[0].Revents&unix.POLLNVAL != 0:
-			return net.ErrClosed
-		}
-		return nil // the next read or write says what came
-	}
+	return rawsock.Wait(s.fd, events)
 }
 
 // shutdown ends both directions of the connection: calls blocked in
