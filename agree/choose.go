@@ -45,9 +45,7 @@ func (n *Node) mergedLog() (*Snapshot, []Entry) {
 	for _, e := range n.view.Log {
 		put(e.Slot, e.Value)
 	}
-	for s, v := range n.learned {
-		put(s, v)
-	}
+	n.learned.each(func(s uint64, v *[]byte) { put(s, *v) })
 	for _, id := range n.roleIDs() {
 		if p, ok := n.px.promises[id]; ok {
 			for _, e := range p.Entries {

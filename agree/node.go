@@ -18,14 +18,14 @@ type Node struct {
 	rand *rand.Rand
 	now  int64
 
-	view    View              // the current configuration (Log is only what was carried in it)
-	learned map[uint64][]byte // decided values known here, by slot
-	applied uint64            // slots 1..applied are decided and handed out
-	hint    uint64            // highest slot the leader or acceptor says exists
-	sealed  uint64            // acts as leader or acceptor in no epoch <= sealed
-	mute    uint64            // promises, votes and proposes in no choice of an epoch <= mute
-	snap    Snapshot          // the application's state at snap.Index; learned holds only later slots
-	rec     recovery          // a restarted replica's recovery
+	view    View          // the current configuration (Log is only what was carried in it)
+	learned slots[[]byte] // decided values known here, by slot
+	applied uint64        // slots 1..applied are decided and handed out
+	hint    uint64        // highest slot the leader or acceptor says exists
+	sealed  uint64        // acts as leader or acceptor in no epoch <= sealed
+	mute    uint64        // promises, votes and proposes in no choice of an epoch <= mute
+	snap    Snapshot      // the application's state at snap.Index; learned holds only later slots
+	rec     recovery      // a restarted replica's recovery
 
 	lead lead             // leader state, for the current epoch
 	acc  accept           // acceptor state, for the current epoch
@@ -33,7 +33,7 @@ type Node struct {
 	// settled holds this replica's own values that are learned but not
 	// yet handed out in Ready, by slot: a snapshot that skips their slot
 	// puts them back in own (see install).
-	settled map[uint64][]byte
+	settled slots[[]byte]
 	fd      detector
 	px      paxos // reconfiguration: voter and proposer state
 
@@ -53,12 +53,10 @@ func New(cfg Config) (*Node, error) {
 	}
 	cfg = cfg.withDefaults()
 	n := &Node{
-		cfg:     cfg,
-		rand:    rand.New(rand.NewPCG(cfg.Seed, uint64(cfg.ID))),
-		view:    View{Epoch: 1, Leader: 0, Acceptor: 1 % cfg.Replicas},
-		learned: map[uint64][]byte{},
-		own:     map[string]int64{},
-		settled: map[uint64][]byte{},
+		cfg:  cfg,
+		rand: rand.New(rand.NewPCG(cfg.Seed, uint64(cfg.ID))),
+		view: View{Epoch: 1, Leader: 0, Acceptor: 1 % cfg.Replicas},
+		own:  map[string]int64{},
 	}
 	n.enter()
 	if cfg.Restarted {
@@ -91,7 +89,7 @@ func (n *Node) Status() Status {
 	return Status{ID: n.cfg.ID, Epoch: n.view.Epoch, Leader: n.view.Leader,
 		Acceptor: n.view.Acceptor, Applied: n.applied, Pending: len(n.own),
 		Recovering: n.rec.active || n.applied < n.rec.target, Compacted: n.snap.Index,
-		Held: len(n.learned) + len(n.view.Log) + len(n.lead.proposed) + len(n.acc.accepted)}
+		Held: n.learned.size() + len(n.view.Log) + n.lead.proposed.size() + n.acc.accepted.size()}
 }
 
 // Ready returns the messages to send and the entries decided since the
@@ -101,8 +99,10 @@ func (n *Node) Status() Status {
 // reuses them.
 func (n *Node) Ready() Ready {
 	r := Ready{Messages: n.out, Decided: n.decided, Snapshot: n.ready}
-	for _, e := range r.Decided {
-		delete(n.settled, e.Slot)
+	if n.settled.size() > 0 {
+		for _, e := range r.Decided {
+			n.settled.del(e.Slot)
+		}
 	}
 	clear(n.spare.Messages)
 	clear(n.spare.Decided)

@@ -7,7 +7,7 @@ import "fmt"
 // (so that a request forwarded twice takes one slot).
 type lead struct {
 	next     uint64
-	proposed map[uint64]proposal
+	proposed slots[proposal]
 	inflight map[string]uint64
 }
 
@@ -18,7 +18,7 @@ type proposal struct {
 
 // accept is the acceptor's state in its epoch: what it accepted, by slot.
 type accept struct {
-	accepted map[uint64][]byte
+	accepted slots[[]byte]
 	max      uint64
 }
 
@@ -47,7 +47,7 @@ func (n *Node) onForward(m Message) {
 	}
 	s := n.lead.next
 	n.lead.next++
-	n.lead.proposed[s] = proposal{value: m.Value, sent: n.now}
+	n.lead.proposed.put(s, proposal{value: m.Value, sent: n.now})
 	n.lead.inflight[string(m.Value)] = s
 	n.send(Message{Type: Propose, To: n.view.Acceptor, Slot: s, Value: m.Value})
 }
@@ -62,10 +62,10 @@ func (n *Node) onPropose(m Message) {
 	if m.Slot <= n.snap.Index {
 		return // decided, and compacted here: the proposal is a stale copy
 	}
-	v, ok := n.acc.accepted[m.Slot]
+	v, ok := n.acc.accepted.get(m.Slot)
 	if !ok {
 		v = m.Value
-		n.acc.accepted[m.Slot] = v
+		n.acc.accepted.put(m.Slot, v)
 		n.acc.max = max(n.acc.max, m.Slot)
 	}
 	n.send(Message{Type: Accept, To: All, Slot: m.Slot, Value: v})
@@ -94,23 +94,25 @@ func (n *Node) learn(slot uint64, v []byte) {
 		return
 	}
 	n.hint = max(n.hint, slot)
-	if _, ok := n.learned[slot]; ok {
+	if n.learned.has(slot) {
 		return
 	}
-	n.learned[slot] = v
-	if _, ok := n.own[string(v)]; ok {
-		delete(n.own, string(v))
-		n.settled[slot] = v
+	n.learned.put(slot, v)
+	if len(n.own) > 0 { // most replicas most of the time: no hashing
+		if _, ok := n.own[string(v)]; ok {
+			delete(n.own, string(v))
+			n.settled.put(slot, v)
+		}
 	}
 	if n.isLeader() {
 		delete(n.lead.inflight, string(v))
-		delete(n.lead.proposed, slot)
+		n.lead.proposed.del(slot)
 	}
 }
 
 func (n *Node) applyLearned() {
 	for {
-		v, ok := n.learned[n.applied+1]
+		v, ok := n.learned.get(n.applied + 1)
 		if !ok {
 			return
 		}

@@ -26,8 +26,8 @@ type paxos struct {
 // enter starts the current view's epoch: fresh leader and acceptor
 // state, a fresh reconfiguration, the failure detector rearmed.
 func (n *Node) enter() {
-	n.lead = lead{next: n.view.Base + 1, proposed: map[uint64]proposal{}, inflight: map[string]uint64{}}
-	n.acc = accept{accepted: map[uint64][]byte{}, max: n.view.Base}
+	n.lead = lead{next: n.view.Base + 1, inflight: map[string]uint64{}}
+	n.acc = accept{max: n.view.Base}
 	n.px = paxos{round: n.px.round}
 	n.hint = max(n.hint, n.view.Base)
 	n.fd.reset(n)
@@ -113,17 +113,13 @@ func (n *Node) onPrepare(m Message) {
 // epoch's acceptor ever accepted.
 func (n *Node) sealEntries() []Entry {
 	var es []Entry
-	for s, v := range n.learned {
+	n.learned.each(func(s uint64, v *[]byte) {
 		if s > n.view.Base {
-			es = append(es, Entry{Slot: s, Value: v})
+			es = append(es, Entry{Slot: s, Value: *v})
 		}
-	}
-	for s, p := range n.lead.proposed {
-		es = append(es, Entry{Slot: s, Value: p.value})
-	}
-	for s, v := range n.acc.accepted {
-		es = append(es, Entry{Slot: s, Value: v})
-	}
+	})
+	n.lead.proposed.each(func(s uint64, p *proposal) { es = append(es, Entry{Slot: s, Value: p.value}) })
+	n.acc.accepted.each(func(s uint64, v *[]byte) { es = append(es, Entry{Slot: s, Value: *v}) })
 	slices.SortFunc(es, func(a, b Entry) int { return cmp.Compare(a.Slot, b.Slot) })
 	return es
 }

@@ -106,12 +106,12 @@ func (s *sim) checkDecided(id int, e Entry) {
 }
 
 func (s *sim) checkLearned(id int) {
-	for slot, v := range s.nodes[id].learned {
-		if c, ok := s.chosen[slot]; ok && !sameValue(c, v) {
-			s.t.Fatalf("S2: replica %d learned %q in slot %d, chosen was %q", id, v, slot, c)
+	s.nodes[id].learned.each(func(slot uint64, v *[]byte) {
+		if c, ok := s.chosen[slot]; ok && !sameValue(c, *v) {
+			s.t.Fatalf("S2: replica %d learned %q in slot %d, chosen was %q", id, *v, slot, c)
 		}
-		s.chosen[slot] = v
-	}
+		s.chosen[slot] = *v
+	})
 }
 
 func sameValue(a, b []byte) bool { return (a == nil) == (b == nil) && bytes.Equal(a, b) }

@@ -47,19 +47,14 @@ func (n *Node) Compact(index uint64, data []byte) error {
 // decided and covered by its snapshot. Leader and acceptor state goes
 // too, which the seal's snapshot covers (see sealEntries).
 func (n *Node) forget(index uint64) {
-	for _, tab := range []map[uint64][]byte{n.learned, n.acc.accepted} {
-		for s := range tab {
-			if s <= index {
-				delete(tab, s)
-			}
-		}
-	}
-	for s, p := range n.lead.proposed {
+	n.learned.forget(index)
+	n.acc.accepted.forget(index)
+	n.lead.proposed.each(func(s uint64, p *proposal) {
 		if s <= index {
-			delete(n.lead.proposed, s)
 			delete(n.lead.inflight, string(p.value))
 		}
-	}
+	})
+	n.lead.proposed.forget(index)
 }
 
 // trimLog returns the entries of log after slot index.
@@ -101,12 +96,12 @@ func (n *Node) install(s *Snapshot) {
 // applied here neither in their slot nor in another, and a client that
 // waits for its value to be applied at this replica would wait forever.
 func (n *Node) unsettle(index uint64) {
-	for s, v := range n.settled {
+	n.settled.each(func(s uint64, v *[]byte) {
 		if s <= index {
-			n.own[string(v)] = n.now - int64(n.cfg.RetryTicks)
-			delete(n.settled, s)
+			n.own[string(*v)] = n.now - int64(n.cfg.RetryTicks)
 		}
-	}
+	})
+	n.settled.forget(index)
 }
 
 // fetchReply answers a Fetch from slot from: the snapshot first when the
@@ -119,7 +114,7 @@ func (n *Node) fetchReply(from uint64) Message {
 		from = n.snap.Index + 1
 	}
 	for s := max(from, 1); len(m.Entries) < n.cfg.CatchupBatch; s++ {
-		v, ok := n.learned[s]
+		v, ok := n.learned.get(s)
 		if !ok {
 			break
 		}

@@ -73,12 +73,12 @@ func (n *Node) heartbeat() {
 func (n *Node) resend() {
 	retry := int64(n.cfg.RetryTicks)
 	if n.isLeader() {
-		for _, s := range slices.Sorted(maps.Keys(n.lead.proposed)) {
-			if p := n.lead.proposed[s]; n.now-p.sent >= retry {
-				n.lead.proposed[s] = proposal{value: p.value, sent: n.now}
+		n.lead.proposed.each(func(s uint64, p *proposal) {
+			if n.now-p.sent >= retry {
+				p.sent = n.now
 				n.send(Message{Type: Propose, To: n.view.Acceptor, Slot: s, Value: p.value})
 			}
-		}
+		})
 	}
 	for _, v := range slices.Sorted(maps.Keys(n.own)) {
 		if n.now-n.own[v] >= retry {
