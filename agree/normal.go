@@ -1,14 +1,26 @@
 package agree
 
-import "fmt"
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
 
 // lead is the leader's state in its epoch: the next free slot, and the
-// values it proposed and has not yet seen decided, by slot and by value
-// (so that a request forwarded twice takes one slot).
+// values it proposed and has not yet seen decided, by slot and by the
+// key of their value (so that a request forwarded twice takes one
+// slot).
+//
+// inflight maps valueKey(v) to the slot of v; a value whose key is
+// taken by another in flight gets no entry. The key saves hashing and
+// copying the value into a string key on every decision; a missing
+// entry only costs a value forwarded twice a second slot, which
+// Propose's contract already allows.
 type lead struct {
 	next     uint64
 	proposed slots[proposal]
-	inflight map[string]uint64
+	inflight map[uint64]uint64
 }
 
 type proposal struct {
@@ -42,13 +54,19 @@ func (n *Node) onForward(m Message) {
 	if !n.isLeader() || len(m.Value) == 0 {
 		return
 	}
-	if _, ok := n.lead.inflight[string(m.Value)]; ok {
-		return
+	k := valueKey(m.Value)
+	at, taken := n.lead.inflight[k]
+	if taken {
+		if p, ok := n.lead.proposed.get(at); ok && bytes.Equal(p.value, m.Value) {
+			return
+		}
 	}
 	s := n.lead.next
 	n.lead.next++
 	n.lead.proposed.put(s, proposal{value: m.Value, sent: n.now})
-	n.lead.inflight[string(m.Value)] = s
+	if !taken {
+		n.lead.inflight[k] = s
+	}
 	n.send(Message{Type: Propose, To: n.view.Acceptor, Slot: s, Value: m.Value})
 }
 
@@ -105,8 +123,7 @@ func (n *Node) learn(slot uint64, v []byte) {
 		}
 	}
 	if n.isLeader() {
-		delete(n.lead.inflight, string(v))
-		n.lead.proposed.del(slot)
+		n.lead.settle(slot)
 	}
 }
 
@@ -141,4 +158,44 @@ func (n *Node) onFetch(m Message) {
 		r.To = m.From
 		n.send(r)
 	}
+}
+
+// settle forgets the leader's proposal in slot s: it is decided.
+func (l *lead) settle(s uint64) {
+	if p, ok := l.proposed.get(s); ok {
+		l.unkey(s, p.value)
+		l.proposed.del(s)
+	}
+}
+
+// forget drops the proposals up to slot index (a snapshot covers them).
+func (l *lead) forget(index uint64) {
+	l.proposed.each(func(s uint64, p *proposal) {
+		if s <= index {
+			l.unkey(s, p.value)
+		}
+	})
+	l.proposed.forget(index)
+}
+
+// unkey removes v's entry from inflight if it names slot s.
+func (l *lead) unkey(s uint64, v []byte) {
+	if k := valueKey(v); l.inflight[k] == s {
+		delete(l.inflight, k)
+	}
+}
+
+// valueKey is a 64-bit hash of v, the same in every run (a replica's
+// behaviour depends only on its inputs and its seed). Collisions are
+// harmless (see lead).
+func valueKey(v []byte) uint64 {
+	const mul = 0x9e3779b97f4a7c15
+	h := uint64(len(v)) * mul
+	for ; len(v) >= 8; v = v[8:] {
+		h = bits.RotateLeft64((h^binary.LittleEndian.Uint64(v))*mul, 31)
+	}
+	for _, c := range v {
+		h = bits.RotateLeft64((h^uint64(c))*mul, 31)
+	}
+	return h ^ h>>29
 }

@@ -49,12 +49,7 @@ func (n *Node) Compact(index uint64, data []byte) error {
 func (n *Node) forget(index uint64) {
 	n.learned.forget(index)
 	n.acc.accepted.forget(index)
-	n.lead.proposed.each(func(s uint64, p *proposal) {
-		if s <= index {
-			delete(n.lead.inflight, string(p.value))
-		}
-	})
-	n.lead.proposed.forget(index)
+	n.lead.forget(index)
 }
 
 // trimLog returns the entries of log after slot index.
