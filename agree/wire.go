@@ -10,8 +10,12 @@ import (
 // AppendBinary appends m's wire form to b, for drivers that carry
 // messages between processes. The form is a type byte followed by
 // varints and length-prefixed bytes; it distinguishes a nil Value (a
-// no-op) from an empty one.
+// no-op) from an empty one. A message of the normal case (no ballots,
+// entries, snapshot or view) takes a shorter form.
 func (m Message) AppendBinary(b []byte) ([]byte, error) {
+	if m.short() {
+		return m.appendShort(b), nil
+	}
 	b = append(b, byte(m.Type))
 	for _, x := range []uint64{uint64(m.From), uint64(m.To + 1), m.Epoch, m.Slot,
 		m.Ballot.Round, uint64(m.Ballot.ID), m.Voted.Round, uint64(m.Voted.ID)} {
@@ -29,6 +33,27 @@ func (m Message) AppendBinary(b []byte) ([]byte, error) {
 	}
 	b = appendSnap(b, m.View.Snap)
 	return appendEntries(b, m.View.Log), nil
+}
+
+// shortForm, set in the type byte, marks the short form: From, To+1,
+// Epoch and Slot as varints, then Value. Every replica decodes one or
+// more such messages per decision, so their form is the one worth
+// keeping small; the drivers decode it without the generic reader.
+const shortForm = 0x80
+
+// short reports whether m has a short form.
+func (m Message) short() bool {
+	return m.Type < shortForm && m.Ballot == (Ballot{}) && m.Voted == (Ballot{}) &&
+		len(m.Entries) == 0 && m.Snap == nil && m.View == nil
+}
+
+func (m Message) appendShort(b []byte) []byte {
+	b = append(b, byte(m.Type)|shortForm)
+	b = binary.AppendUvarint(b, uint64(m.From))
+	b = binary.AppendUvarint(b, uint64(m.To+1))
+	b = binary.AppendUvarint(b, m.Epoch)
+	b = binary.AppendUvarint(b, m.Slot)
+	return wire.AppendBytes(b, m.Value)
 }
 
 // appendSnap appends a presence byte and, for a snapshot, its index and
@@ -57,6 +82,13 @@ func appendEntries(b []byte, es []Entry) []byte {
 func (m *Message) UnmarshalBinary(data []byte) error {
 	d := decoder{wire.NewReader(data, ErrMessage)}
 	*m = Message{Type: Type(d.Byte())}
+	if m.Type&shortForm != 0 {
+		m.Type &^= shortForm
+		m.From, m.To = d.id(d.Uvarint()), d.id(d.Uvarint())-1
+		m.Epoch, m.Slot = d.Uvarint(), d.Uvarint()
+		m.Value = d.value()
+		return d.Done("message")
+	}
 	var from, to uint64
 	for _, p := range []*uint64{&from, &to, &m.Epoch, &m.Slot, &m.Ballot.Round} {
 		*p = d.Uvarint()

@@ -65,3 +65,20 @@ func FuzzWire(f *testing.F) {
 		n.Ready()
 	})
 }
+
+// TestShortForm: the messages of the normal case take the short form
+// (one byte per small number, no ballots or empty fields), the others
+// the long one, and both decode to the message.
+func TestShortForm(t *testing.T) {
+	accept := Message{Type: Accept, From: 1, To: All, Epoch: 1, Slot: 1000, Value: make([]byte, 16)}
+	b, _ := accept.AppendBinary(nil)
+	if want := 1 + 3 + 2 + 1 + 16; len(b) != want || b[0] != byte(Accept)|shortForm {
+		t.Errorf("a 16-byte accept took % x (%d bytes), want the short form in %d", b, len(b), want)
+	}
+	for _, m := range wireSamples() {
+		b, _ := m.AppendBinary(nil)
+		if short := b[0]&shortForm != 0; short != (m.Ballot == Ballot{} && m.Voted == Ballot{} && m.View == nil && m.Snap == nil && m.Entries == nil) {
+			t.Errorf("%v: short form %v", m, short)
+		}
+	}
+}

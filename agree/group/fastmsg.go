@@ -8,15 +8,15 @@ import (
 )
 
 // decodeMessage is agree.Message.UnmarshalBinary with a fast path for
-// the messages of the normal case: numbers and a value, without
-// entries, snapshot or view (a Forward, a Propose, an Accept, a
-// Heartbeat). Every replica decodes one or more of those per decision,
-// and the generic reader spends about as much on its bookkeeping as on
-// the bytes. Anything else, or anything the fast path cannot read, goes
-// to UnmarshalBinary, which gives the same message or reports the
-// error: the two agree on every input (TestDecodeMessageTwin). The
-// fast path copies the value into sl (see slab), or allocates it when sl
-// is nil.
+// the messages of the normal case, which agree writes in a short form:
+// numbers and a value, without ballots, entries, snapshot or view (a
+// Forward, a Propose, an Accept, a Heartbeat). Every replica decodes
+// one or more of those per decision, and the generic reader spends
+// about as much on its bookkeeping as on the bytes. Anything else, or
+// anything the fast path cannot read, goes to UnmarshalBinary, which
+// gives the same message or reports the error: the two agree on every
+// input (TestDecodeMessageTwin). The fast path copies the value into sl
+// (see slab), or allocates it when sl is nil.
 func decodeMessage(b []byte, sl *slab) (agree.Message, error) {
 	if m, ok := decodeSimple(b, sl); ok {
 		return m, nil
@@ -26,18 +26,18 @@ func decodeMessage(b []byte, sl *slab) (agree.Message, error) {
 	return m, err
 }
 
-// simpleTail is how AppendBinary ends a message without entries,
-// snapshot or view: a zero count and two absent markers.
-const simpleTail = 3
+// shortForm marks agree's short form in a message's type byte: From,
+// To+1, Epoch and Slot as varints, then the value (agree's wire.go).
+const shortForm = 0x80
 
-// decodeSimple reads a message of the normal case and reports whether b
+// decodeSimple reads a message in the short form and reports whether b
 // was one; the value is a copy, from sl.
 func decodeSimple(b []byte, sl *slab) (agree.Message, bool) {
-	if len(b) < 1+8+1+simpleTail {
+	if len(b) < 1+4+1 || b[0]&shortForm == 0 {
 		return agree.Message{}, false
 	}
-	m := agree.Message{Type: agree.Type(b[0])}
-	var x [8]uint64 // from, to+1, epoch, slot, ballot, ballot id, voted, voted id
+	m := agree.Message{Type: agree.Type(b[0] &^ shortForm)}
+	var x [4]uint64 // from, to+1, epoch, slot
 	b = b[1:]
 	for i := range x {
 		v, n := binary.Uvarint(b)
@@ -46,16 +46,14 @@ func decodeSimple(b []byte, sl *slab) (agree.Message, bool) {
 		}
 		x[i], b = v, b[n:]
 	}
-	if x[0] > math.MaxInt32 || x[1] > math.MaxInt32 || x[5] > math.MaxInt32 || x[7] > math.MaxInt32 {
+	if x[0] > math.MaxInt32 || x[1] > math.MaxInt32 {
 		return agree.Message{}, false
 	}
 	v, rest, ok := simpleValue(b, sl)
-	if !ok || len(rest) != simpleTail || rest[0] != 0 || rest[1] != 0 || rest[2] != 0 {
+	if !ok || len(rest) != 0 {
 		return agree.Message{}, false
 	}
 	m.From, m.To, m.Epoch, m.Slot, m.Value = int(x[0]), int(x[1])-1, x[2], x[3], v
-	m.Ballot = agree.Ballot{Round: x[4], ID: int(x[5])}
-	m.Voted = agree.Ballot{Round: x[6], ID: int(x[7])}
 	return m, true
 }
 

@@ -49,12 +49,15 @@ func checkTwin(t *testing.T, b []byte) {
 	}
 }
 
-// randomMessage is a message of the normal case three times in four,
-// else one with entries, a snapshot or a view.
+// randomMessage is a message of the normal case more than half the
+// time, else one with ballots, entries, a snapshot or a view.
 func randomMessage(rnd *rand.Rand) agree.Message {
 	num := func() uint64 { return rnd.Uint64() >> rnd.IntN(64) }
 	m := agree.Message{Type: agree.Type(1 + rnd.IntN(15)), From: rnd.IntN(20), To: rnd.IntN(21) - 1,
-		Epoch: num(), Slot: num(), Ballot: agree.Ballot{Round: num(), ID: rnd.IntN(20)}, Voted: agree.Ballot{Round: num(), ID: rnd.IntN(20)}}
+		Epoch: num(), Slot: num()}
+	if rnd.IntN(4) == 0 {
+		m.Ballot, m.Voted = agree.Ballot{Round: num(), ID: rnd.IntN(20)}, agree.Ballot{Round: num(), ID: rnd.IntN(20)}
+	}
 	switch rnd.IntN(3) {
 	case 0:
 		m.Value = make([]byte, rnd.IntN(300))

@@ -58,26 +58,36 @@ func decodeFrame(f []byte) ([]agree.Message, error) { return decodeFrameInto(nil
 // decodeFrameInto appends the messages of a frame to ms; they do not
 // alias f, and small values are copied into sl (nil: each allocated).
 func decodeFrameInto(ms []agree.Message, f []byte, sl *slab) ([]agree.Message, error) {
+	err := eachMessage(f, sl, func(m agree.Message) { ms = append(ms, m) })
+	return ms, err
+}
+
+// eachMessage decodes the messages of a frame and calls fn with each in
+// turn, as soon as it is decoded; it stops at the first one that does
+// not decode (the messages before it were handed over) and returns the
+// error. The messages do not alias f, and small values are copied into
+// sl (nil: each allocated).
+func eachMessage(f []byte, sl *slab, fn func(agree.Message)) error {
 	_, _, rest, err := frameHeader(f)
 	if err != nil {
-		return ms, err
+		return err
 	}
 	count, n := binary.Uvarint(rest)
 	if n <= 0 || count > uint64(len(rest)) {
-		return ms, fmt.Errorf("%w: frame count unreadable in %d bytes", agree.ErrMessage, len(rest))
+		return fmt.Errorf("%w: frame count unreadable in %d bytes", agree.ErrMessage, len(rest))
 	}
 	rest = rest[n:]
 	for range count {
 		l, n := binary.Uvarint(rest)
 		if n <= 0 || l > uint64(len(rest)-n) {
-			return ms, fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
+			return fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
 		}
 		m, err := decodeMessage(rest[n:n+int(l)], sl)
 		if err != nil {
-			return ms, err
+			return err
 		}
-		ms = append(ms, m)
+		fn(m)
 		rest = rest[n+int(l):]
 	}
-	return ms, nil
+	return nil
 }

@@ -232,16 +232,12 @@ func (t *Team) receive(m *member, f []byte) {
 	m.replica.prof.enter(prev)
 }
 
-// stepFrame decodes a frame and steps its messages.
+// stepFrame steps a frame's messages, each as soon as it is decoded
+// (none is kept, so none is copied twice); a frame cut short by a bad
+// message has its messages before it stepped, as if it had been sent
+// without the rest.
 func (m *member) stepFrame(f []byte) {
-	var err error
-	if m.msgs, err = decodeFrameInto(m.msgs[:0], f, &m.values); err != nil {
-		return
-	}
-	for _, msg := range m.msgs {
-		m.replica.step(msg)
-	}
-	clear(m.msgs) // drop references to the values
+	_ = eachMessage(f, &m.values, m.replica.step)
 }
 
 // pending reports whether m has frames waiting or frames to send.

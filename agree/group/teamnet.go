@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/plexus-hpc/plexus/agree"
 	"github.com/plexus-hpc/plexus/ring"
 )
 
@@ -34,8 +33,7 @@ type member struct {
 	backlog [][][]byte // frames waiting for room on out[to], in order
 	waiting int        // frames in backlog, all destinations
 	buf     []byte     // a frame longer than a slot, received
-	msgs    []agree.Message
-	values  slab // the received messages' values
+	values  slab       // the received messages' values
 	_       [64]byte
 
 	// Written rarely by the member, read by its senders.

@@ -160,7 +160,7 @@ func TestMemberLayout(t *testing.T) {
 		end, start uintptr
 	}{
 		{"read-only / owner's", unsafe.Offsetof(m.out) + unsafe.Sizeof(m.out), unsafe.Offsetof(m.backlog)},
-		{"owner's / senders'", unsafe.Offsetof(m.msgs) + unsafe.Sizeof(m.msgs), unsafe.Offsetof(m.asleep)},
+		{"owner's / senders'", unsafe.Offsetof(m.values) + unsafe.Sizeof(m.values), unsafe.Offsetof(m.asleep)},
 		{"senders' / counter", unsafe.Offsetof(m.bell) + unsafe.Sizeof(m.bell), unsafe.Offsetof(m.received)},
 	}
 	for _, g := range gaps {
