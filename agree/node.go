@@ -118,15 +118,15 @@ func (n *Node) HasReady() bool { return len(n.out) > 0 || len(n.decided) > 0 || 
 // message no replica of the group could have sent is refused with
 // ErrMessage; anything else is accepted, stale or not.
 func (n *Node) Step(m Message) error {
-	if err := n.check(m); err != nil {
+	if err := n.check(&m); err != nil {
 		return err
 	}
-	n.step(m)
+	n.step(&m)
 	n.flushLocal()
 	return nil
 }
 
-func (n *Node) check(m Message) error {
+func (n *Node) check(m *Message) error {
 	r := n.cfg.Replicas
 	switch {
 	case m.Type == 0 || m.Type >= maxType:
@@ -158,7 +158,7 @@ func validView(v View, replicas int) bool {
 	return true
 }
 
-func (n *Node) step(m Message) {
+func (n *Node) step(m *Message) {
 	n.fd.heard(n, m.From)
 	switch m.Type {
 	case Forward:
@@ -201,7 +201,8 @@ func (n *Node) send(m Message) {
 
 func (n *Node) flushLocal() {
 	for i := 0; i < len(n.local); i++ { // step may append
-		n.step(n.local[i])
+		m := n.local[i]
+		n.step(&m)
 	}
 	clear(n.local)
 	n.local = n.local[:0]

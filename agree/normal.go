@@ -50,7 +50,7 @@ func (n *Node) Propose(v []byte) error {
 	return nil
 }
 
-func (n *Node) onForward(m Message) {
+func (n *Node) onForward(m *Message) {
 	if !n.isLeader() || len(m.Value) == 0 {
 		return
 	}
@@ -73,7 +73,7 @@ func (n *Node) onForward(m Message) {
 // onPropose is the acceptor's rule: accept only the leader's proposals
 // of its own epoch, above the epoch's Base, one value per slot; a
 // repeated proposal is answered by repeating the accept.
-func (n *Node) onPropose(m Message) {
+func (n *Node) onPropose(m *Message) {
 	if !n.isAcceptor() || m.Epoch != n.view.Epoch || m.From != n.view.Leader || m.Slot <= n.view.Base {
 		return
 	}
@@ -92,7 +92,7 @@ func (n *Node) onPropose(m Message) {
 // onAccept learns a decided value: the acceptor of an epoch accepts at
 // most one value per slot, and every later view carries it (see
 // docs/design/agree.md), so an accept of any epoch decides its slot.
-func (n *Node) onAccept(m Message) {
+func (n *Node) onAccept(m *Message) {
 	if m.Epoch > n.view.Epoch {
 		n.send(Message{Type: ViewReq, To: m.From})
 	}
@@ -138,7 +138,7 @@ func (n *Node) applyLearned() {
 	}
 }
 
-func (n *Node) onHeartbeat(m Message) {
+func (n *Node) onHeartbeat(m *Message) {
 	if m.Epoch > n.view.Epoch {
 		n.send(Message{Type: ViewReq, To: m.From})
 		return
@@ -149,7 +149,7 @@ func (n *Node) onHeartbeat(m Message) {
 // onFetch answers with decided entries from m.Slot on, at most
 // CatchupBatch of them, stopping at the first slot not known here, and
 // preceded by this replica's snapshot when m.Slot is compacted here.
-func (n *Node) onFetch(m Message) {
+func (n *Node) onFetch(m *Message) {
 	if n.rec.active {
 		return // a restarted replica has nothing to give yet
 	}

@@ -37,7 +37,7 @@ func (n *Node) enter() {
 	}
 }
 
-func (n *Node) stepPaxos(m Message) {
+func (n *Node) stepPaxos(m *Message) {
 	switch m.Type {
 	case Prepare, Vote:
 		if n.behindOrAhead(m) || m.Epoch <= n.mute {
@@ -62,7 +62,7 @@ func (n *Node) stepPaxos(m Message) {
 // behindOrAhead answers a Prepare or Vote for an epoch other than the
 // next one: with this replica's view if the sender is behind, with a
 // request for the sender's view if this replica is.
-func (n *Node) behindOrAhead(m Message) bool {
+func (n *Node) behindOrAhead(m *Message) bool {
 	switch {
 	case m.Epoch <= n.view.Epoch:
 		n.send(Message{Type: Decide, To: m.From, View: n.fullView()})
@@ -90,7 +90,7 @@ func (n *Node) startReconfig() {
 // onPrepare promises; the leader and the acceptor of the current epoch
 // also seal themselves — they act no more in it — and send what they
 // proposed or accepted, from which the next view is built.
-func (n *Node) onPrepare(m Message) {
+func (n *Node) onPrepare(m *Message) {
 	if m.Ballot.Less(n.px.promised) {
 		n.send(Message{Type: Nack, To: m.From, Epoch: m.Epoch, Ballot: n.px.promised})
 		return
@@ -124,7 +124,7 @@ func (n *Node) sealEntries() []Entry {
 	return es
 }
 
-func (n *Node) onVote(m Message) {
+func (n *Node) onVote(m *Message) {
 	if m.Ballot.Less(n.px.promised) || m.View == nil || m.View.Epoch != m.Epoch {
 		n.send(Message{Type: Nack, To: m.From, Epoch: m.Epoch, Ballot: n.px.promised})
 		return
@@ -133,15 +133,15 @@ func (n *Node) onVote(m Message) {
 	n.send(Message{Type: Voted, To: m.From, Epoch: m.Epoch, Ballot: m.Ballot})
 }
 
-func (n *Node) mine(m Message) bool {
+func (n *Node) mine(m *Message) bool {
 	return n.px.running && m.Epoch == n.view.Epoch+1 && m.Ballot == n.px.ballot
 }
 
-func (n *Node) onPromise(m Message) {
+func (n *Node) onPromise(m *Message) {
 	if !n.mine(m) || n.px.proposing != nil {
 		return
 	}
-	n.px.promises[m.From] = m
+	n.px.promises[m.From] = *m
 	if len(n.px.promises) < n.majority() {
 		return
 	}
@@ -153,7 +153,7 @@ func (n *Node) onPromise(m Message) {
 	n.send(Message{Type: Vote, To: All, Epoch: v.Epoch, Ballot: n.px.ballot, View: v})
 }
 
-func (n *Node) onVoted(m Message) {
+func (n *Node) onVoted(m *Message) {
 	if !n.mine(m) || n.px.proposing == nil {
 		return
 	}
@@ -163,7 +163,7 @@ func (n *Node) onVoted(m Message) {
 	}
 }
 
-func (n *Node) onDecide(m Message) {
+func (n *Node) onDecide(m *Message) {
 	if m.View == nil || m.View.Epoch <= n.view.Epoch {
 		return
 	}

@@ -53,7 +53,7 @@ func (n *Node) recoverTick() {
 // onRecover answers a restarted replica with this replica's view, the
 // highest epoch it voted for or is in, and the slots it applied; a
 // replica that is itself recovering knows nothing worth saying.
-func (n *Node) onRecover(m Message) {
+func (n *Node) onRecover(m *Message) {
 	if n.rec.active || m.From == n.cfg.ID {
 		return
 	}
@@ -67,11 +67,11 @@ func (n *Node) onRecover(m Message) {
 // onRecovered counts an answer; with enough of them the replica adopts
 // the latest view it heard of, seals and mutes itself as recovery says
 // and catches up to the slots the others had applied.
-func (n *Node) onRecovered(m Message) {
+func (n *Node) onRecovered(m *Message) {
 	if !n.rec.active || m.From == n.cfg.ID || m.View == nil {
 		return
 	}
-	n.rec.acks[m.From] = m
+	n.rec.acks[m.From] = *m
 	if len(n.rec.acks) < n.cfg.Replicas-n.majority()+1 {
 		return
 	}

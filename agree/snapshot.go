@@ -122,7 +122,7 @@ func (n *Node) fetchReply(from uint64) Message {
 // reply; when they moved the replica on and more is known to exist, it
 // asks for the next batch at once rather than at its next retry, so a
 // long catch-up takes one round trip per batch.
-func (n *Node) onEntries(m Message) {
+func (n *Node) onEntries(m *Message) {
 	before := n.applied
 	n.install(m.Snap)
 	n.learnAll(m.Entries)
