@@ -18,43 +18,50 @@ import (
 // input (TestDecodeMessageTwin). The fast path copies the value into sl
 // (see slab), or allocates it when sl is nil.
 func decodeMessage(b []byte, sl *slab) (agree.Message, error) {
-	if m, ok := decodeSimple(b, sl); ok {
-		return m, nil
-	}
 	var m agree.Message
-	err := m.UnmarshalBinary(b)
+	err := decodeInto(&m, b, sl)
 	return m, err
+}
+
+// decodeInto is decodeMessage into m, which it overwrites: a caller
+// that steps each message in turn decodes them all into one variable.
+func decodeInto(m *agree.Message, b []byte, sl *slab) error {
+	if decodeSimple(m, b, sl) {
+		return nil
+	}
+	return m.UnmarshalBinary(b)
 }
 
 // shortForm marks agree's short form in a message's type byte: From,
 // To+1, Epoch and Slot as varints, then the value (agree's wire.go).
 const shortForm = 0x80
 
-// decodeSimple reads a message in the short form and reports whether b
-// was one; the value is a copy, from sl.
-func decodeSimple(b []byte, sl *slab) (agree.Message, bool) {
+// decodeSimple reads a message in the short form into m and reports
+// whether b was one (m is left alone if not); the value is a copy, from
+// sl.
+func decodeSimple(m *agree.Message, b []byte, sl *slab) bool {
 	if len(b) < 1+4+1 || b[0]&shortForm == 0 {
-		return agree.Message{}, false
+		return false
 	}
-	m := agree.Message{Type: agree.Type(b[0] &^ shortForm)}
+	t := agree.Type(b[0] &^ shortForm)
 	var x [4]uint64 // from, to+1, epoch, slot
 	b = b[1:]
 	for i := range x {
 		v, n := binary.Uvarint(b)
 		if n <= 0 {
-			return agree.Message{}, false
+			return false
 		}
 		x[i], b = v, b[n:]
 	}
 	if x[0] > math.MaxInt32 || x[1] > math.MaxInt32 {
-		return agree.Message{}, false
+		return false
 	}
 	v, rest, ok := simpleValue(b, sl)
 	if !ok || len(rest) != 0 {
-		return agree.Message{}, false
+		return false
 	}
-	m.From, m.To, m.Epoch, m.Slot, m.Value = int(x[0]), int(x[1])-1, x[2], x[3], v
-	return m, true
+	*m = agree.Message{Type: t, From: int(x[0]), To: int(x[1]) - 1, Epoch: x[2], Slot: x[3], Value: v}
+	return true
 }
 
 // simpleValue reads a byte string as wire.AppendBytes writes it (its

@@ -27,7 +27,7 @@ func TestDecodeMessageTwin(t *testing.T) {
 				b[rnd.IntN(len(b))] = byte(rnd.Uint32())
 			}
 		}
-		if _, ok := decodeSimple(b, nil); ok {
+		if decodeSimple(new(agree.Message), b, nil) {
 			fast++
 		}
 		checkTwin(t, b)
@@ -45,6 +45,11 @@ func checkTwin(t *testing.T, b []byte) {
 		got, err := decodeMessage(b, sl)
 		if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(got, want)) {
 			t.Fatalf("% x (slab %v): fast %+v, %v; reference %+v, %v", b, sl != nil, got, err, want, wantErr)
+		}
+		// A variable reused from an earlier message is overwritten whole.
+		reused := agree.Message{Type: agree.Promise, Ballot: agree.Ballot{Round: 3}, Entries: []agree.Entry{{Slot: 1}}, View: &agree.View{}}
+		if err := decodeInto(&reused, b, sl); err == nil && !reflect.DeepEqual(reused, want) {
+			t.Fatalf("% x (slab %v): decoded over an earlier message %+v, want %+v", b, sl != nil, reused, want)
 		}
 	}
 }

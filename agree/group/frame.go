@@ -58,36 +58,54 @@ func decodeFrame(f []byte) ([]agree.Message, error) { return decodeFrameInto(nil
 // decodeFrameInto appends the messages of a frame to ms; they do not
 // alias f, and small values are copied into sl (nil: each allocated).
 func decodeFrameInto(ms []agree.Message, f []byte, sl *slab) ([]agree.Message, error) {
-	err := eachMessage(f, sl, func(m agree.Message) { ms = append(ms, m) })
+	r, err := openFrame(f)
+	var m agree.Message
+	for err == nil {
+		var ok bool
+		if ok, err = r.next(&m, sl); ok {
+			ms = append(ms, m)
+		} else if err == nil {
+			return ms, nil
+		}
+	}
 	return ms, err
 }
 
-// eachMessage decodes the messages of a frame and calls fn with each in
-// turn, as soon as it is decoded; it stops at the first one that does
-// not decode (the messages before it were handed over) and returns the
-// error. The messages do not alias f, and small values are copied into
-// sl (nil: each allocated).
-func eachMessage(f []byte, sl *slab, fn func(agree.Message)) error {
+// frameReader reads a frame's messages one at a time, so that a caller
+// steps each as soon as it is decoded and copies none of them.
+type frameReader struct {
+	rest []byte
+	left uint64
+}
+
+// openFrame checks a frame's header and count.
+func openFrame(f []byte) (frameReader, error) {
 	_, _, rest, err := frameHeader(f)
 	if err != nil {
-		return err
+		return frameReader{}, err
 	}
 	count, n := binary.Uvarint(rest)
 	if n <= 0 || count > uint64(len(rest)) {
-		return fmt.Errorf("%w: frame count unreadable in %d bytes", agree.ErrMessage, len(rest))
+		return frameReader{}, fmt.Errorf("%w: frame count unreadable in %d bytes", agree.ErrMessage, len(rest))
 	}
-	rest = rest[n:]
-	for range count {
-		l, n := binary.Uvarint(rest)
-		if n <= 0 || l > uint64(len(rest)-n) {
-			return fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
-		}
-		m, err := decodeMessage(rest[n:n+int(l)], sl)
-		if err != nil {
-			return err
-		}
-		fn(m)
-		rest = rest[n+int(l):]
+	return frameReader{rest: rest[n:], left: count}, nil
+}
+
+// next decodes the next message into m (overwriting it) and reports
+// whether there was one; after an error the reader stays at it. The
+// message does not alias the frame, and small values are copied into
+// sl (nil: each allocated).
+func (r *frameReader) next(m *agree.Message, sl *slab) (bool, error) {
+	if r.left == 0 {
+		return false, nil
 	}
-	return nil
+	l, n := binary.Uvarint(r.rest)
+	if n <= 0 || l > uint64(len(r.rest)-n) {
+		return false, fmt.Errorf("%w: frame message length unreadable", agree.ErrMessage)
+	}
+	if err := decodeInto(m, r.rest[n:n+int(l)], sl); err != nil {
+		return false, err
+	}
+	r.rest, r.left = r.rest[n+int(l):], r.left-1
+	return true, nil
 }

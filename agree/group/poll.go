@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/agree"
 	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/ring"
 )
@@ -116,7 +117,7 @@ func (r *Replica) sleep(ctx context.Context, t *Team, m *member, ticks <-chan ti
 		return ctx.Err()
 	case <-m.bell:
 	case msg := <-r.inbox:
-		r.step(msg)
+		r.step(&msg)
 	case f := <-r.calls:
 		f(r.node)
 	case <-ticks:
@@ -156,7 +157,7 @@ func (r *Replica) pollLocal(ticks <-chan time.Time, tick bool) bool {
 func (r *Replica) takeInbox() bool {
 	select {
 	case m := <-r.inbox:
-		r.step(m)
+		r.step(&m)
 		return true
 	default:
 		return false
@@ -237,7 +238,17 @@ func (t *Team) receive(m *member, f []byte) {
 // message has its messages before it stepped, as if it had been sent
 // without the rest.
 func (m *member) stepFrame(f []byte) {
-	_ = eachMessage(f, &m.values, m.replica.step)
+	r, err := openFrame(f)
+	if err != nil {
+		return
+	}
+	var msg agree.Message
+	for {
+		if ok, _ := r.next(&msg, &m.values); !ok {
+			return
+		}
+		m.replica.step(&msg)
+	}
 }
 
 // pending reports whether m has frames waiting or frames to send.

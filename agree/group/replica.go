@@ -64,6 +64,7 @@ type Replica struct {
 	out   [][]agree.Message // per destination, reused
 	bcast []agree.Message   // accepts to broadcast, reused
 	frame []byte            // the last frame sent, reused (a Net copies)
+	limit int               // the longest frame net carries (0: any)
 	load  loadClock
 	// On a Team: sweeps counts the loop's sweeps; prof, set by
 	// Team.Attach when the team profiles, times their parts.
@@ -95,7 +96,7 @@ func New(cfg Config, net Net) (*Replica, error) {
 	if cfg.OnTick == nil {
 		cfg.OnTick = func() {}
 	}
-	return &Replica{cfg: cfg, node: node, net: net, inbox: make(chan agree.Message, 4096),
+	return &Replica{cfg: cfg, node: node, net: net, limit: frameLimit(net), inbox: make(chan agree.Message, 4096),
 		calls: make(chan func(*agree.Node), 1024), done: make(chan struct{}),
 		out: make([][]agree.Message, cfg.Agree.Replicas)}, nil
 }
@@ -171,7 +172,7 @@ func (r *Replica) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case m := <-r.inbox:
-			r.step(m)
+			r.step(&m)
 			r.drain()
 		case f := <-r.calls:
 			f(r.node)
@@ -188,7 +189,7 @@ func (r *Replica) drain() {
 	for range cap(r.inbox) {
 		select {
 		case m := <-r.inbox:
-			r.step(m)
+			r.step(&m)
 		case f := <-r.calls:
 			f(r.node)
 		default:
@@ -197,9 +198,10 @@ func (r *Replica) drain() {
 	}
 }
 
-func (r *Replica) step(m agree.Message) {
+// step steps m, which it changes (its To).
+func (r *Replica) step(m *agree.Message) {
 	m.To = r.ID() // a tree frame addressed All arrives here as for this replica
-	if err := r.node.Step(m); err != nil {
+	if err := r.node.Step(*m); err != nil {
 		r.cfg.Log.Warn("group: dropped a message", "replica", r.ID(), "err", err)
 	}
 }

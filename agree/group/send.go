@@ -80,15 +80,20 @@ func (r *Replica) sendTo(ctx context.Context, to int, ms []agree.Message) {
 	}
 }
 
+// frameLimit is the longest frame net carries, 0 for no limit.
+func frameLimit(net Net) int {
+	if fl, ok := net.(interface{ maxFrame() int }); ok {
+		return fl.maxFrame()
+	}
+	return 0
+}
+
 // frames encodes ms in frames of at most batch messages, and of at most
 // the Net's longest frame where it has one (a message longer than that
 // goes alone), and hands each to send, in order. It returns the first
 // error; a frame that fails does not stop the ones after it.
 func (r *Replica) frames(kind byte, ms []agree.Message, batch int, send func([]byte) error) error {
-	limit := 0
-	if fl, ok := r.net.(interface{ maxFrame() int }); ok {
-		limit = fl.maxFrame()
-	}
+	limit := r.limit
 	var first error
 	for len(ms) > 0 {
 		k := min(len(ms), batch)
