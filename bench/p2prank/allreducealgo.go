@@ -6,26 +6,60 @@ import (
 	"github.com/plexus-hpc/plexus/tree"
 )
 
-// forcedAlgorithms are the allreduce algorithms the coll case also times
-// forced, with -algorithms, each reported as "allreduce-<algorithm>" next
-// to "allreduce" (the one the model chose), so that one run compares them
-// side by side with Open MPI's allreduce (plexus bench allreduce).
-var forcedAlgorithms = []tree.Algorithm{tree.AllreduceTrees, tree.AllreduceDoubling}
+// allreduceVariant is one way the coll case also times the 8-byte
+// allreduce with -algorithms, reported as "allreduce-<name>" next to
+// "allreduce" (the one the model or the rules chose), so that one run
+// compares them side by side with Open MPI's allreduce (plexus bench
+// allreduce).
+type allreduceVariant struct {
+	name string
+	cfg  collective.Config
+}
+
+// allreduceVariants are the variants for a world whose ranks sit on
+// hosts (comm.World.Hosts): the algorithms forced on the links (trees,
+// recursive doubling), and across hosts the two levels and, where every
+// host holds as many ranks, at least two, the every-rank-crossing
+// allreduce, forced on crowded machines too, where the rules leave it off.
+func allreduceVariants(hosts [][]int) []allreduceVariant {
+	vs := []allreduceVariant{
+		{"trees", collective.Config{Topology: tree.Best, Allreduce: tree.AllreduceTrees}},
+		{"doubling", collective.Config{Topology: tree.Best, Allreduce: tree.AllreduceDoubling}},
+	}
+	if len(hosts) < 2 {
+		return vs
+	}
+	vs = append(vs, allreduceVariant{"hier", collective.Config{Topology: tree.Best, Hierarchy: true}})
+	if evenHosts(hosts) {
+		vs = append(vs, allreduceVariant{"across", collective.Config{Topology: tree.Best, AcrossCrowded: true}})
+	}
+	return vs
+}
+
+// evenHosts reports whether every host holds the same number of ranks,
+// at least two: where comm/collective's allreduce across hosts applies.
+func evenHosts(hosts [][]int) bool {
+	for _, h := range hosts {
+		if len(h) < 2 || len(h) != len(hosts[0]) {
+			return false
+		}
+	}
+	return true
+}
 
 // allreduceAlgorithms times the 8-byte allreduce of the coll case on a
-// communicator per forced algorithm, with the trees chosen as for the
-// default one.
+// communicator per variant.
 func (r *rank) allreduceAlgorithms(n int) error {
-	for _, a := range forcedAlgorithms {
-		if err := r.forcedAllreduce(a, n); err != nil {
+	for _, v := range allreduceVariants(r.w.Hosts()) {
+		if err := r.variantAllreduce(v, n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (r *rank) forcedAllreduce(a tree.Algorithm, n int) error {
-	c, err := collective.New(r.ctx, r.w, collective.Config{Topology: tree.Best, Allreduce: a})
+func (r *rank) variantAllreduce(v allreduceVariant, n int) error {
+	c, err := collective.New(r.ctx, r.w, v.cfg)
 	if err != nil {
 		return err
 	}
@@ -38,5 +72,5 @@ func (r *rank) forcedAllreduce(a tree.Algorithm, n int) error {
 	if err != nil {
 		return err
 	}
-	return r.report("allreduce-"+a.String(), 8, n, d)
+	return r.report("allreduce-"+v.name, 8, n, d)
 }

@@ -2,6 +2,7 @@ package p2prank
 
 import (
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,34 @@ func TestAlgorithmsFlag(t *testing.T) {
 		}
 		if o.algorithms != tc.want {
 			t.Errorf("%v: algorithms %v, want %v", tc.args, o.algorithms, tc.want)
+		}
+	}
+}
+
+// The variants across hosts come only where the ranks span hosts, and
+// allreduce-across only where every host holds as many ranks, two or more.
+func TestAllreduceVariants(t *testing.T) {
+	for _, tc := range []struct {
+		hosts [][]int
+		want  string
+	}{
+		{[][]int{{0, 1, 2, 3}}, "trees doubling"},
+		{[][]int{{0, 1}, {2, 3}}, "trees doubling hier across"},
+		{[][]int{{0, 1, 2}, {3, 4}}, "trees doubling hier"},
+		{[][]int{{0}, {1}}, "trees doubling hier"},
+	} {
+		var names []string
+		for _, v := range allreduceVariants(tc.hosts) {
+			names = append(names, v.name)
+			if v.name == "across" && !v.cfg.AcrossCrowded {
+				t.Errorf("%v: across does not force itself on crowded machines", tc.hosts)
+			}
+			if v.name == "hier" && !v.cfg.Hierarchy {
+				t.Errorf("%v: hier is not in two levels", tc.hosts)
+			}
+		}
+		if got := strings.Join(names, " "); got != tc.want {
+			t.Errorf("%v: variants %q, want %q", tc.hosts, got, tc.want)
 		}
 	}
 }

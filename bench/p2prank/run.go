@@ -60,7 +60,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.transport, "transport", "tcp", "transport between ranks: tcp, shm (every rank on this host) or auto (shm within a host, tcp between hosts)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write each rank's CPU profile of the run to `FILE`.RANK (pgo.sh merges them into default.pgo)")
 	fs.BoolVar(&o.serialized, "serialized", false, "join a serialized world (comm.Config.Serialized: one goroutine at a time; not for latency_mt and msgrate_mt)")
-	fs.BoolVar(&o.algorithms, "algorithms", false, "coll also times the 8-byte allreduce with each algorithm forced (allreduce-trees, allreduce-doubling)")
+	fs.BoolVar(&o.algorithms, "algorithms", false, "coll also times the 8-byte allreduce with each algorithm forced (allreduce-trees, allreduce-doubling; across hosts also allreduce-hier and allreduce-across)")
 	fs.BoolVar(&o.hierarchy, "hierarchy", false, "coll runs its collectives in two levels across hosts (collective.Config.Hierarchy)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	if err := cliflag.Parse(fs, args, ErrUsage); err != nil {

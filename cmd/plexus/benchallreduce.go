@@ -14,13 +14,21 @@ import (
 var benchAllreduceCmd = &command{
 	name:    "bench allreduce",
 	summary: "time allreduce across ranks per algorithm against Open MPI's",
-	usage: `bench allreduce [--transport tcp|shm] [--ranks LIST] [--runs N] [--quick]
+	usage: `bench allreduce [--transport tcp|shm|auto] [--ranks LIST] [--runs N] [--quick]
+                       [--host HOSTS | --hostfile FILE] [--rsh CMD] [--mpi-if NET] [--rails NETWORKS]
 
 Runs plexus bench p2p's coll case --runs times, one run each, with the
 rank program ("plexus bench p2p rank -algorithms") timing the 8-byte
-allreduce three ways in every run: allreduce (the algorithm rank 0 chose
-on the model of the ranks), allreduce-trees and allreduce-doubling
-(forced; comm/collective's Config.Allreduce). Open MPI's allreduce runs
+allreduce several ways in every run: allreduce (the algorithm rank 0
+chose on the model of the ranks), allreduce-trees and allreduce-doubling
+(forced; comm/collective's Config.Allreduce), and where the ranks span
+hosts, allreduce-hier (Config.Hierarchy: two levels) and, where every
+host holds as many ranks, at least two, allreduce-across (every rank
+folds its host's posts and exchanges the partial across hosts, forced
+on crowded machines with Config.AcrossCrowded). With --host or
+--hostfile the ranks run on those hosts as plexus bench p2p runs them
+(--rsh, --mpi-if, --rails as there; the transport defaults to auto: shared
+memory within a host, TCP between hosts). Open MPI's allreduce runs
 in every run too, right after, so that each run's ratios compare them in
 one state of the machine. Prints, per rank count and algorithm, the
 median µs of Plexus and of Open MPI over the runs and the median and
@@ -37,14 +45,17 @@ type allreduceOpts struct {
 	ranks     string
 	runs      int
 	quick     bool
+	hosts     p2pHosts
+	mpiIf     string
 }
 
 func (o *allreduceOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("bench allreduce", flag.ContinueOnError)
-	fs.StringVar(&o.transport, "transport", "shm", "transport between ranks, `tcp|shm`")
+	fs.StringVar(&o.transport, "transport", "", "transport between ranks, `tcp|shm|auto` (default shm, auto with hosts)")
 	fs.StringVar(&o.ranks, "ranks", "2,4", "job sizes as a comma-separated `LIST`")
 	fs.IntVar(&o.runs, "runs", 10, "`N` runs, each timing every algorithm and Open MPI")
 	fs.BoolVar(&o.quick, "quick", false, "few iterations per run: a smoke test")
+	o.hosts.addFlags(fs, &o.mpiIf)
 	return fs
 }
 
@@ -86,7 +97,16 @@ func (o *allreduceOpts) config() (bench.P2PConfig, error) {
 		return bench.P2PConfig{}, usagef("--ranks: %q is not a list such as 2,4", o.ranks)
 	}
 	cfg := bench.P2PConfig{Transport: strings.TrimSpace(o.transport), Peers: true, Ranks: ranks,
-		Cases: []string{"coll"}, Runs: 1, Quick: o.quick}
+		Cases: []string{"coll"}, Runs: 1, Quick: o.quick, MPIInterface: o.mpiIf}
+	if err := o.hosts.apply(&cfg); err != nil {
+		return bench.P2PConfig{}, err
+	}
+	if cfg.Transport == "" {
+		cfg.Transport = "shm"
+		if len(cfg.Hosts) > 0 {
+			cfg.Transport = "auto"
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return bench.P2PConfig{}, usagef("%v", err)
 	}

@@ -161,7 +161,7 @@ func (o *p2pOpts) parse(c *cli, args []string) error {
 	if o.cfg.Goroutines, err = intList(o.goroutines); err != nil {
 		return usagef("--goroutines: %v", err)
 	}
-	if err := o.hosts.apply(o); err != nil {
+	if err := o.hosts.apply(&o.cfg); err != nil {
 		return err
 	}
 	for f := range strings.SplitSeq(o.cases, ",") {

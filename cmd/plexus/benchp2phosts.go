@@ -1,6 +1,10 @@
 package main
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/plexus-hpc/plexus/bench"
+)
 
 // p2pHosts are bench p2p's flags for ranks on other hosts, spelled as
 // plexus run spells them.
@@ -16,20 +20,20 @@ func (h *p2pHosts) addFlags(fs *flag.FlagSet, mpiIf *string) {
 	fs.StringVar(mpiIf, "mpi-if", "", "with hosts, the network Open MPI's TCP takes (btl_tcp_if_include): an interface or CIDR `NET`")
 }
 
-// apply reads the hosts and the remote shell into o.cfg, as plexus run
+// apply reads the hosts and the remote shell into cfg, as plexus run
 // reads its own.
-func (h *p2pHosts) apply(o *p2pOpts) error {
+func (h *p2pHosts) apply(cfg *bench.P2PConfig) error {
 	hosts, err := (&runOpts{hosts: h.hosts, hostfile: h.hostfile}).hostList()
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if len(hosts) == 0 && (h.rsh != "" || o.cfg.MPIInterface != "" || h.rails != "") {
+	if len(hosts) == 0 && (h.rsh != "" || cfg.MPIInterface != "" || h.rails != "") {
 		return usagef("--rsh, --mpi-if and --rails need --host or --hostfile")
 	}
-	if o.cfg.Rails, err = railsFlag(h.rails); err != nil {
+	if cfg.Rails, err = railsFlag(h.rails); err != nil {
 		return err
 	}
-	o.cfg.Hosts = hosts
-	o.cfg.SSH, err = rshCommand(h.rsh)
+	cfg.Hosts = hosts
+	cfg.SSH, err = rshCommand(h.rsh)
 	return err
 }
