@@ -23,11 +23,11 @@ func encodeFrame(b []byte, kind byte, origin int, ms []agree.Message) ([]byte, e
 	b = append(b, kind)
 	b = binary.AppendUvarint(b, uint64(origin))
 	b = binary.AppendUvarint(b, uint64(len(ms)))
-	for _, m := range ms {
+	for i := range ms {
 		at := len(b)
 		b = append(b, 0) // the length's first byte, most often its only one
 		var err error
-		if b, err = m.AppendBinary(b); err != nil {
+		if b, err = appendMessage(b, &ms[i]); err != nil {
 			return nil, err
 		}
 		var l [binary.MaxVarintLen64]byte
