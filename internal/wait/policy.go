@@ -86,6 +86,11 @@ var (
 	// Check polls, and sleep, not yield, once Spin has passed, since the
 	// transport can wake it.
 	Poller = Policy{Flat: 32, Spin: Owned.Spin, Check: 32, MaxPause: 1}
+	// SharedPoller is Poller for a waiter that has learnt (Company) that
+	// the writer shares its CPU: nothing can arrive before the writer
+	// runs, and a poll that is a system call costs about as much as
+	// offering the CPU, so it checks (and yields) after every poll.
+	SharedPoller = Policy{Flat: 1, Spin: Poller.Spin, Check: 1, MaxPause: 1}
 )
 
 // StandAside is how long after a poller's last poll a transport's own

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plexus-hpc/plexus/internal/wait"
 	"github.com/plexus-hpc/plexus/rail"
 )
 
@@ -55,8 +56,11 @@ type Link struct {
 	// sendSpin: a Send spins for its acknowledgements (one at a time).
 	sendSpin atomic.Bool
 	hot      atomic.Int32 // the rail a poll last read from: see pollRails
-	err      error        // set when every rail is down or the Link closed
-	stats    Stats
+	// company: whether the peer has been found to share the pollers'
+	// CPU (spin).
+	company wait.Company
+	err     error // set when every rail is down or the Link closed
+	stats   Stats
 }
 
 type chunkKey struct{ msg, off uint64 }

@@ -30,26 +30,34 @@ var epoch = time.Now()
 // readers stand aside until a spin ends unready: a caller that got what
 // it waited for is likely to poll again soon (the next Recv of a
 // ping-pong), and waking them for nothing would cost two wake-ups a
-// message.
+// message. How each spin that got its answer ended teaches the Link's
+// company whether the peer shares this CPU, and the next spins poll
+// under the policy that fits (wait.Company).
 func (l *Link) spin(ctx context.Context, ready func() bool) bool {
-	w := wait.NewWaiter(&wait.Poller)
-	for n := 0; ; n++ {
-		if ready() {
-			return true
-		}
+	if ready() {
+		return true
+	}
+	p := l.company.Choose(&wait.Poller, &wait.SharedPoller)
+	w := wait.NewWaiter(p)
+	// end is how the wait ends if the next poll finds the answer; told
+	// says whether that teaches anything: what the first poll finds may
+	// have come before the spin began.
+	var end wait.Ending
+	told := false
+	if p == &wait.SharedPoller {
+		// The peer shares this CPU: nothing can come before it runs.
+		end, told = offerCPU(), true
+	}
+	for n := 1; ; n++ {
 		l.pollRails(n%pollAll == 0)
 		if ready() {
+			l.learnEnding(told, end)
 			return true
 		}
+		end, told = wait.Ending{}, true
 		switch w.Next() {
 		case wait.Check, wait.Yield:
-			// Let the goroutines this one made ready run, and offer the
-			// thread's CPU: on a crowded machine the peer that will
-			// answer may be waiting for this very CPU, and a spin that
-			// kept it would cost a spin budget a message (Open MPI's
-			// mpi_yield_when_idle does the same).
-			runtime.Gosched()
-			wait.OSYield()
+			end = offerCPU()
 			if ctx.Err() != nil {
 				l.pollDone()
 				return false
@@ -57,6 +65,10 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 		case wait.Sleep:
 			l.pollDone()
 			return false
+		}
+		if ready() { // brought by a reader or another poller
+			l.learnEnding(told, end)
+			return true
 		}
 	}
 }
@@ -66,8 +78,28 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 // answers come on one rail (the one the strategy picks for their size,
 // which takes the lazy acknowledgement along), and a read of an empty
 // socket is a system call; the others are still polled often enough for
-// their readers to stand aside (wait.StandAside is many spins).
+// their readers to stand aside (wait.StandAside is many spins). The
+// first poll of a spin is of that rail alone.
 const pollAll = 4
+
+// learnEnding teaches the Link's company how a spin ended, if told.
+func (l *Link) learnEnding(told bool, end wait.Ending) {
+	if told {
+		l.company.Learn(end)
+	}
+}
+
+// offerCPU lets the goroutines this one made ready run, and offers the
+// thread's CPU: the peer that will answer may be waiting for this very
+// CPU (or P), and a spin that kept it would cost a spin budget a message
+// (Open MPI's mpi_yield_when_idle does the same). It returns how long
+// the CPU was away, for the Link's company to learn from.
+func offerCPU() wait.Ending {
+	t := time.Now()
+	runtime.Gosched()
+	wait.OSYield()
+	return wait.Ending{Yielded: true, Yield: time.Since(t)}
+}
 
 // pollRails polls the rail last found busy, or every rail if all is
 // set, and takes down a rail whose poll failed.
