@@ -11,36 +11,40 @@ import (
 // are dense and move forward, so it keeps them in a ring indexed by slot
 // — a lookup is a mask and a load, where a map hashes and probes on
 // every decision — and puts the rare slot far from the others in a map.
+// Which cells of the ring hold a slot is a bitmap beside it, so that
+// forgetting the slots of a compaction clears a word per 64 slots
+// instead of visiting every cell.
 //
 // Invariants:
 //
-//	W1 the ring covers the window [lo, lo+len(ring)): slot s of it, if
-//	   present, is in ring[s & (len(ring)-1)] (len(ring) a power of two,
-//	   or 0 before the first put);
+//	W1 the ring covers the window [lo, lo+len(vals)): slot s of it is
+//	   present iff bit s&mask of bits is set, and then its value is
+//	   vals[s&mask] (len(vals) a power of two, at least minRing, or 0
+//	   before the first put; mask = len(vals)-1);
 //	W2 a present slot outside the window is in far, never in the ring;
-//	W3 n counts the present slots of the ring;
+//	W3 n counts the set bits;
 //	W4 the ring is rebuilt only to span at most 4*(n+1) slots from its
 //	   first present one to its last (or up to minRing), so a slot far
 //	   from the others (a laggard learns a recent accept, a message with
-//	   a wild slot) costs one map entry, not a ring as long as the gap.
+//	   a wild slot) costs one map entry, not a ring as long as the gap;
+//	W5 a cell whose bit is clear may still hold the value of a slot
+//	   forgotten there (forget clears bits only), until the cell is
+//	   used again: the ring keeps at most len(vals) such values alive.
 //
 // The zero value is empty and ready. mapSlots in slots_test.go is its
 // reference twin.
 type slots[T any] struct {
 	lo   uint64
-	ring []cell[T]
+	vals []T
+	bits []uint64
 	n    int
 	far  map[uint64]T
 }
 
-type cell[T any] struct {
-	v  T
-	ok bool
-}
-
 const (
 	// minRing is the smallest ring, and the size up to which it grows
-	// whatever its fill.
+	// whatever its fill; a multiple of 64, so that a word of bits covers
+	// 64 consecutive slots.
 	minRing = 64
 	// maxRingSlot bounds the slots the window covers, so that its
 	// arithmetic cannot wrap: a slot above it (no real log reaches it)
@@ -51,8 +55,11 @@ const (
 // get returns the value of slot s and whether it is present.
 func (w *slots[T]) get(s uint64) (T, bool) {
 	if w.inRing(s) {
-		c := &w.ring[s&w.mask()]
-		return c.v, c.ok
+		if i := s & w.mask(); w.bits[i>>6]&(1<<(i&63)) != 0 {
+			return w.vals[i], true
+		}
+		var zero T
+		return zero, false
 	}
 	v, ok := w.far[s]
 	return v, ok
@@ -73,11 +80,12 @@ func (w *slots[T]) put(s uint64, v T) {
 		w.far[s] = v
 		return
 	}
-	c := &w.ring[s&w.mask()]
-	if !c.ok {
+	i := s & w.mask()
+	if b := &w.bits[i>>6]; *b&(1<<(i&63)) == 0 {
+		*b |= 1 << (i & 63)
 		w.n++
 	}
-	c.v, c.ok = v, true
+	w.vals[i] = v
 }
 
 // del removes slot s. Removing the window's first slot moves the window
@@ -88,12 +96,15 @@ func (w *slots[T]) del(s uint64) {
 		delete(w.far, s)
 		return
 	}
-	c := &w.ring[s&w.mask()]
-	if !c.ok {
+	i := s & w.mask()
+	b := &w.bits[i>>6]
+	if *b&(1<<(i&63)) == 0 {
 		return
 	}
-	*c = cell[T]{}
+	*b &^= 1 << (i & 63)
 	w.n--
+	var zero T
+	w.vals[i] = zero
 	if s == w.lo {
 		w.skipAbsent()
 	}
@@ -105,11 +116,8 @@ func (w *slots[T]) size() int { return w.n + len(w.far) }
 // forget removes every slot up to and including upto; the window starts
 // after it.
 func (w *slots[T]) forget(upto uint64) {
-	for s := w.lo; s <= upto && w.inRing(s); s++ {
-		if c := &w.ring[s&w.mask()]; c.ok {
-			*c = cell[T]{}
-			w.n--
-		}
+	if upto >= w.lo && len(w.vals) > 0 {
+		w.clearBits(w.lo, min(upto, w.lo+uint64(len(w.vals))-1))
 	}
 	for s := range w.far {
 		if s <= upto {
@@ -118,6 +126,20 @@ func (w *slots[T]) forget(upto uint64) {
 	}
 	if upto >= w.lo {
 		w.moveTo(min(upto, maxRingSlot) + 1)
+	}
+}
+
+// clearBits marks the window's slots from..to (inclusive) absent, a
+// word of bits at a time (a word's 64 slots are consecutive: the ring's
+// length is a multiple of 64).
+func (w *slots[T]) clearBits(from, to uint64) {
+	for s := from; s <= to; {
+		i := s & w.mask()
+		k := min(64-i&63, to-s+1)
+		m := ^uint64(0) >> (64 - k) << (i & 63)
+		w.n -= bits.OnesCount64(w.bits[i>>6] & m)
+		w.bits[i>>6] &^= m
+		s += k
 	}
 }
 
@@ -134,9 +156,9 @@ func (w *slots[T]) each(f func(s uint64, v *T)) {
 		}
 	}
 	w.eachFar(below, f)
-	for i := range uint64(len(w.ring)) {
-		if c := &w.ring[(w.lo+i)&w.mask()]; c.ok {
-			f(w.lo+i, &c.v)
+	for d := range uint64(len(w.vals)) {
+		if i := (w.lo + d) & w.mask(); w.bits[i>>6]&(1<<(i&63)) != 0 {
+			f(w.lo+d, &w.vals[i])
 		}
 	}
 	w.eachFar(above, f)
@@ -151,9 +173,15 @@ func (w *slots[T]) eachFar(ss []uint64, f func(s uint64, v *T)) {
 	}
 }
 
-func (w *slots[T]) mask() uint64 { return uint64(len(w.ring)) - 1 }
+func (w *slots[T]) mask() uint64 { return uint64(len(w.vals)) - 1 }
 
-func (w *slots[T]) inRing(s uint64) bool { return s >= w.lo && s-w.lo < uint64(len(w.ring)) }
+func (w *slots[T]) inRing(s uint64) bool { return s >= w.lo && s-w.lo < uint64(len(w.vals)) }
+
+// present reports whether the window's slot s is present.
+func (w *slots[T]) present(s uint64) bool {
+	i := s & w.mask()
+	return w.bits[i>>6]&(1<<(i&63)) != 0
+}
 
 // makeRoom brings slot s into the window if W4 allows it: by moving an
 // empty window to s, or by rebuilding the ring around its present slots
@@ -162,8 +190,8 @@ func (w *slots[T]) makeRoom(s uint64) bool {
 	if s > maxRingSlot {
 		return false
 	}
-	if len(w.ring) == 0 {
-		w.ring = make([]cell[T], minRing)
+	if len(w.vals) == 0 {
+		w.vals, w.bits = make([]T, minRing), make([]uint64, minRing/64)
 	}
 	if w.n == 0 {
 		w.moveTo(s)
@@ -181,11 +209,11 @@ func (w *slots[T]) makeRoom(s uint64) bool {
 // span returns the ring's first present slot and the one after its last
 // (the ring holds some).
 func (w *slots[T]) span() (lo, end uint64) {
-	lo, end = w.lo, w.lo+uint64(len(w.ring))
-	for !w.ring[lo&w.mask()].ok {
+	lo, end = w.lo, w.lo+uint64(len(w.vals))
+	for !w.present(lo) {
 		lo++
 	}
-	for !w.ring[(end-1)&w.mask()].ok {
+	for !w.present(end - 1) {
 		end--
 	}
 	return lo, end
@@ -195,11 +223,13 @@ func (w *slots[T]) span() (lo, end uint64) {
 // two) whose window starts at lo and covers them all, and takes in the
 // far slots the window then covers.
 func (w *slots[T]) rebuild(lo uint64, size int) {
-	old, oldLo, oldMask := w.ring, w.lo, w.mask()
-	w.ring, w.lo = make([]cell[T], size), lo
-	for i := range uint64(len(old)) {
-		if c := old[(oldLo+i)&oldMask]; c.ok {
-			w.ring[(oldLo+i)&w.mask()] = c
+	old := *w
+	w.vals, w.bits, w.lo = make([]T, size), make([]uint64, size/64), lo
+	for d := range uint64(len(old.vals)) {
+		if s := old.lo + d; old.present(s) {
+			i := s & w.mask()
+			w.vals[i] = old.vals[s&old.mask()]
+			w.bits[i>>6] |= 1 << (i & 63)
 		}
 	}
 	w.takeFar()
@@ -213,16 +243,16 @@ func (w *slots[T]) skipAbsent() {
 		return
 	}
 	lo := w.lo
-	for !w.ring[lo&w.mask()].ok {
+	for !w.present(lo) {
 		lo++
 	}
 	w.moveTo(lo)
 }
 
 // moveTo makes lo the window's first slot; the ring must hold no slot
-// below lo, nor at or past lo+len(ring) (the slots the window leaves).
+// below lo, nor at or past lo+len(vals) (the slots the window leaves).
 func (w *slots[T]) moveTo(lo uint64) {
-	if w.n > 0 && lo > w.lo+uint64(len(w.ring)) {
+	if w.n > 0 && lo > w.lo+uint64(len(w.vals)) {
 		panic("agree: slots window moved past present slots")
 	}
 	w.lo = lo
@@ -235,7 +265,9 @@ func (w *slots[T]) moveTo(lo uint64) {
 func (w *slots[T]) takeFar() {
 	for _, s := range slices.Sorted(maps.Keys(w.far)) {
 		if w.inRing(s) {
-			w.ring[s&w.mask()] = cell[T]{v: w.far[s], ok: true}
+			i := s & w.mask()
+			w.vals[i] = w.far[s]
+			w.bits[i>>6] |= 1 << (i & 63)
 			w.n++
 			delete(w.far, s)
 		}

@@ -84,7 +84,7 @@ func slotFor(rnd *rand.Rand, next uint64) uint64 {
 
 func checkTwin(t *testing.T, seed uint64, op int, w *slots[int], ref mapSlots, s uint64) {
 	t.Helper()
-	for _, k := range append(slices.Collect(maps.Keys(ref)), s, s+1, s-1, w.lo, w.lo+uint64(len(w.ring))) {
+	for _, k := range append(slices.Collect(maps.Keys(ref)), s, s+1, s-1, w.lo, w.lo+uint64(len(w.vals))) {
 		v, ok := w.get(k)
 		rv, rok := ref[k]
 		if ok != rok || v != rv || w.has(k) != rok {
@@ -114,7 +114,7 @@ func TestSlotsStayDense(t *testing.T) {
 		}
 	}
 	w.put(1<<40, 1)
-	if len(w.ring) > 2*minRing || len(w.far) != 1 || w.size() != 51 {
-		t.Errorf("ring of %d cells, %d far, %d slots: want at most %d, 1, 51", len(w.ring), len(w.far), w.size(), 2*minRing)
+	if len(w.vals) > 2*minRing || len(w.far) != 1 || w.size() != 51 {
+		t.Errorf("ring of %d cells, %d far, %d slots: want at most %d, 1, 51", len(w.vals), len(w.far), w.size(), 2*minRing)
 	}
 }
