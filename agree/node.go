@@ -31,9 +31,10 @@ type Node struct {
 	acc  accept           // acceptor state, for the current epoch
 	own  map[string]int64 // this replica's undecided values, by when last sent
 	// settled holds this replica's own values that are learned but not
-	// yet handed out in Ready, by slot: a snapshot that skips their slot
-	// puts them back in own (see install).
-	settled slots[[]byte]
+	// yet handed out in Ready: a snapshot that skips their slot puts
+	// them back in own (see install). Those in slots up to applied are
+	// handed out by the next Ready (install drops the ones it skips).
+	settled settledValues
 	fd      detector
 	px      paxos // reconfiguration: voter and proposer state
 
@@ -99,10 +100,8 @@ func (n *Node) Status() Status {
 // reuses them.
 func (n *Node) Ready() Ready {
 	r := Ready{Messages: n.out, Decided: n.decided, Snapshot: n.ready}
-	if n.settled.size() > 0 {
-		for _, e := range r.Decided {
-			n.settled.del(e.Slot)
-		}
+	if len(n.settled) > 0 {
+		n.settled.drop(n.settled.upTo(n.applied)) // handed out now
 	}
 	clear(n.spare.Messages)
 	clear(n.spare.Decided)

@@ -119,7 +119,7 @@ func (n *Node) learn(slot uint64, v []byte) {
 	if len(n.own) > 0 { // most replicas most of the time: no hashing
 		if _, ok := n.own[string(v)]; ok {
 			delete(n.own, string(v))
-			n.settled.put(slot, v)
+			n.settled.add(slot, v)
 		}
 	}
 	if n.isLeader() {

@@ -1,7 +1,6 @@
 package agree
 
 import (
-	"maps"
 	"math/bits"
 	"slices"
 )
@@ -263,10 +262,10 @@ func (w *slots[T]) moveTo(lo uint64) {
 
 // takeFar moves the far slots the window covers into the ring (W2).
 func (w *slots[T]) takeFar() {
-	for _, s := range slices.Sorted(maps.Keys(w.far)) {
+	for s, v := range w.far {
 		if w.inRing(s) {
 			i := s & w.mask()
-			w.vals[i] = w.far[s]
+			w.vals[i] = v
 			w.bits[i>>6] |= 1 << (i & 63)
 			w.n++
 			delete(w.far, s)

@@ -118,3 +118,19 @@ func TestSlotsStayDense(t *testing.T) {
 		t.Errorf("ring of %d cells, %d far, %d slots: want at most %d, 1, 51", len(w.vals), len(w.far), w.size(), 2*minRing)
 	}
 }
+
+// TestSettledValues: values added out of order are kept in slot order,
+// and the ones up to a slot are the prefix dropped.
+func TestSettledValues(t *testing.T) {
+	var sv settledValues
+	for _, s := range []uint64{5, 3, 9, 7} {
+		sv.add(s, []byte{byte(s)})
+	}
+	if k := sv.upTo(6); k != 2 {
+		t.Fatalf("upTo(6) = %d, want 2 (slots 3, 5)", k)
+	}
+	sv.drop(sv.upTo(6))
+	if len(sv) != 2 || sv[0].Slot != 7 || sv[1].Slot != 9 || sv[0].Value[0] != 7 || sv.upTo(6) != 0 {
+		t.Errorf("after dropping slots up to 6: %v, want slots 7 and 9", sv)
+	}
+}

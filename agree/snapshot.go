@@ -91,12 +91,11 @@ func (n *Node) install(s *Snapshot) {
 // applied here neither in their slot nor in another, and a client that
 // waits for its value to be applied at this replica would wait forever.
 func (n *Node) unsettle(index uint64) {
-	n.settled.each(func(s uint64, v *[]byte) {
-		if s <= index {
-			n.own[string(*v)] = n.now - int64(n.cfg.RetryTicks)
-		}
-	})
-	n.settled.forget(index)
+	k := n.settled.upTo(index)
+	for _, e := range n.settled[:k] {
+		n.own[string(e.Value)] = n.now - int64(n.cfg.RetryTicks)
+	}
+	n.settled.drop(k)
 }
 
 // fetchReply answers a Fetch from slot from: the snapshot first when the
