@@ -29,7 +29,7 @@ type Node struct {
 
 	lead lead             // leader state, for the current epoch
 	acc  accept           // acceptor state, for the current epoch
-	own  map[string]int64 // this replica's undecided values, by when last sent
+	own  ownValues        // this replica's undecided values, with when last sent
 	// settled holds this replica's own values that are learned but not
 	// yet handed out in Ready: a snapshot that skips their slot puts
 	// them back in own (see install). Those in slots up to applied are
@@ -57,7 +57,6 @@ func New(cfg Config) (*Node, error) {
 		cfg:  cfg,
 		rand: rand.New(rand.NewPCG(cfg.Seed, uint64(cfg.ID))),
 		view: View{Epoch: 1, Leader: 0, Acceptor: 1 % cfg.Replicas},
-		own:  map[string]int64{},
 	}
 	n.enter()
 	if cfg.Restarted {
@@ -88,7 +87,7 @@ type Status struct {
 // Status returns the replica's current state.
 func (n *Node) Status() Status {
 	return Status{ID: n.cfg.ID, Epoch: n.view.Epoch, Leader: n.view.Leader,
-		Acceptor: n.view.Acceptor, Applied: n.applied, Pending: len(n.own),
+		Acceptor: n.view.Acceptor, Applied: n.applied, Pending: n.own.size(),
 		Recovering: n.rec.active || n.applied < n.rec.target, Compacted: n.snap.Index,
 		Held: n.learned.size() + len(n.view.Log) + n.lead.proposed.size() + n.acc.accepted.size()}
 }

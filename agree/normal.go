@@ -44,7 +44,7 @@ func (n *Node) Propose(v []byte) error {
 	if len(v) == 0 {
 		return fmt.Errorf("%w: at replica %d", ErrEmpty, n.cfg.ID)
 	}
-	n.own[string(v)] = n.now
+	n.own.add(v, n.now)
 	n.send(Message{Type: Forward, To: n.view.Leader, Value: v})
 	n.flushLocal()
 	return nil
@@ -116,11 +116,8 @@ func (n *Node) learn(slot uint64, v []byte) {
 		return
 	}
 	n.learned.put(slot, v)
-	if len(n.own) > 0 { // most replicas most of the time: no hashing
-		if _, ok := n.own[string(v)]; ok {
-			delete(n.own, string(v))
-			n.settled.add(slot, v)
-		}
+	if n.own.size() > 0 && n.own.take(v) { // most replicas most of the time: no hashing
+		n.settled.add(slot, v)
 	}
 	if n.isLeader() {
 		n.lead.settle(slot)

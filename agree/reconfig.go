@@ -2,7 +2,6 @@ package agree
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 )
 
@@ -31,10 +30,10 @@ func (n *Node) enter() {
 	n.px = paxos{round: n.px.round}
 	n.hint = max(n.hint, n.view.Base)
 	n.fd.reset(n)
-	for _, v := range slices.Sorted(maps.Keys(n.own)) {
-		n.own[v] = n.now
-		n.send(Message{Type: Forward, To: n.view.Leader, Value: []byte(v)})
-	}
+	n.own.each(func(v []byte, sent *int64) {
+		*sent = n.now
+		n.send(Message{Type: Forward, To: n.view.Leader, Value: v})
+	})
 }
 
 func (n *Node) stepPaxos(m *Message) {

@@ -93,7 +93,7 @@ func (n *Node) install(s *Snapshot) {
 func (n *Node) unsettle(index uint64) {
 	k := n.settled.upTo(index)
 	for _, e := range n.settled[:k] {
-		n.own[string(e.Value)] = n.now - int64(n.cfg.RetryTicks)
+		n.own.add(e.Value, n.now-int64(n.cfg.RetryTicks))
 	}
 	n.settled.drop(k)
 }

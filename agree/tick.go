@@ -1,10 +1,5 @@
 package agree
 
-import (
-	"maps"
-	"slices"
-)
-
 // detector is the failure detector: when the replica last heard from
 // the leader and the acceptor of its epoch, and how long it waits.
 type detector struct {
@@ -80,12 +75,12 @@ func (n *Node) resend() {
 			}
 		})
 	}
-	for _, v := range slices.Sorted(maps.Keys(n.own)) {
-		if n.now-n.own[v] >= retry {
-			n.own[v] = n.now
-			n.send(Message{Type: Forward, To: n.view.Leader, Value: []byte(v)})
+	n.own.each(func(v []byte, sent *int64) {
+		if n.now-*sent >= retry {
+			*sent = n.now
+			n.send(Message{Type: Forward, To: n.view.Leader, Value: v})
 		}
-	}
+	})
 }
 
 // catchUp asks for missing entries when slots beyond the applied prefix
