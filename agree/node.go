@@ -27,9 +27,9 @@ type Node struct {
 	snap    Snapshot      // the application's state at snap.Index; learned holds only later slots
 	rec     recovery      // a restarted replica's recovery
 
-	lead lead             // leader state, for the current epoch
-	acc  accept           // acceptor state, for the current epoch
-	own  ownValues        // this replica's undecided values, with when last sent
+	lead lead      // leader state, for the current epoch
+	acc  accept    // acceptor state, for the current epoch
+	own  ownValues // this replica's undecided values, with when last sent
 	// settled holds this replica's own values that are learned but not
 	// yet handed out in Ready: a snapshot that skips their slot puts
 	// them back in own (see install). Those in slots up to applied are
