@@ -27,7 +27,7 @@ func TestForwardedTwiceOneSlot(t *testing.T) {
 		t.Fatalf("a forward of a value in flight sent %v, want nothing", ms)
 	}
 	wKey := valueKey([]byte("w"))
-	n.lead.inflight[wKey] = 1 // w's key taken by v, as a collision would
+	n.lead.inflight.put(wKey, 1) // w's key taken by v, as a collision would
 	if ms := forward("w"); len(ms) != 1 || ms[0].Slot != 2 || string(ms[0].Value) != "w" {
 		t.Fatalf("a value whose key collides sent %v, want a Propose of w in slot 2", ms)
 	}
@@ -43,9 +43,9 @@ func TestForwardedTwiceOneSlot(t *testing.T) {
 	if err := n.Compact(2, nil); err != nil {
 		t.Fatal(err)
 	}
-	delete(n.lead.inflight, wKey) // a real collision is v's own entry, removed with it
-	if len(n.lead.inflight) != 0 || n.lead.proposed.size() != 0 {
-		t.Errorf("after the decisions: %d keys and %d proposals held, want none", len(n.lead.inflight), n.lead.proposed.size())
+	n.lead.inflight.del(wKey) // a real collision is v's own entry, removed with it
+	if n.lead.inflight.size() != 0 || n.lead.proposed.size() != 0 {
+		t.Errorf("after the decisions: %d keys and %d proposals held, want none", n.lead.inflight.size(), n.lead.proposed.size())
 	}
 }
 

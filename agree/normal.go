@@ -20,7 +20,7 @@ import (
 type lead struct {
 	next     uint64
 	proposed slots[proposal]
-	inflight map[uint64]uint64
+	inflight keyTable
 }
 
 type proposal struct {
@@ -55,7 +55,7 @@ func (n *Node) onForward(m *Message) {
 		return
 	}
 	k := valueKey(m.Value)
-	at, taken := n.lead.inflight[k]
+	at, taken := n.lead.inflight.get(k)
 	if taken {
 		if p, ok := n.lead.proposed.get(at); ok && bytes.Equal(p.value, m.Value) {
 			return
@@ -65,7 +65,7 @@ func (n *Node) onForward(m *Message) {
 	n.lead.next++
 	n.lead.proposed.put(s, proposal{value: m.Value, sent: n.now})
 	if !taken {
-		n.lead.inflight[k] = s
+		n.lead.inflight.put(k, s)
 	}
 	n.send(Message{Type: Propose, To: n.view.Acceptor, Slot: s, Value: m.Value})
 }
@@ -177,8 +177,8 @@ func (l *lead) forget(index uint64) {
 
 // unkey removes v's entry from inflight if it names slot s.
 func (l *lead) unkey(s uint64, v []byte) {
-	if k := valueKey(v); l.inflight[k] == s {
-		delete(l.inflight, k)
+	if k := valueKey(v); l.inflight.has(k, s) {
+		l.inflight.del(k)
 	}
 }
 

@@ -25,7 +25,7 @@ type paxos struct {
 // enter starts the current view's epoch: fresh leader and acceptor
 // state, a fresh reconfiguration, the failure detector rearmed.
 func (n *Node) enter() {
-	n.lead = lead{next: n.view.Base + 1, inflight: map[uint64]uint64{}}
+	n.lead = lead{next: n.view.Base + 1}
 	n.acc = accept{max: n.view.Base}
 	n.px = paxos{round: n.px.round}
 	n.hint = max(n.hint, n.view.Base)
