@@ -26,7 +26,8 @@ import (
 // It takes mu only when it is the last, which the acknowledgement's
 // coming after the write makes rare: a stream of Sends does not contend
 // for mu twice a message. A message whose chunk the rail's writer
-// goroutine writes (the rail was busy) is never recycled: the writer
+// goroutine writes (the rail was busy, or the chunk is sent again after
+// its rail failed: keep) is never recycled: the writer
 // does not say when it is done with the bytes.
 
 // Bounds of the free lists: records, and the longest copy kept with
@@ -53,6 +54,20 @@ func (l *Link) newSendMsg() *sendMsg {
 	l.free[n-1] = nil
 	l.free = l.free[:n-1]
 	return m
+}
+
+// keep makes m's record one that is never recycled, once a chunk of it
+// is sent again (Link.railFailed): the resent chunk waits in a rail's
+// queue, whose writer does not say when it is done with the bytes, and
+// the acknowledgement of the first copy may still arrive (read from the
+// failed rail's buffer) before that write, settle m and free the record
+// for the next message, whose bytes would then leave under the resent
+// chunk's header. A third hold, never let go, keeps holds above zero.
+// The caller holds mu.
+func keep(m *sendMsg) {
+	if atomic.LoadInt32(&m.holds) > 0 {
+		atomic.AddInt32(&m.holds, 1)
+	}
 }
 
 // letGo is one of m's two users letting go of it (holds); it reports

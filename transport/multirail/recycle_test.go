@@ -106,3 +106,27 @@ func TestReleasedBuffers(t *testing.T) {
 		t.Errorf("%d arrays kept, over %d", n, freeRecords)
 	}
 }
+
+// A record whose chunk was sent again is never recycled, in whichever
+// order its two usual users let go: the resent chunk's writer does not
+// say when it is done with the bytes.
+func TestKeepOutlivesBothLetGos(t *testing.T) {
+	for _, sendFirst := range []bool{true, false} {
+		m := &sendMsg{holds: 2}
+		if sendFirst && letGo(m) {
+			t.Fatal("the Send's let-go was the last with the books still holding")
+		}
+		keep(m)
+		if !sendFirst && letGo(m) {
+			t.Fatal("the Send's let-go was the last after keep")
+		}
+		if letGo(m) {
+			t.Errorf("send first %v: the books' let-go freed a kept record", sendFirst)
+		}
+	}
+	m := &sendMsg{} // never held (its rail's writer wrote it): keep leaves it so
+	keep(m)
+	if m.holds != 0 {
+		t.Errorf("keep gave an unheld record %d holds", m.holds)
+	}
+}

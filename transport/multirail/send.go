@@ -233,6 +233,7 @@ func (l *Link) railFailed(i int, why error) {
 			break
 		}
 		l.stats.Resent++
+		keep(p.msg)
 		l.rails[r].push(l.assign(p, r, now, done), true)
 	}
 	l.pump()
