@@ -114,7 +114,10 @@ func (n *Node) HasReady() bool { return len(n.out) > 0 || len(n.decided) > 0 || 
 
 // Step hands the replica a message addressed to it (or to All). A
 // message no replica of the group could have sent is refused with
-// ErrMessage; anything else is accepted, stale or not.
+// ErrMessage; anything else is accepted, stale or not. The replica
+// keeps the message's values and snapshots (it hands them out later in
+// Ready and in messages to others): the caller must not modify them
+// afterwards.
 func (n *Node) Step(m Message) error {
 	if err := n.check(&m); err != nil {
 		return err
