@@ -94,6 +94,9 @@ func benchTCPPingPong(b *testing.B, size int) {
 // With both sides releasing what they receive (Link.Release), a round
 // trip allocates next to nothing.
 func TestPingPongAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race: allocation counts are the detector's")
+	}
 	for _, release := range []bool{false, true} {
 		for _, size := range []int{16, 1 << 10} {
 			most := 3.0

@@ -1,0 +1,5 @@
+//go:build !race
+
+package multirail
+
+const raceEnabled = false
