@@ -8,26 +8,26 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/rawsock"
+	"github.com/plexus-hpc/plexus/internal/wait"
 	"golang.org/x/sys/unix"
 )
 
 // The tcppoll impl's connection: one TCP connection whose descriptor is
 // taken out of Go's netpoller (duplicated, the net.Conn closed), read by
-// a spin of non-blocking reads that offers the CPU (sched_yield) every
-// pollYield empty reads, as a multirail Link's polling Recv does; written
-// whole, waiting in poll(2) for room. It has no framing, no
-// acknowledgements and no second rail: the floor of what a polling Go
-// receiver gets on the link, for the Link's small-message path to be
-// judged against.
-
-// pollYield is how many empty reads pass between yields.
-const pollYield = 32
+// a spin of non-blocking reads that offers the CPU (sched_yield) as a
+// multirail Link's polling Recv does: every 32 empty reads (wait.Poller),
+// or before and after every read once it has learnt that the peer shares
+// its CPU (wait.Company, wait.SharedPoller); written whole, waiting in
+// poll(2) for room. It has no framing, no acknowledgements and no second
+// rail: the floor of what a polling Go receiver gets on the link, for
+// the Link's small-message path to be judged against.
 
 // spinConn is a net.Conn over a non-blocking descriptor in no epoll set.
 // One goroutine may read and one write at a time; Close only once both
 // are done.
 type spinConn struct {
-	fd int
+	fd      int
+	company wait.Company // learnt by Read
 }
 
 // newSpinConn takes c's socket out of the netpoller (rawsock.Detach);
@@ -41,22 +41,45 @@ func newSpinConn(c net.Conn) (net.Conn, error) {
 	return &spinConn{fd: fd}, nil
 }
 
-// Read spins until some bytes arrive, the stream ends or breaks.
+// Read spins until some bytes arrive, the stream ends or breaks. It
+// never sleeps: past the policy's spin it starts the spin again.
 func (c *spinConn) Read(p []byte) (int, error) {
-	for n := 1; ; n++ {
+	pol := c.company.Choose(&wait.Poller, &wait.SharedPoller)
+	w := wait.NewWaiter(pol)
+	var end wait.Ending
+	told := false // whether what the next read finds teaches c.company
+	if pol == &wait.SharedPoller {
+		end, told = offerCPU(), true
+	}
+	for {
 		k, err := unix.Read(c.fd, p)
 		switch {
 		case err == nil && k == 0 && len(p) > 0:
 			return 0, io.EOF
 		case err == nil:
+			if told {
+				c.company.Learn(end)
+			}
 			return k, nil
 		case err != unix.EAGAIN && err != unix.EINTR:
 			return 0, err
 		}
-		if n%pollYield == 0 {
-			unix.Syscall(unix.SYS_SCHED_YIELD, 0, 0, 0)
+		end, told = wait.Ending{}, true
+		switch w.Next() {
+		case wait.Check, wait.Yield:
+			end = offerCPU()
+		case wait.Sleep:
+			end = offerCPU()
+			w.Restart()
 		}
 	}
+}
+
+// offerCPU offers the thread's CPU and says for how long it was away.
+func offerCPU() wait.Ending {
+	t := time.Now()
+	wait.OSYield()
+	return wait.Ending{Yielded: true, Yield: time.Since(t)}
 }
 
 // Write writes all of p, waiting in poll(2) while the buffer is full.
