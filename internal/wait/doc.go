@@ -29,7 +29,9 @@
 // written: Owned when the waiter has a CPU of its own (pinned members,
 // ring ends, a rank's blocking call), Shared when it shares a CPU with the
 // goroutine it waits for, Helper for a helper goroutine whose work the
-// waiters do themselves while they poll.
+// waiters do themselves while they poll. Where that is not known in
+// advance (two processes placed by the scheduler), a Company learns it
+// from how the waits end and chooses between Poller and SharedPoller.
 //
 // Usage, in a loop that polls cond:
 //
