@@ -22,10 +22,14 @@ import (
 //	   before the first put; mask = len(vals)-1);
 //	W2 a present slot outside the window is in far, never in the ring;
 //	W3 n counts the set bits;
-//	W4 the ring is rebuilt only to span at most 4*(n+1) slots from its
-//	   first present one to its last (or up to minRing), so a slot far
-//	   from the others (a laggard learns a recent accept, a message with
-//	   a wild slot) costs one map entry, not a ring as long as the gap;
+//	W4 the ring is rebuilt only to span at most 4*(size()+1) slots from
+//	   its first present one to its last (or up to minRing), so a slot
+//	   far from the others (a laggard learns a recent accept, a message
+//	   with a wild slot) costs one map entry, not a ring as long as the
+//	   gap; counting the far slots too, a run of slots that fills such
+//	   a gap (the laggard catches up) goes to far only until it is dense
+//	   enough for the ring to span it, and the ring takes the far slots
+//	   in whenever it is rebuilt with room for them;
 //	W5 a cell whose bit is clear may still hold the value of a slot
 //	   forgotten there (forget clears bits only), until the cell is
 //	   used again: the ring keeps at most len(vals) such values alive.
@@ -198,11 +202,29 @@ func (w *slots[T]) makeRoom(s uint64) bool {
 	}
 	lo, end := w.span()
 	lo, end = min(lo, s), max(end, s+1)
-	if end-lo > 4*uint64(w.n+1) && end-lo > minRing {
+	limit := max(minRing, 4*uint64(w.size()+1))
+	if end-lo > limit {
 		return false
+	}
+	if flo, fend, ok := w.farSpan(); ok && max(end, fend)-min(lo, flo) <= limit {
+		lo, end = min(lo, flo), max(end, fend) // room for the far slots too
 	}
 	w.rebuild(lo, max(minRing, 1<<bits.Len64(end-lo-1)))
 	return w.inRing(s)
+}
+
+// farSpan returns the first far slot and the one after the last, if
+// there are far slots the ring could hold (at most maxRingSlot).
+func (w *slots[T]) farSpan() (lo, end uint64, ok bool) {
+	for s := range w.far {
+		if s <= maxRingSlot {
+			lo, end = min(lo, s), max(end, s+1)
+			if !ok {
+				lo, end, ok = s, s+1, true
+			}
+		}
+	}
+	return lo, end, ok
 }
 
 // span returns the ring's first present slot and the one after its last

@@ -134,3 +134,20 @@ func TestSettledValues(t *testing.T) {
 		t.Errorf("after dropping slots up to 6: %v, want slots 7 and 9", sv)
 	}
 }
+
+// TestSlotsLaggardCatchUp: a replica that learned a recent slot first
+// and then fills the gap below it in order (a laggard catching up)
+// holds the run in the ring, not in the map, once the ring next grows.
+func TestSlotsLaggardCatchUp(t *testing.T) {
+	var w slots[int]
+	w.put(10_000, 1)
+	for s := uint64(1); s < 10_000; s++ {
+		w.put(s, 1)
+	}
+	for s := uint64(10_001); len(w.far) > 0 && s < 30_000; s++ {
+		w.put(s, 1) // new decisions after the gap
+	}
+	if len(w.far) > 0 || len(w.vals) > 4*16384 {
+		t.Errorf("after catching up: %d slots far, a ring of %d: want none far, at most %d", len(w.far), len(w.vals), 4*16384)
+	}
+}
