@@ -66,8 +66,8 @@ func TestManyGoroutines(t *testing.T) { eachTransport(t, testManyGoroutines) }
 
 func testManyGoroutines(t *testing.T, mk func(testing.TB, int, Config) fixture) {
 	n := 100_000
-	if testing.Short() {
-		n = 10_000
+	if testing.Short() || raceEnabled {
+		n = 10_000 // the race detector makes each goroutine's work many times slower
 	}
 	ws := mk(t, 2, Config{EagerLimit: 1024, ChunkSize: 512}).ws
 	ctx := testCtx(t)
