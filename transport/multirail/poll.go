@@ -46,7 +46,7 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 	told := false
 	if p == &wait.SharedPoller {
 		// The peer shares this CPU: nothing can come before it runs.
-		end, told = offerCPU(), true
+		end, told = offerCPU(false), true
 	}
 	for n := 1; ; n++ {
 		l.pollRails(n%pollAll == 0)
@@ -57,7 +57,7 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 		end, told = wait.Ending{}, true
 		switch w.Next() {
 		case wait.Check, wait.Yield:
-			end = offerCPU()
+			end = offerCPU(w.Polls()%wait.Poller.Check == 0)
 			if ctx.Err() != nil {
 				l.pollDone()
 				return false
@@ -89,14 +89,19 @@ func (l *Link) learnEnding(told bool, end wait.Ending) {
 	}
 }
 
-// offerCPU lets the goroutines this one made ready run, and offers the
-// thread's CPU: the peer that will answer may be waiting for this very
-// CPU (or P), and a spin that kept it would cost a spin budget a message
-// (Open MPI's mpi_yield_when_idle does the same). It returns how long
-// the CPU was away, for the Link's company to learn from.
-func offerCPU() wait.Ending {
+// offerCPU offers the thread's CPU: the peer that will answer may be
+// waiting for this very CPU, and a spin that kept it would cost a spin
+// budget a message (Open MPI's mpi_yield_when_idle does the same). With
+// gosched it first lets the goroutines this one made ready run; only
+// every Poller.Check polls, since with an idle P runtime.Gosched wakes a
+// thread to look for work, which takes a CPU from the peer for tens of
+// microseconds. It returns how long the thread's CPU was away, for the
+// Link's company to learn from.
+func offerCPU(gosched bool) wait.Ending {
+	if gosched {
+		runtime.Gosched()
+	}
 	t := time.Now()
-	runtime.Gosched()
 	wait.OSYield()
 	return wait.Ending{Yielded: true, Yield: time.Since(t)}
 }
