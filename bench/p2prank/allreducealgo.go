@@ -30,21 +30,10 @@ func allreduceVariants(hosts [][]int) []allreduceVariant {
 		return vs
 	}
 	vs = append(vs, allreduceVariant{"hier", collective.Config{Topology: tree.Best, Hierarchy: true}})
-	if evenHosts(hosts) {
+	if collective.EvenHosts(hosts) {
 		vs = append(vs, allreduceVariant{"across", collective.Config{Topology: tree.Best, AcrossCrowded: true}})
 	}
 	return vs
-}
-
-// evenHosts reports whether every host holds the same number of ranks,
-// at least two: where comm/collective's allreduce across hosts applies.
-func evenHosts(hosts [][]int) bool {
-	for _, h := range hosts {
-		if len(h) < 2 || len(h) != len(hosts[0]) {
-			return false
-		}
-	}
-	return true
 }
 
 // allreduceAlgorithms times the 8-byte allreduce of the coll case on a

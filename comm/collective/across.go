@@ -78,7 +78,7 @@ type across struct {
 // rank crossing").
 func (c *Comm) acrossHosts(crowded bool) *across {
 	groups := c.w.Hosts()
-	if c.cfg.Allreduce != 0 || !evenHosts(groups) || crowded && !c.cfg.AcrossCrowded {
+	if c.cfg.Allreduce != 0 || !EvenHosts(groups) || crowded && !c.cfg.AcrossCrowded {
 		return nil
 	}
 	a, ok := c.w.HostArea(c.base + chArea)
@@ -88,9 +88,12 @@ func (c *Comm) acrossHosts(crowded bool) *across {
 	return newAcross(c.w, groups, a, c.base+chAcross, crowded)
 }
 
-// evenHosts reports whether groups span at least two hosts with the same
-// number of ranks on each, at least two.
-func evenHosts(groups [][]int) bool {
+// EvenHosts reports whether groups (comm.World.Hosts) span at least two
+// hosts with the same number of ranks on each, at least two: the ranks
+// that the Allreduce across hosts can run on (Config.AcrossCrowded says
+// when it does). Benchmarks use it to know whether forcing it changes
+// anything.
+func EvenHosts(groups [][]int) bool {
 	if len(groups) < 2 || len(groups[0]) < 2 {
 		return false
 	}

@@ -24,8 +24,8 @@ func TestEvenHosts(t *testing.T) {
 		{[][]int{{0, 1}, {2, 3}, {4}}, false},
 	}
 	for _, c := range cases {
-		if got := evenHosts(c.groups); got != c.want {
-			t.Errorf("evenHosts(%v) = %v, want %v", c.groups, got, c.want)
+		if got := EvenHosts(c.groups); got != c.want {
+			t.Errorf("EvenHosts(%v) = %v, want %v", c.groups, got, c.want)
 		}
 	}
 }
