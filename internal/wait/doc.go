@@ -31,7 +31,17 @@
 // goroutine it waits for, Helper for a helper goroutine whose work the
 // waiters do themselves while they poll. Where that is not known in
 // advance (two processes placed by the scheduler), a Company learns it
-// from how the waits end and chooses between Poller and SharedPoller.
+// from how the waits end and chooses between Poller and SharedPoller. A
+// poller whose poll is a system call spins through a Spinner, which
+// holds that Company and the whole loop (poll, ask the policy, offer the
+// CPU, learn), so that every such poller waits alike:
+//
+//	var s wait.Spinner // shared by the poller's waits
+//	switch s.Spin(readSocket, nil, func() bool { return ctx.Err() != nil }) {
+//	case wait.Found: // readSocket found data
+//	case wait.Stopped: // ctx ended
+//	case wait.Spent: // sleep until woken (or set s.Endless)
+//	}
 //
 // Usage, in a loop that polls cond:
 //
@@ -47,5 +57,6 @@
 //		}
 //	}
 //
-// A Waiter is owned by one goroutine; Policies are read-only values.
+// A Waiter is owned by one goroutine; a Company or a Spinner may be
+// shared by several; Policies are read-only values.
 package wait

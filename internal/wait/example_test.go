@@ -19,3 +19,12 @@ func Example() {
 	fmt.Println("set")
 	// Output: set
 }
+
+func ExampleSpinner() {
+	var flag atomic.Bool
+	go flag.Store(true)
+	s := wait.Spinner{Endless: true} // nobody could wake this poller
+	o := s.Spin(func(int) bool { return flag.Load() }, nil, nil)
+	fmt.Println(o)
+	// Output: found
+}
