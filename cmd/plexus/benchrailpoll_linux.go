@@ -14,20 +14,24 @@ import (
 
 // The tcppoll impl's connection: one TCP connection whose descriptor is
 // taken out of Go's netpoller (duplicated, the net.Conn closed), read by
-// a spin of non-blocking reads that offers the CPU (sched_yield) as a
-// multirail Link's polling Recv does: every 32 empty reads (wait.Poller),
-// or before and after every read once it has learnt that the peer shares
-// its CPU (wait.Company, wait.SharedPoller); written whole, waiting in
-// poll(2) for room. It has no framing, no acknowledgements and no second
-// rail: the floor of what a polling Go receiver gets on the link, for
-// the Link's small-message path to be judged against.
+// a spin of non-blocking reads that waits exactly as a multirail Link's
+// polling Recv does, through a wait.Spinner: offering the CPU
+// (sched_yield) every 32 empty reads (wait.Poller), or before and after
+// every read once it has learnt that the peer shares its CPU
+// (wait.SharedPoller); written whole, waiting in poll(2) for room. It
+// has no framing, no acknowledgements and no second rail: the floor of
+// what a polling Go receiver gets on the link, for the Link's
+// small-message path to be judged against.
 
 // spinConn is a net.Conn over a non-blocking descriptor in no epoll set.
 // One goroutine may read and one write at a time; Close only once both
 // are done.
 type spinConn struct {
-	fd      int
-	company wait.Company // learnt by Read
+	fd int
+	// spinner: Read's spins. Endless: nothing would wake a sleep. Not
+	// Wakes: a read hands nothing to another goroutine, so there is
+	// nothing for the Link's Gosched to let run.
+	spinner wait.Spinner
 }
 
 // newSpinConn takes c's socket out of the netpoller (rawsock.Detach);
@@ -38,48 +42,25 @@ func newSpinConn(c net.Conn) (net.Conn, error) {
 		c.Close()
 		return nil, fmt.Errorf("tcppoll: %w", err)
 	}
-	return &spinConn{fd: fd}, nil
+	return &spinConn{fd: fd, spinner: wait.Spinner{Endless: true}}, nil
 }
 
 // Read spins until some bytes arrive, the stream ends or breaks. It
 // never sleeps: past the policy's spin it starts the spin again.
 func (c *spinConn) Read(p []byte) (int, error) {
-	pol := c.company.Choose(&wait.Poller, &wait.SharedPoller)
-	w := wait.NewWaiter(pol)
-	var end wait.Ending
-	told := false // whether what the next read finds teaches c.company
-	if pol == &wait.SharedPoller {
-		end, told = offerCPU(), true
+	var k int
+	var err error
+	c.spinner.Spin(func(int) bool {
+		k, err = unix.Read(c.fd, p)
+		return err != unix.EAGAIN && err != unix.EINTR
+	}, nil, nil)
+	switch {
+	case err != nil:
+		return 0, err
+	case k == 0 && len(p) > 0:
+		return 0, io.EOF
 	}
-	for {
-		k, err := unix.Read(c.fd, p)
-		switch {
-		case err == nil && k == 0 && len(p) > 0:
-			return 0, io.EOF
-		case err == nil:
-			if told {
-				c.company.Learn(end)
-			}
-			return k, nil
-		case err != unix.EAGAIN && err != unix.EINTR:
-			return 0, err
-		}
-		end, told = wait.Ending{}, true
-		switch w.Next() {
-		case wait.Check, wait.Yield:
-			end = offerCPU()
-		case wait.Sleep:
-			end = offerCPU()
-			w.Restart()
-		}
-	}
-}
-
-// offerCPU offers the thread's CPU and says for how long it was away.
-func offerCPU() wait.Ending {
-	t := time.Now()
-	wait.OSYield()
-	return wait.Ending{Yielded: true, Yield: time.Since(t)}
+	return k, nil
 }
 
 // Write writes all of p, waiting in poll(2) while the buffer is full.

@@ -56,9 +56,10 @@ type Link struct {
 	// sendSpin: a Send spins for its acknowledgements (one at a time).
 	sendSpin atomic.Bool
 	hot      atomic.Int32 // the rail a poll last read from: see pollRails
-	// company: whether the peer has been found to share the pollers'
-	// CPU (spin).
-	company wait.Company
+	// spinner: the pollers' spins (spin), which learn whether the peer
+	// shares their CPU. Wakes: a poll hands what it reads to waiting
+	// Sends and Recvs.
+	spinner wait.Spinner
 	err     error // set when every rail is down or the Link closed
 	stats   Stats
 }
@@ -157,6 +158,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	}
 	l := &Link{cfg: cfg, stop: make(chan struct{}), pending: map[chunkKey]*pendChunk{}, asm: newAssembly(cfg.Window)}
 	l.sendCond, l.recvCond = sync.NewCond(&l.mu), sync.NewCond(&l.mu)
+	l.spinner.Wakes = true
 	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
 	l.snap = make([]rail.Rail, len(conns))
 	for i, c := range conns {

@@ -3,7 +3,6 @@ package multirail
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/plexus-hpc/plexus/internal/wait"
@@ -30,47 +29,22 @@ var epoch = time.Now()
 // readers stand aside until a spin ends unready: a caller that got what
 // it waited for is likely to poll again soon (the next Recv of a
 // ping-pong), and waking them for nothing would cost two wake-ups a
-// message. How each spin that got its answer ended teaches the Link's
-// company whether the peer shares this CPU, and the next spins poll
-// under the policy that fits (wait.Company).
+// message. The spin is the Link's wait.Spinner: how each spin that got
+// its answer ended teaches it whether the peer shares this CPU, and the
+// next spins poll under the policy that fits.
 func (l *Link) spin(ctx context.Context, ready func() bool) bool {
-	if ready() {
+	poll := func(n int) bool {
+		l.pollRails(n%pollAll == 0)
+		return ready()
+	}
+	stop := func() bool { return ctx.Err() != nil }
+	// ready again after each failed poll: brought by a reader or another
+	// poller.
+	if l.spinner.Spin(poll, ready, stop) == wait.Found {
 		return true
 	}
-	p := l.company.Choose(&wait.Poller, &wait.SharedPoller)
-	w := wait.NewWaiter(p)
-	// end is how the wait ends if the next poll finds the answer; told
-	// says whether that teaches anything: what the first poll finds may
-	// have come before the spin began.
-	var end wait.Ending
-	told := false
-	if p == &wait.SharedPoller {
-		// The peer shares this CPU: nothing can come before it runs.
-		end, told = offerCPU(false), true
-	}
-	for n := 1; ; n++ {
-		l.pollRails(n%pollAll == 0)
-		if ready() {
-			l.learnEnding(told, end)
-			return true
-		}
-		end, told = wait.Ending{}, true
-		switch w.Next() {
-		case wait.Check, wait.Yield:
-			end = offerCPU(w.Polls()%wait.Poller.Check == 0)
-			if ctx.Err() != nil {
-				l.pollDone()
-				return false
-			}
-		case wait.Sleep:
-			l.pollDone()
-			return false
-		}
-		if ready() { // brought by a reader or another poller
-			l.learnEnding(told, end)
-			return true
-		}
-	}
+	l.pollDone()
+	return false
 }
 
 // pollAll is how often a spin polls every rail; between, it polls only
@@ -81,30 +55,6 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 // their readers to stand aside (wait.StandAside is many spins). The
 // first poll of a spin is of that rail alone.
 const pollAll = 4
-
-// learnEnding teaches the Link's company how a spin ended, if told.
-func (l *Link) learnEnding(told bool, end wait.Ending) {
-	if told {
-		l.company.Learn(end)
-	}
-}
-
-// offerCPU offers the thread's CPU: the peer that will answer may be
-// waiting for this very CPU, and a spin that kept it would cost a spin
-// budget a message (Open MPI's mpi_yield_when_idle does the same). With
-// gosched it first lets the goroutines this one made ready run; only
-// every Poller.Check polls, since with an idle P runtime.Gosched wakes a
-// thread to look for work, which takes a CPU from the peer for tens of
-// microseconds. It returns how long the thread's CPU was away, for the
-// Link's company to learn from.
-func offerCPU(gosched bool) wait.Ending {
-	if gosched {
-		runtime.Gosched()
-	}
-	t := time.Now()
-	wait.OSYield()
-	return wait.Ending{Yielded: true, Yield: time.Since(t)}
-}
 
 // pollRails polls the rail last found busy, or every rail if all is
 // set, and takes down a rail whose poll failed.
