@@ -241,3 +241,26 @@ func takeTurns(s *Spinner, turn *atomic.Int64, side, turns int) error {
 	}
 	return nil
 }
+
+// BenchmarkSpinnerLoop times the Spinner's own loop: spins whose poll is
+// an atomic load that finds the event at poll=N, before Poller's first
+// check, so that no offer of the CPU is made; ns/poll is what the loop
+// adds to each poll, to set against the system call a real poll is
+// (docs/benchmarks.md, "One spin for the Link and its floor").
+func BenchmarkSpinnerLoop(b *testing.B) {
+	for _, polls := range []int{1, Poller.Flat - 1} {
+		b.Run(fmt.Sprintf("polls=%d", polls), func(b *testing.B) {
+			var s Spinner
+			var found atomic.Int64
+			found.Store(int64(polls))
+			poll := func(n int) bool { return int64(n) == found.Load() }
+			b.ReportAllocs()
+			for b.Loop() {
+				if s.Spin(poll, nil, nil) != Found {
+					b.Fatal("spin did not find the event")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*polls), "ns/poll")
+		})
+	}
+}
