@@ -64,9 +64,11 @@ func (o Outcome) String() string {
 // poll makes the spin's n-th poll (n from 1) and reports whether it
 // found the event. arrived, if not nil, reports without polling whether
 // the event came by other means (another goroutine polled it in): it is
-// asked before the first poll and after every failed poll's pause or
-// offer. stop, if not nil, is asked after every offer of the CPU, at
-// most every Poller.Check polls: a check of the caller's context.
+// asked before the first poll and after every failed poll (and the offer
+// of the CPU that follows it, if one does). stop, if not nil, is asked
+// after every offer of the CPU (every Poller.Check polls, or every poll
+// once the writer is learnt to share the CPU): a check of the caller's
+// context.
 //
 // In order, a spin: asks arrived; offers the CPU if the writer is
 // learnt to share it; then, until one ends it, polls, asks the policy,
