@@ -53,3 +53,21 @@ func TestAllreduceVariants(t *testing.T) {
 		}
 	}
 }
+
+// Rotation keeps every variant once and starts at the k-th, for k
+// beyond the list too.
+func TestRotated(t *testing.T) {
+	vs := []allreduceVariant{{name: ""}, {name: "trees"}, {name: "doubling"}}
+	for k, want := range []string{",trees,doubling", "trees,doubling,", "doubling,,trees", ",trees,doubling", "trees,doubling,"} {
+		var names []string
+		for _, v := range rotated(vs, k) {
+			names = append(names, v.name)
+		}
+		if got := strings.Join(names, ","); got != want {
+			t.Errorf("rotate %d: %q, want %q", k, got, want)
+		}
+	}
+	if vs[0].name != "" || vs[2].name != "doubling" {
+		t.Errorf("rotated changed its argument: %v", vs)
+	}
+}

@@ -40,6 +40,9 @@ func (r *rank) coll() error {
 	if err := r.heat(first); err != nil {
 		return err
 	}
+	if r.o.algorithms {
+		cases = cases[:2] // the allreduce runs among the variants (allreducealgo.go)
+	}
 	for _, k := range cases {
 		if _, err := k.run(c, bench.WarmupIters(n)); err != nil {
 			return err
@@ -53,7 +56,7 @@ func (r *rank) coll() error {
 		}
 	}
 	if r.o.algorithms {
-		return r.allreduceAlgorithms(n)
+		return r.allreduceAlgorithms(n, collective.Config{Topology: tree.Best, Hierarchy: r.o.hierarchy})
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ type options struct {
 	serialized bool
 	cpuprofile string
 	algorithms bool // coll also times each allreduce algorithm (allreducealgo.go)
+	rotate     int  // with algorithms: the allreduces' order starts at this one (allreducealgo.go)
 	hierarchy  bool // coll runs with collective.Config.Hierarchy
 }
 
@@ -61,6 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write each rank's CPU profile of the run to `FILE`.RANK (pgo.sh merges them into default.pgo)")
 	fs.BoolVar(&o.serialized, "serialized", false, "join a serialized world (comm.Config.Serialized: one goroutine at a time; not for latency_mt and msgrate_mt)")
 	fs.BoolVar(&o.algorithms, "algorithms", false, "coll also times the 8-byte allreduce with each algorithm forced (allreduce-trees, allreduce-doubling; across hosts also allreduce-hier and allreduce-across)")
+	fs.IntVar(&o.rotate, "rotate", 0, "with -algorithms: time the allreduces (the default one among them) in their usual order rotated left by `K`, so that runs with K = 0, 1, 2, ... give each the same share of the first and last places")
 	fs.BoolVar(&o.hierarchy, "hierarchy", false, "coll runs its collectives in two levels across hosts (collective.Config.Hierarchy)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
 	if err := cliflag.Parse(fs, args, ErrUsage); err != nil {

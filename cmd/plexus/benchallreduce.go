@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/plexus-hpc/plexus/bench"
@@ -25,7 +26,9 @@ chose on the model of the ranks), allreduce-trees and allreduce-doubling
 hosts, allreduce-hier (Config.Hierarchy: two levels) and, where every
 host holds as many ranks, at least two, allreduce-across (every rank
 folds its host's posts and exchanges the partial across hosts, forced
-on crowded machines with Config.AcrossCrowded). With --host or
+on crowded machines with Config.AcrossCrowded). Run i (from 0) times
+them in that order rotated left by i ("-rotate i"), so that over
+--runs 5 or more each takes every place once. With --host or
 --hostfile the ranks run on those hosts as plexus bench p2p runs them
 (--rsh, --mpi-if, --rails as there; the transport defaults to auto: shared
 memory within a host, TCP between hosts). Open MPI's allreduce runs
@@ -71,13 +74,14 @@ func runBenchAllreduce(c *cli, args []string) error {
 	if cfg.Rank, err = selfRank("p2p"); err != nil {
 		return err
 	}
-	cfg.Rank = append(cfg.Rank, "-algorithms")
+	rank := append(cfg.Rank, "-algorithms")
 	cfg.Log = c.stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var runs [][]bench.P2PResult
 	for i := range o.runs {
 		fmt.Fprintf(c.stderr, "bench allreduce: run %d/%d\n", i+1, o.runs)
+		cfg.Rank = append(rank[:len(rank):len(rank)], "-rotate", strconv.Itoa(i))
 		res, err := bench.P2P(ctx, cfg)
 		if err != nil {
 			return err
