@@ -4,7 +4,7 @@ package agree
 // the leader and the acceptor of its epoch, and how long it waits.
 type detector struct {
 	leader, acceptor int64
-	timeout          int64 // drawn per epoch and per attempt, in [Election, 2*Election)
+	timeout          int64 // drawn per epoch and per attempt: electionTimeout
 	beat             int64 // when this replica last sent a heartbeat
 	fetch            int64 // when it last asked for missing entries
 }
@@ -20,7 +20,29 @@ func (d *detector) heard(n *Node, from int) {
 
 func (d *detector) reset(n *Node) {
 	d.leader, d.acceptor = n.now, n.now
-	d.timeout = int64(n.cfg.ElectionTicks) + n.rand.Int64N(int64(n.cfg.ElectionTicks))
+	d.timeout = n.electionTimeout(0)
+}
+
+// maxBackoff bounds the doubling of the election timeout: an attempt
+// waits at most 2^maxBackoff times as long as the first.
+const maxBackoff = 4
+
+// electionTimeout draws the timeout of a replica's attempt-th choice of
+// the next view in this epoch (0: the first, which is also how long the
+// leader and the acceptor may be silent), in [E, 2E) with E the
+// ElectionTicks doubled attempt times, at most maxBackoff times.
+//
+// The doubling is what lets a choice finish when messages are slow next
+// to the clock (a loaded machine, where a replica waits long for a CPU
+// while its ticker runs on): a choice takes two round trips, and an
+// attempt that gives up sooner is begun again, with a higher ballot,
+// forever. With the timeout doubled the attempts soon outlast the round
+// trips, and two proposers that interrupt each other do so ever more
+// rarely. The first attempt keeps the usual timeout, so failover on an
+// idle machine is as fast as before.
+func (n *Node) electionTimeout(attempt int) int64 {
+	e := int64(n.cfg.ElectionTicks) << min(attempt, maxBackoff)
+	return e + n.rand.Int64N(e)
 }
 
 // Report tells the replica that peer is unreachable (the driver saw its
