@@ -80,6 +80,18 @@
 // reaches a peer. A rank of a job on several hosts listens on every
 // interface, and a host that vanishes with its connections open is lost
 // within about a second and a half (docs/security.md, "A dead peer").
+//
+// # Hosts that share a machine
+//
+// Hosts that share one kernel (network namespaces, containers: one boot
+// id, World.Machine) share its CPUs. Where their ranks outnumber those
+// CPUs (World.Crowded) and nobody bound the rank's process already, Join
+// binds it to its host's share of the machine's CPUs, the hosts in order
+// of their lowest rank taking equal runs of them, so that each host's
+// ranks run apart from the others', as on machines of their own; the
+// runtime's GOMAXPROCS then follows the share unless GOMAXPROCS is set.
+// PLEXUS_BIND=none turns this off. Collectives across such hosts then
+// run in two levels (comm/collective, Config.Hierarchy).
 // Package comm/commtest makes worlds
 // for tests: several ranks in one process over an in-memory twin that can
 // crash a rank, or over one explicitly configured transport.

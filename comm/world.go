@@ -267,6 +267,17 @@ func (w *World) Size() int { return w.cfg.Size }
 // Join finds out; worlds made by package commtest are never crowded.
 func (w *World) Crowded() bool { return w.crowded }
 
+// Machine names the machine (the kernel) this rank runs on: ranks whose
+// hosts share one kernel (network namespaces, containers) have the same
+// Machine, ranks on different machines different ones. It is the
+// machine's boot id where the system has one, else the rank's host key.
+func (w *World) Machine() string {
+	if r := w.cfg.Rank; r < len(w.hosts) {
+		return machineOf(w.hosts[r])
+	}
+	return machineOf(hostKey())
+}
+
 // UnexpectedBytes returns the memory held by unexpected messages and
 // announcements from other ranks, as charged against
 // Config.UnexpectedBudget.

@@ -77,6 +77,7 @@ func collectivesAcross(ctx context.Context, w *comm.World) error {
 		fmt.Printf("trees %v %v\ncross-host edges: reduce %d bcast %d binary %d\n", reduce.Children, bcast.Children,
 			crossEdges(w, reduce), crossEdges(w, bcast), crossEdges(w, binaryTree(w.Size())))
 	}
+	fmt.Printf("rank %d collectives in %d levels\n", w.Rank(), c.Levels())
 	fmt.Printf("rank %d collectives ok\n", w.Rank())
 	return nil
 }

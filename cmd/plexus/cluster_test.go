@@ -26,7 +26,8 @@ const clusterScript = "../../testdata/cluster/cluster.sh"
 // exchanges an 8-byte and a 4 MiB message with checked contents, which the
 // ranks on one host send through shared memory (a segment in their host's
 // own /dev/shm) and those on two hosts over TCP between the namespaces;
-// every rank says which transport reaches each other rank. Then wildcard
+// every rank says which transport reaches each other rank, and where the
+// machine is crowded each host's ranks run on CPUs apart. Then wildcard
 // receives, and Barrier, Broadcast and Allreduce of 8 B and 4 MiB on
 // trees that cross between the hosts less often than a binary tree.
 func TestRunOnTwoHosts(t *testing.T) {
@@ -39,6 +40,7 @@ func TestRunOnTwoHosts(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	checkHosts(t, out, []string{"h1", "h1", "h2", "h2"})
+	checkBinding(t, out, []string{"h1", "h1", "h2", "h2"})
 }
 
 // checkHosts checks the ranks' reports in out: rank r ran on hosts[r],
@@ -74,6 +76,58 @@ func checkHosts(t *testing.T, out string, hosts []string) {
 		t.Errorf("h1 and h2 share network namespace %s: comm would take them for one host", netns["h1"])
 	}
 	checkCollectives(t, out, len(hosts))
+}
+
+// checkBinding checks the CPUs of ranks that no launcher bound (plexus
+// run's ranks on other hosts) in out: where the machine is crowded, each
+// host's ranks are bound to one share of its CPUs, apart from every other
+// host's (comm's machineShare), and the collectives run in two levels;
+// otherwise no rank is bound by comm, all have the same CPUs, and the
+// collectives run on the trees.
+func checkBinding(t *testing.T, out string, hosts []string) {
+	t.Helper()
+	cpus := map[string]string{} // host: its ranks' CPUs
+	seen := map[string]string{} // CPUs: the host whose ranks have them
+	var crowded []string
+	for r, h := range hosts {
+		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d crowded (true|false) on CPUs (\S+)$`, r, r)).FindStringSubmatch(out)
+		if m == nil {
+			t.Errorf("rank %d did not say its CPUs:\n%s", r, out)
+			return
+		}
+		crowded = append(crowded, m[1])
+		levels := map[string]string{"true": "2", "false": "1"}[m[1]]
+		if want := fmt.Sprintf("[%d] rank %d collectives in %s levels\n", r, r, levels); !strings.Contains(out, want) {
+			t.Errorf("crowded %s: want %q in:\n%s", m[1], want, out)
+		}
+		if c, ok := cpus[h]; ok && c != m[2] {
+			t.Errorf("ranks of %s on CPUs %s and %s: want one share per host", h, c, m[2])
+		}
+		cpus[h] = m[2]
+		if other, ok := seen[m[2]]; ok && other != h && crowded[0] == "true" {
+			t.Errorf("hosts %s and %s both on CPUs %s of a crowded machine: want apart", other, h, m[2])
+		}
+		seen[m[2]] = h
+	}
+	if crowded[0] == "false" && len(seen) != 1 {
+		t.Errorf("machine not crowded, yet the hosts' ranks run on different CPUs %v", cpus)
+	}
+	for _, c := range crowded[1:] {
+		if c != crowded[0] {
+			t.Errorf("ranks disagree on whether the machine is crowded: %v", crowded)
+		}
+	}
+}
+
+// cpusAllowed is this process's Cpus_allowed_list (proc(5)).
+func cpusAllowed() string {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
 }
 
 // wantVia is the transport from rank r to rank p when rank i runs on
@@ -115,6 +169,7 @@ func exchangeAll(ctx context.Context) error {
 	netns, _ := os.Readlink("/proc/self/ns/net") // part of comm's host key
 	segs, _ := filepath.Glob("/dev/shm/plexus-*")
 	fmt.Printf("rank %d on %s (%s): shm segment %s\n", w.Rank(), host, netns, map[bool]string{true: "yes", false: "no"}[len(segs) > 0])
+	fmt.Printf("rank %d crowded %v on CPUs %s\n", w.Rank(), w.Crowded(), cpusAllowed())
 	for p := range w.Size() {
 		fmt.Printf("rank %d reaches rank %d by %s\n", w.Rank(), p, w.Transport(p))
 	}

@@ -105,7 +105,7 @@ func New(ctx context.Context, w *comm.World, cfg Config) (*Comm, error) {
 	if err == nil && !cfg.NoPosts {
 		if a := w.Area(base + chArea); a != nil {
 			c.flat = newFlat(a, p.Crowded)
-		} else if c.hier = c.hosts(p.Crowded); c.hier == nil && !cfg.Hierarchy {
+		} else if c.hier = c.hosts(p.Crowded, p.TwoLevels); c.hier == nil && !cfg.Hierarchy {
 			c.across = c.acrossHosts(p.Crowded)
 		}
 	}

@@ -88,7 +88,12 @@ type Config struct {
 	// hosts (docs/design/collectives.md, "Across hosts"). Off by default,
 	// the trees run them: on machine C, whose namespace hosts share two
 	// CPUs, the two levels measured slower (docs/benchmarks.md,
-	// "Collectives across hosts in two levels"). NoPosts overrides it.
+	// "Collectives across hosts in two levels"). The exception: where
+	// some rank's machine is crowded and every machine's hosts run on
+	// CPUs apart (separate machines, or hosts of one kernel whose ranks
+	// comm.Join bound to shares apart), they run in two levels all the
+	// same, unless Given, Allreduce, NoPosts or AcrossCrowded is set
+	// (Comm.Levels says 2). NoPosts overrides it.
 	// Without it, an Allreduce of at most shm.PostBytes across hosts that
 	// hold two or more ranks each, as many on every host, none of them
 	// crowded (more ranks than CPUs), runs without the trees all the

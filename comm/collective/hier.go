@@ -220,16 +220,17 @@ func (h *hier) take(k uint64, r int, out []byte) error {
 }
 
 // hosts returns the communicator's hierarchical state when
-// Config.Hierarchy asks for it, the ranks span hosts and every rank has
-// its host's area (comm.World.HostArea); else nil, and the trees run
-// every collective. The choice is a rule, the same at every rank, not
-// the model's. Worlds over TCP alone keep the trees: one level of
+// Config.Hierarchy or rank 0's plan (twoLevels: a crowded machine whose
+// hosts run on CPUs apart, apart.go) asks for it, the ranks span hosts
+// and every rank has its host's area (comm.World.HostArea); else nil,
+// and the trees run every collective. The choice is a rule, the same at
+// every rank, not the model's. Worlds over TCP alone keep the trees: one level of
 // recursive doubling over the ranks in host order (Open MPI's pairing)
 // measured slower than the trees there (docs/benchmarks.md,
 // "Collectives across hosts in two levels").
-func (c *Comm) hosts(crowded bool) *hier {
+func (c *Comm) hosts(crowded, twoLevels bool) *hier {
 	groups := c.w.Hosts()
-	if !c.cfg.Hierarchy || len(groups) < 2 {
+	if !c.cfg.Hierarchy && !twoLevels || len(groups) < 2 {
 		return nil
 	}
 	if a, ok := c.w.HostArea(c.base + chArea); ok {

@@ -25,6 +25,8 @@ import (
 type hello struct {
 	Host    string    `json:"host"`
 	Crowded bool      `json:"crowded,omitempty"` // comm.World.Crowded
+	Machine string    `json:"machine,omitempty"` // comm.World.Machine
+	CPUs    []int     `json:"cpus,omitempty"`    // affinity.ProcessCPUs
 	Peers   []int     `json:"peers,omitempty"`
 	Send    []float64 `json:"send,omitempty"` // ns, per peer
 	RTT     []float64 `json:"rtt,omitempty"`  // ns, per peer
@@ -38,8 +40,11 @@ type plan struct {
 	Allreduce tree.AllreducePlan `json:"allreduce"`
 	// Crowded: some rank's machine runs more ranks than CPUs, where a
 	// Barrier on the collective area gathers and releases (posts.go).
-	Crowded bool   `json:"crowded,omitempty"`
-	Err     string `json:"err,omitempty"`
+	Crowded bool `json:"crowded,omitempty"`
+	// TwoLevels: Barrier, Broadcast and Allreduce run in two levels
+	// across hosts though Config.Hierarchy is off (apart.go).
+	TwoLevels bool   `json:"twoLevels,omitempty"`
+	Err       string `json:"err,omitempty"`
 }
 
 // rankModel builds the model of the ranks from their hellos (indexed by

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/plexus-hpc/plexus/affinity"
 	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/tree"
 )
@@ -29,7 +30,8 @@ func (c *Comm) plan(ctx context.Context) (p plan, err error) {
 			return plan{}, fmt.Errorf("collective: measuring the ranks: %w", err)
 		}
 	}
-	h.Crowded = c.w.Crowded()
+	h.Crowded, h.Machine = c.w.Crowded(), c.w.Machine()
+	h.CPUs, _ = affinity.ProcessCPUs() // none where unknown: not apart
 	if c.w.Rank() != 0 {
 		return c.askPlan(ctx, h)
 	}
@@ -71,6 +73,7 @@ func (c *Comm) makePlan(ctx context.Context, own hello) (ans plan, err error) {
 		ans.Allreduce, err = planAllreduce(c.model, ans.Reduce, ans.Bcast, c.cfg, keepTrees(hs, c.cfg))
 	}
 	ans.Crowded = anyCrowded(hs)
+	ans.TwoLevels = twoLevels(c.w.Hosts(), hs, c.cfg)
 	if err != nil {
 		ans = plan{Err: err.Error()}
 	}
