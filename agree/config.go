@@ -19,9 +19,10 @@ type Config struct {
 	// replica draws its own timeout in [ElectionTicks, 2*ElectionTicks),
 	// so that replicas rarely compete (default 10*HeartbeatTicks). A
 	// replica whose proposal of a configuration has not been chosen by
-	// then proposes again and waits twice as long, up to 16 times as
-	// long: a group whose messages are slow next to its ticks (a loaded
-	// machine) still changes its configuration, later.
+	// then proposes again and waits twice as long, and so on up to 16
+	// times as long until it sees the group decide a value again: a
+	// group whose messages are slow next to its ticks (a loaded machine)
+	// still changes its configuration, later.
 	ElectionTicks int
 	// RetryTicks is how long a proposal, a forwarded request or a request
 	// for missing entries waits for an answer before it is sent again

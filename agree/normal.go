@@ -93,6 +93,9 @@ func (n *Node) onPropose(m *Message) {
 // most one value per slot, and every later view carries it (see
 // docs/design/agree.md), so an accept of any epoch decides its slot.
 func (n *Node) onAccept(m *Message) {
+	if m.Epoch == n.view.Epoch {
+		n.fd.level = 0 // the epoch decides: timeouts as usual again
+	}
 	if m.Epoch > n.view.Epoch {
 		n.send(Message{Type: ViewReq, To: m.From})
 	}

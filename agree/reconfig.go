@@ -20,9 +20,6 @@ type paxos struct {
 	promises  map[int]Message
 	votes     map[int]bool
 	proposing *View
-	// attempts counts the choices this replica began in this epoch;
-	// each waits about twice as long as the one before (electionTimeout).
-	attempts int
 }
 
 // enter starts the current view's epoch: fresh leader and acceptor
@@ -80,14 +77,14 @@ func (n *Node) fullView() *View { v := n.view; return &v }
 
 // startReconfig begins (or begins again, with a higher ballot) the
 // choice of the next epoch's view, with a longer timeout than the
-// attempt before: see electionTimeout.
+// choice before if no decision came between: see electionTimeout.
 func (n *Node) startReconfig() {
 	n.px.round = max(n.px.round, n.px.promised.Round) + 1
 	n.px.ballot = Ballot{Round: n.px.round, ID: n.cfg.ID}
 	n.px.running, n.px.started = true, n.now
 	n.px.promises, n.px.votes, n.px.proposing = map[int]Message{}, map[int]bool{}, nil
-	n.fd.timeout = n.electionTimeout(n.px.attempts)
-	n.px.attempts++
+	n.fd.timeout = n.electionTimeout(n.fd.level)
+	n.fd.level++
 	n.send(Message{Type: Prepare, To: All, Epoch: n.view.Epoch + 1, Ballot: n.px.ballot})
 }
 

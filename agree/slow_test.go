@@ -65,32 +65,50 @@ func (d *delayNet) run(steps int, done func() bool) bool {
 	return done()
 }
 
-// TestSlowNetworkReconfig loses the leader or the acceptor while every
-// message takes delay ticks: the other two must choose a new view, which
-// takes two round trips (Prepare and Promise, Vote and Voted), and then
-// decide a value again. An attempt that gives up before its round trips
-// end is begun again with a higher ballot, so with a fixed timeout of 20
-// to 40 ticks and messages of 10 ticks or more no view was ever chosen;
-// each attempt now waits twice as long as the one before.
+// TestSlowNetworkReconfig loses the leader, the acceptor or the third
+// replica of 3 while every message takes delay ticks, with several
+// seeds: the other two must go on deciding, which after losing the
+// leader or the acceptor means choosing a new view in two round trips
+// (Prepare and Promise, Vote and Voted) and hearing its leader before
+// they suspect it. With a fixed timeout of 20 to 40 ticks no view was
+// chosen at 10 ticks a message or more (an attempt that gives up before
+// its round trips end is begun again with a higher ballot), and at 40
+// new views whose leader's first heartbeat came too late were replaced
+// again and again; the timeouts now double with every choice a replica
+// begins until its epoch decides.
 func TestSlowNetworkReconfig(t *testing.T) {
-	for _, delay := range []int64{2, 10, 25} {
-		for _, lost := range []int{0, 1} { // the leader, the acceptor
-			t.Run(fmt.Sprintf("delay=%d/lost=%d", delay, lost), func(t *testing.T) {
-				s := newSim(t, 3, 1)
-				d := &delayNet{s: s, delay: delay}
-				s.propose(2, "before")
-				if !d.run(500, s.allDecided([]string{"before"})) {
-					t.Fatalf("no decision before the loss:\n%v", s)
-				}
-				s.crash(lost)
-				s.propose(2, "after")
-				if !d.run(3000, s.allDecided([]string{"after"})) {
-					t.Fatalf("no decision within 3000 ticks of losing replica %d:\n%v", lost, s)
-				}
-				if st := s.nodes[2].Status(); st.Leader == lost || st.Acceptor == lost {
-					t.Errorf("replica 2 decided in a view with the lost replica %d: %+v", lost, st)
-				}
-			})
+	seeds := uint64(12)
+	if testing.Short() {
+		seeds = 4
+	}
+	for _, delay := range []int64{2, 10, 25, 40} {
+		for lost := range 3 {
+			for seed := range seeds {
+				t.Run(fmt.Sprintf("delay=%d/lost=%d/seed=%d", delay, lost, seed), func(t *testing.T) {
+					slowLoss(t, seed, delay, lost)
+				})
+			}
+		}
+	}
+}
+
+// slowLoss decides a value, loses replica lost and decides another at a
+// live replica, on a delayNet of 3 replicas.
+func slowLoss(t *testing.T, seed uint64, delay int64, lost int) {
+	s := newSim(t, 3, seed)
+	d := &delayNet{s: s, delay: delay}
+	s.propose(2, "before")
+	if !d.run(3000, s.allDecided([]string{"before"})) {
+		t.Fatalf("no decision before the loss:\n%v", s)
+	}
+	s.crash(lost)
+	s.propose((lost+1)%3, "after")
+	if !d.run(5000, s.allDecided([]string{"after"})) {
+		t.Fatalf("no decision within 5000 ticks of losing replica %d:\n%v", lost, s)
+	}
+	for id, n := range s.nodes {
+		if st := n.Status(); s.up[id] && (st.Leader == lost || st.Acceptor == lost) && lost != 2 {
+			t.Errorf("replica %d decided in a view with the lost replica %d: %+v", id, lost, st)
 		}
 	}
 }

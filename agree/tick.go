@@ -7,6 +7,9 @@ type detector struct {
 	timeout          int64 // drawn per epoch and per attempt: electionTimeout
 	beat             int64 // when this replica last sent a heartbeat
 	fetch            int64 // when it last asked for missing entries
+	// level counts the choices of a view this replica began since it
+	// last learned a value decided in its epoch: see electionTimeout.
+	level int
 }
 
 func (d *detector) heard(n *Node, from int) {
@@ -20,28 +23,36 @@ func (d *detector) heard(n *Node, from int) {
 
 func (d *detector) reset(n *Node) {
 	d.leader, d.acceptor = n.now, n.now
-	d.timeout = n.electionTimeout(0)
+	d.timeout = n.electionTimeout(d.level)
 }
 
-// maxBackoff bounds the doubling of the election timeout: an attempt
-// waits at most 2^maxBackoff times as long as the first.
+// maxBackoff bounds the doubling of the election timeout: it grows to
+// at most 2^maxBackoff times ElectionTicks.
 const maxBackoff = 4
 
-// electionTimeout draws the timeout of a replica's attempt-th choice of
-// the next view in this epoch (0: the first, which is also how long the
-// leader and the acceptor may be silent), in [E, 2E) with E the
-// ElectionTicks doubled attempt times, at most maxBackoff times.
+// electionTimeout draws a timeout in [E, 2E), with E the ElectionTicks
+// doubled level times, at most maxBackoff times. It is how long a
+// replica waits for the leader and the acceptor (drawn when an epoch
+// begins) and for a choice of the next view it began (drawn when it
+// begins it), level being the choices it began since it last learned a
+// value decided in its epoch.
 //
-// The doubling is what lets a choice finish when messages are slow next
-// to the clock (a loaded machine, where a replica waits long for a CPU
-// while its ticker runs on): a choice takes two round trips, and an
-// attempt that gives up sooner is begun again, with a higher ballot,
-// forever. With the timeout doubled the attempts soon outlast the round
-// trips, and two proposers that interrupt each other do so ever more
-// rarely. The first attempt keeps the usual timeout, so failover on an
-// idle machine is as fast as before.
-func (n *Node) electionTimeout(attempt int) int64 {
-	e := int64(n.cfg.ElectionTicks) << min(attempt, maxBackoff)
+// The doubling is what lets a view be chosen when messages are slow
+// next to the clock (a loaded machine, where a replica waits long for a
+// CPU while its ticker runs on). A choice takes two round trips, and an
+// attempt that gives up sooner is begun again with a higher ballot, so
+// with a fixed timeout no attempt ever finishes; and in an epoch just
+// begun, a leader whose first heartbeat takes longer than the timeout
+// is replaced before it could decide anything, so the group changes
+// view forever. Doubled, the timeouts soon outlast the round trips, two
+// proposers that interrupt each other do so ever more rarely, and the
+// first heartbeats of a new leader arrive in time. Once the new epoch
+// decides a value the level falls back to 0, so the timeouts drawn after
+// that are the usual ones; the first failover on an idle machine is as
+// fast as without the doubling, one right after it waits up to twice as
+// long to suspect the new leader or acceptor.
+func (n *Node) electionTimeout(level int) int64 {
+	e := int64(n.cfg.ElectionTicks) << min(level, maxBackoff)
 	return e + n.rand.Int64N(e)
 }
 
