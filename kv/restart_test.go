@@ -90,14 +90,23 @@ func setsBefore(ops []kvcheck.Op, at int64) uint64 {
 	return top
 }
 
+// readPatience is how long readAt waits for the restarted replica's
+// answer. The check is that it answers, not how soon: on a loaded
+// machine a replica's answer can take longer than the load's attempts
+// (a fraction of a second), and a client that then tried another
+// replica would make the test fail although nothing went wrong.
+const readPatience = 20 * time.Second
+
 // readAt reads every key of the load at replica victim, from a client
 // that has seen nothing (so only the replica's own catching up makes it
-// wait), records the Gets in h and returns the slot of the first; it
-// fails if another replica answered.
+// wait) and that waits for the victim's answer up to readPatience
+// without trying another replica, records the Gets in h and returns the
+// slot of the first; it fails if another replica answered.
 func readAt(t *testing.T, j *job, victim int, h *kvcheck.History) uint64 {
 	var first uint64
 	cfg := testLoad(h, 0).Client
 	cfg.Index, cfg.Prefer = 100, victim
+	cfg.Attempt, cfg.Timeout = readPatience, readPatience
 	c, err := NewClient(j.worlds[3], cfg)
 	if err != nil {
 		t.Fatal(err)
