@@ -15,7 +15,9 @@ type Config struct {
 	Agree agree.Config
 	// Tick is the period of the protocol's clock (default 5ms): with the
 	// protocol's defaults a silent leader or acceptor is replaced after
-	// 20 to 40 ticks, and at once when a send to it fails.
+	// 20 to 40 ticks (up to 16 times longer right after changes of view
+	// that have not yet decided anything: see agree.Config's
+	// ElectionTicks), and at once when a send to it fails.
 	Tick time.Duration
 	// Ticks, if not nil, replaces the ticker: the replica ticks once per
 	// value received (tests drive time by hand).
