@@ -145,7 +145,7 @@ func plexusNotes(results []P2PResult) []string {
 	}
 	switch {
 	case levels(2):
-		notes = append(notes, "plexus: collectives in two levels across hosts (collective.Config.Hierarchy)")
+		notes = append(notes, "plexus: collectives in two levels across hosts (collective.Config.Hierarchy, or crowded hosts on CPUs apart)")
 	case levels(1):
 		notes = append(notes, "plexus: collectives on trees across hosts")
 	}

@@ -29,7 +29,8 @@ const clusterScript = "../../testdata/cluster/cluster.sh"
 // every rank says which transport reaches each other rank, and where the
 // machine is crowded each host's ranks run on CPUs apart. Then wildcard
 // receives, and Barrier, Broadcast and Allreduce of 8 B and 4 MiB on
-// trees that cross between the hosts less often than a binary tree.
+// trees that cross between the hosts less often than a binary tree (the
+// small ones in two levels instead where the machine is crowded).
 func TestRunOnTwoHosts(t *testing.T) {
 	_, hostfile, agent := twoHostJob(t, 2)
 	t.Setenv(rankEnv, "cluster")
