@@ -32,13 +32,18 @@ func Allowed() ([]int, error) {
 	if initErr != nil {
 		return nil, initErr
 	}
-	cpus := make([]int, 0, initial.Count())
+	return list(initial), nil
+}
+
+// list returns the CPUs in set in increasing order.
+func list(set unix.CPUSet) []int {
+	cpus := make([]int, 0, set.Count())
 	for c := 0; c < maxCPU; c++ {
-		if initial.IsSet(c) {
+		if set.IsSet(c) {
 			cpus = append(cpus, c)
 		}
 	}
-	return cpus, nil
+	return cpus
 }
 
 // Pin locks the calling goroutine to its OS thread and restricts the thread

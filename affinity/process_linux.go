@@ -78,11 +78,5 @@ func ProcessCPUs() ([]int, error) {
 	if err := unix.SchedGetaffinity(os.Getpid(), &set); err != nil {
 		return nil, fmt.Errorf("affinity: sched_getaffinity: %w", err)
 	}
-	cpus := make([]int, 0, set.Count())
-	for c := 0; c < maxCPU; c++ {
-		if set.IsSet(c) {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus, nil
+	return list(set), nil
 }

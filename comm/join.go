@@ -65,9 +65,9 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	}
 	hosts, err := exchange(ctx, launch.Bootstrap{Logger: cfg.Logger}, info, ep, b)
 	if err == nil {
-		w.crowded = crowded(hosts, info.Rank, hostCPUs(info))
-		if w.crowded {
-			bindToHostShare(hosts, info.Rank, hostCPUs(info), os.Getenv, cfg.Logger)
+		cpus := hostCPUs(info)
+		if w.crowded = crowded(hosts, info.Rank, cpus); w.crowded {
+			bindToHostShare(hosts, info.Rank, cpus, os.Getenv, cfg.Logger)
 		}
 		w.via = transports(info.Rank, hosts, mode)
 		w.hosts = hosts

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/plexus-hpc/plexus/affinity"
+	"github.com/plexus-hpc/plexus/launch"
 )
 
 // Hosts that share a kernel (namespace hosts, containers: one boot id,
@@ -46,12 +47,7 @@ func machineShare(hosts []string, rank int, cpus []int) []int {
 	if n > len(cpus) {
 		return []int{cpus[j%len(cpus)]}
 	}
-	per, extra := len(cpus)/n, len(cpus)%n
-	start := j*per + min(j, extra)
-	size := per
-	if j < extra {
-		size++
-	}
+	start, size := launch.EqualRun(len(cpus), n, j) // as plexus run shares a host's cores
 	return slices.Clone(cpus[start : start+size])
 }
 

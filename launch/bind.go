@@ -64,21 +64,29 @@ func bindCPUs(b Bind, local int, cores [][]int) ([][]int, error) {
 		}
 		return nil, fmt.Errorf("launch: --bind-to %s: %d ranks on this host but %d cores to bind them to", b, local, len(cores))
 	}
-	per, extra := 1, 0
-	if b != BindCore {
-		per, extra = len(cores)/local, len(cores)%local
-	}
 	cpus := make([][]int, local)
-	next := 0
 	for i := range cpus {
-		n := per
-		if i < extra {
-			n++
+		start, n := i, 1
+		if b != BindCore {
+			start, n = EqualRun(len(cores), local, i)
 		}
-		cpus[i] = slices.Concat(cores[next : next+n]...)
-		next += n
+		cpus[i] = slices.Concat(cores[start : start+n]...)
 	}
 	return cpus, nil
+}
+
+// EqualRun returns the start and length of part i of n items cut into
+// parts equal runs in order, the first parts one item longer where they
+// do not divide evenly: how Run shares a host's cores among its ranks,
+// and comm a machine's CPUs among the hosts that share it. parts must be
+// positive and i in [0, parts).
+func EqualRun(n, parts, i int) (start, size int) {
+	per, extra := n/parts, n%parts
+	start, size = i*per+min(i, extra), per
+	if i < extra {
+		size++
+	}
+	return start, size
 }
 
 // groupCores groups cpus by core: coreOf gives a CPU's core key (package

@@ -135,3 +135,25 @@ func TestRunBindsRanks(t *testing.T) {
 		t.Errorf("auto with more ranks than cores: rank 0 runs on %q, want all of %q", auto[0], allList)
 	}
 }
+
+// EqualRun cuts n items into parts runs in order, covering each item
+// once, the first n%parts runs one longer.
+func TestEqualRun(t *testing.T) {
+	for _, tc := range []struct{ n, parts int }{{4, 2}, {5, 2}, {7, 3}, {2, 2}, {16, 5}, {1, 1}} {
+		next := 0
+		for i := range tc.parts {
+			start, size := EqualRun(tc.n, tc.parts, i)
+			want := tc.n / tc.parts
+			if i < tc.n%tc.parts {
+				want++
+			}
+			if start != next || size != want {
+				t.Errorf("EqualRun(%d, %d, %d) = %d, %d; want %d, %d", tc.n, tc.parts, i, start, size, next, want)
+			}
+			next = start + size
+		}
+		if next != tc.n {
+			t.Errorf("EqualRun(%d, %d, ·) covers %d items", tc.n, tc.parts, next)
+		}
+	}
+}
