@@ -7,7 +7,9 @@
  * size of -l, a ping-pong of -n round trips; the value is the one-way time
  * in microseconds. With -m, rank 0 prints {"bench":"start",...} as each
  * bandwidth case begins, so that whoever reads its output can start a
- * competing flow then; -p MS pauses that long after it. */
+ * competing flow then (-p MS pauses that long after it), and
+ * {"bench":"half",...} once the first half of its messages are through,
+ * for the flow to stop. */
 #include "common.h"
 
 struct railopts {
@@ -45,11 +47,14 @@ static void parse_railopts(int argc, char **argv, struct railopts *o)
 }
 
 /* stream sends n messages of size bytes, window at a time, and waits for
- * rank 1's word that it has them all. */
-static void stream(int rank, char *buf, long size, long n, int window)
+ * rank 1's word that it has them all. With marks, rank 0 prints "half"
+ * once the window holding the message that completes the first half
+ * (rounded up) is through. */
+static void stream(int rank, char *buf, long size, long n, int window, int marks)
 {
 	MPI_Request reqs[1024];
 	char ack[4];
+	int halved = 0;
 	for (long i = 0; i < n; i += window) {
 		int w = n - i < window ? (int)(n - i) : window;
 		for (int k = 0; k < w; k++) {
@@ -59,6 +64,10 @@ static void stream(int rank, char *buf, long size, long n, int window)
 				MPI_Irecv(buf, size, MPI_CHAR, 0, 2, MPI_COMM_WORLD, &reqs[k]);
 		}
 		MPI_Waitall(w, reqs, MPI_STATUSES_IGNORE);
+		if (rank == 0 && marks && !halved && i + w >= (n + 1) / 2) {
+			emit("half", size, n, 0);
+			halved = 1;
+		}
 	}
 	if (rank == 0)
 		MPI_Recv(ack, 4, MPI_CHAR, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -89,7 +98,7 @@ static void bandwidth(int rank, struct railopts *o, long size)
 	window = window < 2 ? 2 : window > 64 ? 64 : window;
 	if (window > n)
 		window = n;
-	stream(rank, buf, size, window, (int)window); /* connections up, buffers touched */
+	stream(rank, buf, size, window, (int)window, 0); /* connections up, buffers touched */
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0 && o->marks) {
 		emit("start", size, n, 0);
@@ -97,7 +106,7 @@ static void bandwidth(int rank, struct railopts *o, long size)
 			usleep(o->pause_ms * 1000);
 	}
 	double t0 = MPI_Wtime();
-	stream(rank, buf, size, n, (int)window);
+	stream(rank, buf, size, n, (int)window, o->marks);
 	double t = MPI_Wtime() - t0;
 	if (rank == 0)
 		emit("bandwidth", size, n, (double)size * n / t / 1e6);

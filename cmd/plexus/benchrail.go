@@ -52,11 +52,12 @@ for each impl:
              non-blocking reads, as a Link's polling Recv reads: the
              floor of the Links' small-message path
 --compete runs every bandwidth case again with a bulk TCP flow on the
-fastest rail for the first half of the time the case would take at the
-ideal rate. The output ends with the ratios against the targets: plexus
+fastest rail for the first half of each impl's run: from its first
+timed message until half of its messages are through. The output ends with the ratios against the targets: plexus
 ≥ 0.97 of ideal at 1 MiB and over, ≥ 1.15× iso, ≥ 1.1× weighted under
-the competing flow, ≥ 1× Open MPI. --runs N runs every case N times (Open
-MPI's program N times) and reports the median. --cases runs only the
+the competing flow, ≥ 1× Open MPI. --runs N runs every impl's cases N
+times, in N rounds of every impl one after the other (Open MPI's program
+once a round), and reports each case's median. --cases runs only the
 bandwidth or the latency cases; --iters sets the round trips of each
 latency case (and Open MPI's). --slice sets the Links'
 slice size (multirail.Config.Slice; -1: post every message whole). --json prints one JSON
@@ -88,7 +89,7 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.quick, "quick", false, "three bandwidth sizes, two latency sizes, fewer bytes: a smoke test")
 	fs.BoolVar(&o.compete, "compete", false, "also run the bandwidth cases with a competing flow on the fastest rail")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array of rows instead of tables")
-	fs.IntVar(&o.runs, "runs", 1, "run every case `N` times and report the median")
+	fs.IntVar(&o.runs, "runs", 1, "run every impl's cases in `N` rounds and report each case's median")
 	fs.StringVar(&o.cases, "cases", strings.Join(railCases, ","), "the benches to run, a comma-separated `LIST` of bandwidth, latency")
 	fs.IntVar(&o.iters, "iters", 0, "`N` round trips per latency case (0: 1000, 100 with --quick)")
 	fs.IntVar(&o.slice, "slice", 0, "the Links post messages over `BYTES` a slice at a time (multirail.Config.Slice: 0 the default, -1 never)")

@@ -87,8 +87,9 @@ func TestBenchRailUsage(t *testing.T) {
 }
 
 // TestRailSizes: the quick sizes are a subset of the full ones, each
-// bandwidth case moves at least four messages, and the compete window is
-// half the time at the ideal rate.
+// bandwidth case moves at least four messages, and the competing flow
+// stops when the first half of a case's messages (rounded up) are
+// through.
 func TestRailSizes(t *testing.T) {
 	full, quick := newRailSizes(false), newRailSizes(true)
 	if len(full.bw) != 11 || full.bw[0] != 64<<10 || full.bw[10] != 64<<20 || len(full.lat) != 6 || full.lat[5] != 4096 {
@@ -109,9 +110,16 @@ func TestRailSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two rails of 1 MiB per 10 ms: 4 MiB take 20 ms at the ideal rate.
-	if d := competeFor([]rail.Profile{p, p}, 1<<20, 4<<20); d != 10*time.Millisecond {
-		t.Errorf("competeFor = %v, want 10ms", d)
+	for n, want := range map[int]int{1: 1, 2: 1, 4: 2, 5: 3, 2048: 1024} {
+		if got := halfOf(n); got != want {
+			t.Errorf("halfOf(%d) = %d, want %d", n, got, want)
+		}
+		h := halfway{n: n}
+		for i := 1; i <= n; i++ {
+			if h.step() != (i == want) {
+				t.Errorf("halfway of %d: step %d said %v", n, i, i != want)
+			}
+		}
 	}
 	if k := fastest([]rail.Profile{p, p, {Samples: []rail.Sample{{Size: 1 << 20, Time: time.Millisecond}}}}); k != 2 {
 		t.Errorf("fastest = %d, want 2", k)

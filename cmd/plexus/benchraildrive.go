@@ -22,12 +22,13 @@ type railDriver struct {
 	// Open MPI was told.
 	sameKernel bool
 	mpiNote    string
+	tally      *railTally // the cases' runs, over the rounds
 }
 
 // driveRails samples the rails, runs every case of every impl, and
 // prints the rows; the job ends with rank 1 told so, even after a failure.
 func driveRails(ctx context.Context, c *cli, o *benchRailOpts, impls []string, s *railSession) error {
-	d := &railDriver{c: c, o: o, s: s, sizes: o.railSizes()}
+	d := &railDriver{c: c, o: o, s: s, sizes: o.railSizes(), tally: newRailTally()}
 	var peerBoot string
 	err := railRecv(ctx, s.w, 1, tagRailKernel, &peerBoot)
 	d.sameKernel = peerBoot != "" && peerBoot == bootID()
@@ -53,10 +54,18 @@ func (d *railDriver) run(ctx context.Context, impls []string) error {
 	for _, size := range d.sizes.bw {
 		d.emit(railRow{Bench: "bandwidth", Impl: "ideal", Size: size, Value: idealRate(d.profiles, size) * 8 / 1e6, Unit: "Mbit/s"})
 	}
-	for _, impl := range impls {
-		if err := d.impl(ctx, impl); err != nil {
-			return fmt.Errorf("%s: %w", impl, err)
+	for round := 1; round <= d.o.runs; round++ {
+		for _, impl := range impls {
+			if d.o.runs > 1 {
+				fmt.Fprintf(d.c.stderr, "round %d of %d: ", round, d.o.runs)
+			}
+			if err := d.impl(ctx, impl); err != nil {
+				return fmt.Errorf("%s: %w", impl, err)
+			}
 		}
+	}
+	for _, r := range d.tally.rows() {
+		d.emit(r)
 	}
 	return nil
 }
@@ -100,26 +109,18 @@ func (d *railDriver) competeModes() []int {
 	return []int{0}
 }
 
-// one runs one case --runs times and prints its row: the median run, or
-// the first failure.
+// one runs one case once, for this round, unless it failed in an
+// earlier one.
 func (d *railDriver) one(ctx context.Context, cs railCase) error {
 	cs.Fast, cs.Profiles, cs.Slice = d.fast, d.profiles, d.o.slice
-	var vals []float64
-	var r railRow
-	for range d.o.runs {
-		var err error
-		if r, err = d.once(ctx, cs); err != nil {
-			return err
-		}
-		if r.Value == 0 {
-			break
-		}
-		vals = append(vals, r.Value)
+	if d.tally.skip(railRow{Bench: cs.Bench, Impl: cs.Impl, Size: cs.Size, Compete: cs.Compete > 0, Aggregated: cs.Aggregated}) {
+		return nil
 	}
-	if len(vals) == d.o.runs {
-		r.Value, r.Runs = median(vals), len(vals)
+	r, err := d.once(ctx, cs)
+	if err != nil {
+		return err
 	}
-	d.emit(r)
+	d.tally.add(r)
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"sync"
 	"time"
@@ -61,14 +60,13 @@ func timeLink(ctx context.Context, l *multirail.Link, cs railCase, comps []net.C
 		err := pingLink(ctx, l, msg, cs.Count)
 		return time.Since(t0), err
 	}
-	if err := streamLink(ctx, l, msg, cs.Warm); err != nil {
+	if err := streamLink(ctx, l, msg, cs.Warm, nil); err != nil {
 		return 0, err
 	}
-	if len(comps) > 0 {
-		compete(comps[0], competeFor(cs.Profiles, cs.Size, cs.Size*cs.Count))
-	}
+	k := competeIf(comps)
+	defer k.stop()
 	t0 := time.Now()
-	err := streamLink(ctx, l, msg, cs.Count)
+	err := streamLink(ctx, l, msg, cs.Count, k.stop)
 	return time.Since(t0), err
 }
 
@@ -91,22 +89,26 @@ func pingLink(ctx context.Context, l *multirail.Link, msg []byte, n int) error {
 
 // streamLink sends msg n times, window(len(msg)) of them in flight, each
 // Send on a goroutine of its own: the Link plans each message counting
-// what the rails still have queued.
-func streamLink(ctx context.Context, l *multirail.Link, msg []byte, n int) error {
+// what the rails still have queued. half, if not nil, is called once
+// halfOf(n) Sends have returned (their messages acknowledged).
+func streamLink(ctx context.Context, l *multirail.Link, msg []byte, n int, half func()) error {
 	sem := make(chan struct{}, window(len(msg)))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
+	h := halfway{n: n}
 	for range n {
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := l.Send(ctx, msg); err != nil {
-				mu.Lock()
-				first = errors.Join(first, err)
-				mu.Unlock()
+			err := l.Send(ctx, msg)
+			mu.Lock()
+			first = errors.Join(first, err)
+			if h.step() && half != nil {
+				go half() // it waits for the flow to close
 			}
+			mu.Unlock()
 			<-sem
 		}()
 	}
@@ -150,50 +152,4 @@ func serveLink(ctx context.Context, s *railSession, cs railCase, got *int64) (fu
 		l.Release(m) // Send has copied it or seen it acknowledged
 	}
 	return closer, nil
-}
-
-// dialCompetitors opens rank 0's ends of the case's competing flows, on
-// the fastest rail.
-func dialCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.Conn, error) {
-	var out []net.Conn
-	for range cs.Compete {
-		c, err := s.dial(ctx, s.rails[cs.Fast])
-		if err != nil {
-			closeAll(out)
-			return nil, fmt.Errorf("competing flow: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-// acceptCompetitors accepts rank 1's ends of the competing flows and
-// reads each, discarding, until rank 0 closes it.
-func acceptCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.Conn, error) {
-	var out []net.Conn
-	for range cs.Compete {
-		c, err := s.accept(ctx, s.lns[cs.Fast])
-		if err != nil {
-			closeAll(out)
-			return nil, fmt.Errorf("competing flow: %w", err)
-		}
-		out = append(out, c)
-		go io.Copy(io.Discard, c)
-	}
-	return out, nil
-}
-
-// compete writes to c as fast as it takes bytes, for d, then closes it:
-// a bulk TCP flow sharing the rail with the benchmark.
-func compete(c net.Conn, d time.Duration) {
-	c.SetWriteDeadline(time.Now().Add(d))
-	go func() {
-		buf := make([]byte, 256<<10)
-		for {
-			if _, err := c.Write(buf); err != nil {
-				break
-			}
-		}
-		c.Close()
-	}()
 }

@@ -43,33 +43,22 @@ type mpiLine struct {
 	Value float64 `json:"value"`
 }
 
-// mpirun runs the program --runs times and prints the median of each
-// case, or a row saying why it failed.
+// mpirun runs the program once, for this round, and tallies its cases;
+// a failure is tallied as a row saying why, and Open MPI is not run
+// again with that competition.
 func (d *railDriver) mpirun(ctx context.Context, compete bool) error {
-	type key struct {
-		bench string
-		size  int
+	failure := railRow{Bench: "bandwidth", Impl: "openmpi", Unit: "Mbit/s", Compete: compete}
+	if d.tally.skip(failure) {
+		return nil
 	}
-	var order []key
-	rows, vals := map[key]railRow{}, map[key][]float64{}
-	for range d.o.runs {
-		got, err := d.mpirunOnce(ctx, compete)
-		if err != nil {
-			d.emit(railRow{Bench: "bandwidth", Impl: "openmpi", Unit: "Mbit/s", Compete: compete, Note: "failed: " + err.Error()})
-			return nil
-		}
-		for _, r := range got {
-			k := key{r.Bench, r.Size}
-			if _, ok := rows[k]; !ok {
-				order = append(order, k)
-			}
-			rows[k], vals[k] = r, append(vals[k], r.Value)
-		}
+	got, err := d.mpirunOnce(ctx, compete)
+	if err != nil {
+		failure.Note = "failed: " + err.Error()
+		d.tally.add(failure)
+		return nil
 	}
-	for _, k := range order {
-		r := rows[k]
-		r.Value, r.Runs = median(vals[k]), len(vals[k])
-		d.emit(r)
+	for _, r := range got {
+		d.tally.add(r)
 	}
 	return nil
 }
@@ -115,6 +104,8 @@ func (d *railDriver) runPeer(ctx context.Context, competing bool, comps []net.Co
 	var rows []railRow
 	sc := bufio.NewScanner(out)
 	started := 0
+	flow := competeIf(nil) // the running case's competing flow
+	defer func() { flow.stop() }()
 	for sc.Scan() {
 		var l mpiLine
 		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Size <= 0 {
@@ -124,9 +115,12 @@ func (d *railDriver) runPeer(ctx context.Context, competing bool, comps []net.Co
 		switch l.Bench {
 		case "start":
 			if started < len(comps) {
-				compete(comps[started], competeFor(d.profiles, l.Size, l.Size*l.Iters))
+				flow.stop()
+				flow = startCompeting(comps[started])
 				started++
 			}
+		case "half":
+			flow.stop()
 		case "latency":
 			rows = append(rows, railRow{Bench: "latency", Impl: "openmpi", Size: l.Size, Value: l.Value, Unit: "us", Bytes: 2 * int64(l.Size) * int64(l.Iters), Note: d.mpiNote})
 		case "bandwidth":

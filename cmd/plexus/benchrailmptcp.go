@@ -95,14 +95,13 @@ func timeStream(c net.Conn, cs railCase, comps []net.Conn) (time.Duration, error
 		err := pingConn(c, buf, cs.Count)
 		return time.Since(t0), err
 	}
-	if err := sendConn(c, buf, cs.Warm); err != nil {
+	if err := sendConn(c, buf, cs.Warm, nil); err != nil {
 		return 0, err
 	}
-	if len(comps) > 0 {
-		compete(comps[0], competeFor(cs.Profiles, cs.Size, cs.Size*cs.Count))
-	}
+	k := competeIf(comps)
+	defer k.stop()
 	t0 := time.Now()
-	err := sendConn(c, buf, cs.Count)
+	err := sendConn(c, buf, cs.Count, k.stop)
 	return time.Since(t0), err
 }
 
@@ -118,14 +117,20 @@ func pingConn(c net.Conn, buf []byte, n int) error {
 	return nil
 }
 
-// sendConn writes n messages of buf and waits for the peer's byte.
-func sendConn(c net.Conn, buf []byte, n int) error {
+// sendConn writes n messages of buf and waits for the peer's byte. half,
+// if not nil, is called once halfOf(n) messages are written: the socket's
+// buffer, all that may not be through yet, is small against half a case.
+func sendConn(c net.Conn, buf []byte, n int, half func()) error {
 	if n == 0 {
 		return nil
 	}
+	h := halfway{n: n}
 	for range n {
 		if _, err := c.Write(buf); err != nil {
 			return err
+		}
+		if h.step() && half != nil {
+			go half() // it waits for the flow to close
 		}
 	}
 	_, err := io.ReadFull(c, make([]byte, 1))

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
 	"github.com/plexus-hpc/plexus/transport/multirail"
@@ -247,11 +246,4 @@ func idealRate(ps []rail.Profile, size int) float64 {
 		sum += p.Bandwidth(size)
 	}
 	return sum
-}
-
-// competeFor is how long the competing flow of a bandwidth case runs:
-// half the time its bytes take at the ideal rate, the same for every
-// impl, so that each meets the same competition.
-func competeFor(ps []rail.Profile, size, bytes int) time.Duration {
-	return time.Duration(float64(bytes) / idealRate(ps, size) / 2 * float64(time.Second))
 }
