@@ -50,6 +50,44 @@ func TestBenchRailLatency(t *testing.T) {
 	}
 }
 
+// TestBenchRailCompete runs the bandwidth cases with and without the
+// competing flow (--compete) in two rounds (--runs 2) for a Link, MPTCP
+// and Open MPI: every impl gives, for each quick size, a row without the
+// flow and one with it, each the median of both rounds, each having moved
+// its bytes; Open MPI's program marks its halfway point on its output
+// without that line being taken for a row.
+func TestBenchRailCompete(t *testing.T) {
+	rows := railRows(t, "--cases", "bandwidth", "--compete", "--runs", "2", "--impls", "plexus,mptcp,openmpi")
+	quick := newRailSizes(true)
+	count := map[string]int{}
+	for _, r := range rows {
+		if r.Impl == "ideal" {
+			continue
+		}
+		if r.Size == 0 && strings.Contains(r.Note, "not run") || strings.Contains(r.Note, "MPTCP") && r.Size == 0 {
+			t.Logf("%s: %s", r.Impl, r.Note)
+			count[r.Impl] = -1
+			continue
+		}
+		if r.Bench != "bandwidth" || strings.Contains(r.Note, "failed") || r.Runs != 2 {
+			t.Errorf("row %+v: want a bandwidth row over 2 runs, not failed", r)
+			continue
+		}
+		checkRailRow(t, r)
+		count[fmt.Sprintf("%s %v", r.Impl, r.Compete)]++
+	}
+	for _, impl := range []string{"plexus", "mptcp", "openmpi"} {
+		if count[impl] == -1 {
+			continue
+		}
+		for _, c := range []bool{false, true} {
+			if n := count[fmt.Sprintf("%s %v", impl, c)]; n != len(quick.bw) {
+				t.Errorf("%s, competing %v: %d rows, want %d", impl, c, n, len(quick.bw))
+			}
+		}
+	}
+}
+
 // checkRailImpl checks impl's rows: either one note saying it did not
 // run, or a row per quick size, each with its bytes moved.
 func checkRailImpl(t *testing.T, impl string, rows []railRow, quick railSizes) {
