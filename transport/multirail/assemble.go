@@ -46,7 +46,7 @@ func (a *assembly) add(h header, data []byte) (dup bool, err error) {
 	if h.msg < a.next {
 		return true, nil
 	}
-	if h.msg == a.next && h.off == 0 && uint64(h.len) == h.total && a.partial[h.msg] == nil {
+	if h.msg == a.next && h.off == 0 && uint64(h.len) == h.total && (len(a.partial) == 0 || a.partial[h.msg] == nil) {
 		a.whole = append(a.whole, data)
 		a.next++
 		return false, nil

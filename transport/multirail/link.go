@@ -31,7 +31,7 @@ type Link struct {
 	sendCond *sync.Cond // window space, a message's end, failure
 	recvCond *sync.Cond // a message in the inbox, inbox space, failure
 	nextMsg  uint64
-	pending  map[chunkKey]*pendChunk
+	tick     uint64 // the deadline watch's ticks so far (deadline.go)
 	// unsettled is the messages posted, in order, from the oldest not
 	// yet wholly acknowledged on; inflight is the sum of their lengths.
 	// That is what the peer may hold as partial messages (a message
@@ -44,6 +44,7 @@ type Link struct {
 	// posted behind it wait here with it.
 	queue []*sendMsg
 	snap  []rail.Rail // snapshot's scratch
+	idle  idlePick    // pickWhole's memo
 	free  []*sendMsg  // recycled records of eager messages (recycle.go)
 	asm   *assembly
 	// inbox[inHead:] is the messages complete and not yet received; the
@@ -64,22 +65,21 @@ type Link struct {
 	stats   Stats
 }
 
-type chunkKey struct{ msg, off uint64 }
-
 // pendChunk is a chunk sent and not yet acknowledged: queued on rail at
-// posted, predicted to be acknowledged after expect by the rail's
-// slowdown then, slow (Link.learn compares with that one: with many
-// chunks in flight the slowdown moves between a chunk's post and its
-// acknowledgement).
+// posted (zero for an eager chunk, which Link.learn skips), predicted to
+// be acknowledged after expect by the rail's slowdown then, slow
+// (Link.learn compares with that one: with many chunks in flight the
+// slowdown moves between a chunk's post and its acknowledgement), late
+// from the watch's tick due on.
 type pendChunk struct {
-	h        header
-	data     []byte
-	rail     int
-	posted   time.Time
-	expect   time.Duration
-	slow     float64
-	deadline time.Time
-	msg      *sendMsg
+	h      header
+	data   []byte
+	rail   int
+	posted time.Time
+	expect time.Duration
+	slow   float64
+	due    uint64
+	msg    *sendMsg
 }
 
 // sendMsg is a message waiting for its chunks' acknowledgements: data
@@ -156,7 +156,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	if len(conns) == 0 || len(conns) != len(profiles) {
 		return nil, fmt.Errorf("multirail: %d rails and %d profiles: want as many, at least one", len(conns), len(profiles))
 	}
-	l := &Link{cfg: cfg, stop: make(chan struct{}), pending: map[chunkKey]*pendChunk{}, asm: newAssembly(cfg.Window)}
+	l := &Link{cfg: cfg, stop: make(chan struct{}), asm: newAssembly(cfg.Window)}
 	l.sendCond, l.recvCond = sync.NewCond(&l.mu), sync.NewCond(&l.mu)
 	l.spinner.Wakes = true
 	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
@@ -170,7 +170,7 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 		go l.readLoop(rc)
 	}
 	l.wg.Add(1)
-	go l.watch()
+	go l.watch(tickLen(cfg.AckTimeout))
 	return l, nil
 }
 
@@ -214,9 +214,11 @@ func (l *Link) Close() error {
 // The caller holds mu.
 func (l *Link) failWaiters(err error) {
 	l.dead.Store(true)
-	for k, p := range l.pending {
-		p.msg.finish(err)
-		delete(l.pending, k)
+	for _, rc := range l.rails {
+		for _, p := range rc.pend.takeAll() {
+			p.msg.finish(err)
+		}
+		rc.unacked = 0
 	}
 	for _, m := range l.queue {
 		m.finish(err)
@@ -224,32 +226,6 @@ func (l *Link) failWaiters(err error) {
 	l.unsettled, l.inflight, l.queue = nil, 0, nil
 	l.sendCond.Broadcast()
 	l.recvCond.Broadcast()
-}
-
-// watch fails the rails whose chunks go unacknowledged past their
-// deadline: a link that is down may not say so for a long time.
-func (l *Link) watch() {
-	defer l.wg.Done()
-	t := time.NewTicker(max(l.cfg.AckTimeout/4, 10*time.Millisecond))
-	defer t.Stop()
-	for {
-		select {
-		case <-l.stop:
-			return
-		case <-t.C:
-		}
-		l.mu.Lock()
-		now, late := l.cfg.Now(), map[int]bool{}
-		for _, p := range l.pending {
-			if now.After(p.deadline) && !l.rails[p.rail].down {
-				late[p.rail] = true
-			}
-		}
-		l.mu.Unlock()
-		for i := range late {
-			l.railFailed(i, fmt.Errorf("multirail: rail %d: a chunk went unacknowledged past its deadline", i))
-		}
-	}
 }
 
 // Recv returns the next message, waiting until one is complete, ctx

@@ -14,7 +14,7 @@ import (
 // before Send returns), against the same round trip over one bare TCP
 // connection: the Link's own cost per message.
 func BenchmarkPingPong(b *testing.B) {
-	for _, size := range []int{4, 4096} {
+	for _, size := range []int{4, 1024, 4096} {
 		for _, split := range []Split{SplitPlexus, SplitIso} {
 			b.Run(fmt.Sprintf("impl=link/split=%d/size=%d", split, size), func(b *testing.B) {
 				benchLinkPingPong(b, split, size)

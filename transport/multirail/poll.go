@@ -3,7 +3,6 @@ package multirail
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/plexus-hpc/plexus/internal/wait"
 )
@@ -14,15 +13,17 @@ import (
 // netpoller wake-up of a reader goroutine and no wake-up of Recv after
 // it. Meanwhile the rails' reader goroutines stand aside: woken by the
 // netpoller for every frame, they would only contend for rmu and the CPU.
-// A reader waits instead until no poll came for wait.StandAside, or
-// until the poller says it is going to sleep, and then reads (and waits
-// in the netpoller) as usual; so a rail is never left unread for longer
-// than that, even if its poller stops calling. A Send or Flush that waits
-// for acknowledgements ends the standing aside: the readers bring them.
-// transport/tcp polls its connections the same way.
-
-// epoch is the origin of the rails' poll times.
-var epoch = time.Now()
+// A spin counts itself on each rail it polls (railConn.spins, once a
+// spin: a clock read or a shared write on every poll cost more than the
+// rest of an empty poll), and a reader stands aside while the count moves:
+// it looks again every wait.StandAside, and reads (and waits in poll(2))
+// as usual once a whole wait.StandAside went by with no spin, or once the
+// poller says it is going to sleep. So a rail is never left unread for
+// longer than twice wait.StandAside after the last spin that polled it
+// began (a spin lasts far less: wait.Poller), even if its poller stops
+// calling. A Send or Flush that waits for acknowledgements ends the
+// standing aside: the readers bring them. transport/tcp polls its
+// connections the same way.
 
 // spin polls the rails until ready reports true (it returns true), ctx
 // ends or the spin is over (false). ready is called without mu. The
@@ -34,7 +35,9 @@ var epoch = time.Now()
 // next spins poll under the policy that fits.
 func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 	poll := func(n int) bool {
-		l.pollRails(n%pollAll == 0)
+		// A rail is counted at its first poll of the spin: the hot one at
+		// the first, the others at the first that polls them all.
+		l.pollRails(n%pollAll == 0, n == 1 || n == pollAll)
 		return ready()
 	}
 	stop := func() bool { return ctx.Err() != nil }
@@ -57,12 +60,16 @@ func (l *Link) spin(ctx context.Context, ready func() bool) bool {
 const pollAll = 4
 
 // pollRails polls the rail last found busy, or every rail if all is
-// set, and takes down a rail whose poll failed.
-func (l *Link) pollRails(all bool) {
+// set, counting the spin on each rail it polls if count is set, and
+// takes down a rail whose poll failed.
+func (l *Link) pollRails(all, count bool) {
 	hot := int(l.hot.Load())
 	for _, rc := range l.rails {
 		if rc.sock == nil || (!all && rc.i != hot) {
 			continue
+		}
+		if count {
+			rc.spins.Add(1)
 		}
 		got, err := l.poll(rc)
 		if err != nil {
@@ -78,10 +85,11 @@ func (l *Link) pollRails(all bool) {
 // the Link's error.
 func (l *Link) recvReady() bool { return l.ready.Load() > 0 || l.dead.Load() }
 
-// pollDone ends the rails' readers' standing aside now.
+// pollDone ends the rails' readers' standing aside now: the spins
+// counted so far are over.
 func (l *Link) pollDone() {
 	for _, rc := range l.rails {
-		rc.polled.Store(0)
+		rc.spinsOver.Store(rc.spins.Load())
 		rc.wakeReader()
 	}
 }
@@ -90,7 +98,6 @@ func (l *Link) pollDone() {
 // goroutine is reading it; it reports whether it read anything, and the
 // error that ends the rail, if it met one.
 func (l *Link) poll(rc *railConn) (got bool, err error) {
-	rc.polled.Store(int64(time.Since(epoch)))
 	if !rc.rmu.TryLock() {
 		return false, nil
 	}
@@ -99,9 +106,7 @@ func (l *Link) poll(rc *railConn) (got bool, err error) {
 		return false, nil
 	}
 	rc.got = false
-	if err := l.drain(rc); err != errAgain {
-		rc.rerr = err
-	}
+	rc.rerr = l.drain(rc)
 	return rc.got, rc.rerr
 }
 
@@ -114,27 +119,42 @@ func (rc *railConn) wakeReader() {
 	}
 }
 
-// standingAside reports whether a poll came within wait.StandAside.
-func (rc *railConn) standingAside() bool {
-	last := rc.polled.Load()
-	return last != 0 && time.Duration(int64(time.Since(epoch))-last) < wait.StandAside
-}
-
-// standAside waits while pollers read the rail. Only the reader
-// goroutine may call it.
+// standAside waits while pollers read the rail: from a spin counted
+// since the reader last stopped standing aside until a whole
+// wait.StandAside goes by with none, or pollDone says the spins are
+// over. Only the reader goroutine may call it.
 func (rc *railConn) standAside() {
-	if !rc.standingAside() {
+	seen := rc.spins.Load()
+	if !asideFor(seen, rc.readFrom, rc.spinsOver.Load()) {
+		rc.readFrom = seen
 		return
 	}
-	t := time.NewTimer(wait.StandAside)
+	t := rc.asideTimer
+	t.Reset(wait.StandAside)
 	defer t.Stop()
-	for rc.standingAside() {
+	for {
 		select {
-		case <-rc.resume:
+		case <-rc.resume: // pollDone; stale if a spin began since
+			if now := rc.spins.Load(); now == rc.spinsOver.Load() {
+				rc.readFrom = now
+				return
+			}
 		case <-rc.stop:
 			return
 		case <-t.C:
+			now := rc.spins.Load()
+			if !asideFor(now, seen, rc.spinsOver.Load()) {
+				rc.readFrom = now
+				return
+			}
+			seen = now
 			t.Reset(wait.StandAside)
 		}
 	}
 }
+
+// asideFor reports whether a reader stands aside: whether spins were
+// counted on its rail since it last looked (the count now against the
+// count then) and pollDone has not said that they are over (the count
+// it saw then).
+func asideFor(now, then, over uint64) bool { return now != then && now != over }

@@ -2,6 +2,7 @@ package multirail
 
 import (
 	"hash/crc32"
+	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
 )
@@ -73,7 +74,7 @@ func (l *Link) unackedTotal() int {
 // postEager posts a small message m, whole from its caller's goroutine
 // if it goes on one rail. The caller holds mu.
 func (l *Link) postEager(m *sendMsg, send bool) {
-	if r, done, ok := planWhole(l.cfg.Split, l.snapshot(), m.size, l.cfg.Strategy); ok {
+	if r, done, ok := l.pickWhole(m.size); ok {
 		l.postWhole(m, send, rail.Chunk{Rail: r, Len: m.size, Done: done})
 		return
 	}
@@ -104,7 +105,9 @@ func (l *Link) postWhole(m *sendMsg, send bool, c rail.Chunk) {
 	m.eager = send
 	m.next, m.left = m.size, 1
 	p := l.pendOf(m, 0, c)
-	l.claimFor(m, l.assign(p, c.Rail, l.cfg.Now(), c.Done), c.Rail)
+	// No clock read: a whole small chunk teaches Link.learn nothing, and
+	// its deadline is counted in the watch's ticks (deadline.go).
+	l.claimFor(m, l.assign(p, c.Rail, time.Time{}, c.Done), c.Rail)
 	if send && m.direct != nil {
 		m.holds = 2 // the Link's books and the Send writing it: recycle.go
 	}
@@ -147,8 +150,8 @@ func (l *Link) postPlanned(m *sendMsg, chunks []rail.Chunk) {
 	}
 }
 
-// pendOf makes and records the pending chunk c of m, its offset in m
-// from base. The caller holds mu.
+// pendOf makes the pending chunk c of m, its offset in m from base
+// (assign records it). The caller holds mu.
 func (l *Link) pendOf(m *sendMsg, base int, c rail.Chunk) *pendChunk {
 	data := m.data[base+c.Offset : base+c.Offset+c.Len]
 	h := header{kind: kindData, len: uint32(c.Len), msg: m.id, off: uint64(base + c.Offset), total: uint64(m.size),
@@ -159,6 +162,5 @@ func (l *Link) pendOf(m *sendMsg, base int, c rail.Chunk) *pendChunk {
 	}
 	m.firstUsed = true
 	*p = pendChunk{h: h, data: data, msg: m}
-	l.pending[chunkKey{m.id, h.off}] = p
 	return p
 }

@@ -11,9 +11,10 @@ import (
 )
 
 // railConn is one rail: its connection, its profile, the queue its
-// writer drains, and what its readers share. unacked, down and slowdown
-// are guarded by Link.mu; jobs, spare, writing, urgent and ackArmed by
-// qmu; dec, rerr and got by rmu; polled is atomic.
+// writer drains, and what its readers share. unacked, pend, down and
+// slowdown are guarded by Link.mu; jobs, spare, writing, urgent and ackArmed by
+// qmu; dec, rerr and got by rmu; spins and spinsOver are atomic;
+// readFrom is the reader goroutine's alone.
 type railConn struct {
 	i int
 	// sock is the rail's socket out of the netpoller (sock_linux.go);
@@ -22,7 +23,8 @@ type railConn struct {
 	sock     *sock
 	conn     net.Conn
 	profile  rail.Profile
-	unacked  int // bytes of the chunks on the rail not yet acknowledged
+	unacked  int      // bytes of the chunks on the rail not yet acknowledged
+	pend     pendList // those chunks, oldest first (pending.go)
 	down     bool
 	slowdown float64 // learnt from acks: see Link.learn
 	stop     <-chan struct{}
@@ -37,12 +39,21 @@ type railConn struct {
 	wake     chan struct{} // capacity 1: urgent jobs were added
 	wbuf     []byte        // the current writer's: see writeJobs
 
-	rmu    sync.Mutex
-	dec    decoder
-	rerr   error
-	got    bool          // drain read something: see Link.pollRails
-	polled atomic.Int64  // when a Recv last polled the rail, from epoch; 0: none polls
-	resume chan struct{} // capacity 1: a poller is done
+	rmu  sync.Mutex
+	dec  decoder
+	rerr error
+	got  bool // drain read something: see Link.pollRails
+	// spins counts the spins that polled the rail; spinsOver is the count
+	// when pollDone last said they were over, readFrom the count when the
+	// reader last stopped standing aside (poll.go).
+	spins     atomic.Uint64
+	spinsOver atomic.Uint64
+	readFrom  uint64
+	resume    chan struct{} // capacity 1: a poller is done
+	// asideTimer is the reader's while it stands aside, made once: a
+	// timer made at every standing aside was an allocation (and garbage)
+	// every few messages where spins end now and then.
+	asideTimer *time.Timer
 }
 
 // ackDelay is the longest a lazy acknowledgement waits for a write on
@@ -57,6 +68,8 @@ func newRailConn(i int, c net.Conn, p rail.Profile, stop <-chan struct{}, pool *
 	rc.sock = newSock(c)
 	rc.ackTimer = time.AfterFunc(time.Hour, rc.ackDue)
 	rc.ackTimer.Stop()
+	rc.asideTimer = time.NewTimer(time.Hour)
+	rc.asideTimer.Stop()
 	return rc
 }
 

@@ -46,9 +46,7 @@ func (l *Link) readSock(rc *railConn) error {
 		}
 		rc.rmu.Lock()
 		if rc.rerr == nil {
-			if e := l.drain(rc); e != errAgain {
-				rc.rerr = e
-			}
+			rc.rerr = l.drain(rc)
 			l.waitInbox()
 		}
 		err := rc.rerr
@@ -78,12 +76,9 @@ func (l *Link) readConn(rc *railConn) error {
 	}
 }
 
-// errAgain is drain's report that the socket is empty for now.
-var errAgain error = syscall.EAGAIN
-
 // drain reads the rail's socket without blocking and handles every
-// whole frame, until the socket is empty (errAgain) or the stream ends
-// or breaks. A read shorter than the space it was given found the
+// whole frame, until the socket is empty (nil) or the stream ends or
+// breaks (the error). A read shorter than the space it was given found the
 // socket empty: drain returns then rather than spend a system call to
 // hear so, since the reader waits in level-triggered poll(2) and a
 // poller polls again, so bytes that came meanwhile are not lost. It
@@ -99,17 +94,25 @@ func (l *Link) drain(rc *railConn) error {
 		space := rc.dec.space()
 		n, err := rc.sock.read(space)
 		if err != nil {
+			if isErrno(err, syscall.EAGAIN) {
+				return nil
+			}
 			return err
 		}
 		rc.dec.wrote(n)
 		rc.got = true
 		if n < len(space) {
-			if err := l.handleBuffered(rc, true); err != nil {
-				return err
-			}
-			return errAgain
+			return l.handleBuffered(rc, true)
 		}
 	}
+}
+
+// isErrno reports whether err is e. A type assertion, not ==: comparing
+// an error with an Errno calls the runtime's interface comparison, and a
+// polling Recv meets EAGAIN at every empty poll.
+func isErrno(err error, e syscall.Errno) bool {
+	got, ok := err.(syscall.Errno)
+	return ok && got == e
 }
 
 // handleBuffered handles the whole frames decoded so far; unless nowait
@@ -123,7 +126,7 @@ func (l *Link) handleBuffered(rc *railConn, nowait bool) error {
 		}
 		if h.kind == kindAck {
 			l.mu.Lock()
-			l.acked(h)
+			l.acked(rc, h)
 			l.mu.Unlock()
 			continue
 		}

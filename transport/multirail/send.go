@@ -174,32 +174,33 @@ func (l *Link) snapshot() []rail.Rail {
 	return rs
 }
 
-// assign gives p to rail r, predicted done after done from now, sets its
-// deadline, and returns the job that writes it. The caller holds mu.
+// assign gives p to rail r, predicted done after done from now (now may
+// be zero where Link.learn will not look: an eager chunk), sets its
+// deadline, and returns the job that writes it, which the caller queues
+// on the rail at once (pending.go, P1). The caller holds mu.
 func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) job {
-	if p.posted != (time.Time{}) {
-		l.rails[p.rail].unacked -= int(p.h.len) // a resend leaves its failed rail
-	}
 	rc := l.rails[r]
 	rc.unacked += int(p.h.len)
+	rc.pend.push(p)
 	p.rail, p.posted, p.expect, p.slow = r, now, done, rc.slowdown
-	p.deadline = now.Add(2*done + l.cfg.AckTimeout)
+	p.due = dueTick(l.tick, 2*done+l.cfg.AckTimeout, tickLen(l.cfg.AckTimeout))
 	l.stats.Chunks[r]++
 	l.stats.Bytes[r] += int64(p.h.len)
 	return job{h: p.h, data: p.data}
 }
 
-// acked records the peer's acknowledgement of a chunk; a second one
-// (after a resend) is ignored. The caller holds mu.
-func (l *Link) acked(h header) {
-	k := chunkKey{h.msg, h.off}
-	p, ok := l.pending[k]
-	if !ok || p.h.len != h.len {
+// acked records the peer's acknowledgement h of a chunk, read from rc:
+// the oldest chunk pending there (pending.go). One from a rail that is
+// down, whose chunks were sent again, or for another chunk is ignored.
+// The caller holds mu.
+func (l *Link) acked(rc *railConn, h header) {
+	p := rc.pend.front()
+	if rc.down || p == nil || !p.matches(h) {
 		return
 	}
-	delete(l.pending, k)
+	rc.pend.pop()
 	l.learn(p)
-	l.rails[p.rail].unacked -= int(h.len)
+	rc.unacked -= int(h.len)
 	if p.msg.left--; p.msg.left == 0 && p.msg.next == p.msg.size {
 		p.msg.finish(nil)
 		l.settle()
@@ -219,31 +220,33 @@ func (l *Link) railFailed(i int, why error) {
 		return
 	}
 	rc.down = true
+	l.idle = idlePick{} // the rails changed
 	rc.shut()
 	l.stats.RailsDown = append(l.stats.RailsDown, i)
-	now := l.cfg.Now()
-	for _, p := range l.pending {
-		if p.rail != i {
-			continue
-		}
-		r, done := rail.Pick(l.snapshot(), int(p.h.len))
-		if r < 0 {
-			l.err = fmt.Errorf("%w: the last, rail %d: %v", ErrRailsDown, i, why)
-			l.failWaiters(l.err)
-			break
-		}
-		l.stats.Resent++
-		keep(p.msg)
-		l.rails[r].push(l.assign(p, r, now, done), true)
-	}
-	l.pump()
-	if l.upCount() == 0 && l.err == nil {
+	if l.upCount() == 0 {
 		l.err = fmt.Errorf("%w: the last, rail %d: %v", ErrRailsDown, i, why)
-		l.failWaiters(l.err)
+		l.failWaiters(l.err) // rail i's chunks included
+	} else {
+		l.resend(rc)
+		l.pump()
 	}
 	l.mu.Unlock()
 	if l.cfg.RailDown != nil {
 		l.cfg.RailDown(i, why)
+	}
+}
+
+// resend queues the chunks of failed rail rc again, each whole on the
+// rail up that delivers it first, in their order (pending.go, P2). At
+// least one rail must be up. The caller holds mu.
+func (l *Link) resend(rc *railConn) {
+	now := l.cfg.Now()
+	rc.unacked = 0
+	for _, p := range rc.pend.takeAll() {
+		r, done := rail.Pick(l.snapshot(), int(p.h.len))
+		l.stats.Resent++
+		keep(p.msg)
+		l.rails[r].push(l.assign(p, r, now, done), true)
 	}
 }
 
@@ -302,4 +305,5 @@ func (l *Link) learn(p *pendChunk) {
 	took := l.cfg.Now().Sub(p.posted)
 	seen := p.slow * float64(took) / float64(p.expect)
 	rc.slowdown = min(slowMax, max(slowMin, (1-learnRate)*rc.slowdown+learnRate*seen))
+	l.idle = idlePick{} // the rails changed
 }

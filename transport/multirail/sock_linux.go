@@ -61,7 +61,7 @@ func (s *sock) read(p []byte) (int, error) {
 	for {
 		n, err := syscall.Read(s.fd, p)
 		switch {
-		case err == syscall.EINTR:
+		case isErrno(err, syscall.EINTR):
 			continue
 		case err != nil:
 			return 0, err

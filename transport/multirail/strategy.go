@@ -107,3 +107,30 @@ func cut(rails []rail.Rail, n int, use []int, w []float64) []rail.Chunk {
 	}
 	return out
 }
+
+// idlePick is planWhole's answer for n bytes on idle rails (none with a
+// byte unacknowledged), while ok: which rail, and when done.
+type idlePick struct {
+	n    int
+	r    int
+	done time.Duration
+	ok   bool
+}
+
+// pickWhole is planWhole on the Link's rails now. On idle rails its
+// answer depends only on n and on what changes only with a rail's
+// failure or slowdown (which clear the memo, Link.idle), and a
+// ping-pong's every Send finds the rails idle (the answer brought the
+// acknowledgement): so it is computed once per size there, not per
+// message. The caller holds mu.
+func (l *Link) pickWhole(n int) (r int, done time.Duration, ok bool) {
+	idle := l.unackedTotal() == 0
+	if idle && l.idle.ok && l.idle.n == n {
+		return l.idle.r, l.idle.done, true
+	}
+	r, done, ok = planWhole(l.cfg.Split, l.snapshot(), n, l.cfg.Strategy)
+	if idle && ok {
+		l.idle = idlePick{n: n, r: r, done: done, ok: true}
+	}
+	return r, done, ok
+}

@@ -1,6 +1,8 @@
 package multirail
 
 import (
+	"errors"
+	"net"
 	"testing"
 	"time"
 
@@ -56,5 +58,33 @@ func TestPlanStrategies(t *testing.T) {
 		if len(chunks) != 1 || chunks[0].Rail != 0 || chunks[0].Len != n {
 			t.Errorf("split %d with rail 1 down: %+v", s, chunks)
 		}
+	}
+}
+
+// TestPickWholeMemo: on idle rails pickWhole answers as planWhole does,
+// and after a rail fails or a rail's slowdown is learnt it answers from
+// the rails as they are, not from its memo.
+func TestPickWholeMemo(t *testing.T) {
+	a, _ := pair(t, 2, Config{}, func(i, side int, c net.Conn) net.Conn { return muteConn{c} })
+	fresh := func() int {
+		r, _, _ := planWhole(a.cfg.Split, a.snapshot(), 100, a.cfg.Strategy)
+		return r
+	}
+	a.mu.Lock()
+	r, _, ok := a.pickWhole(100)
+	if !ok || r != fresh() || !a.idle.ok {
+		t.Fatalf("pickWhole: rail %d (%v), planWhole rail %d, memo kept %v", r, ok, fresh(), a.idle.ok)
+	}
+	a.learn(&pendChunk{h: header{len: 1 << 20, total: 2 << 20}, rail: r, posted: time.Now().Add(-time.Second), expect: time.Millisecond, slow: 1})
+	if a.idle.ok {
+		t.Error("a slowdown learnt left the memo")
+	}
+	a.pickWhole(100)
+	a.mu.Unlock()
+	a.railFailed(r, errors.New("test"))
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if got, _, _ := a.pickWhole(100); got == r || got != fresh() {
+		t.Errorf("with rail %d down, pickWhole says rail %d, planWhole %d", r, got, fresh())
 	}
 }
