@@ -14,8 +14,9 @@ import (
 // it. Meanwhile the rails' reader goroutines stand aside: woken by the
 // netpoller for every frame, they would only contend for rmu and the CPU.
 // A spin counts itself on each rail it polls (railConn.spins, once a
-// spin: a clock read or a shared write on every poll cost more than the
-// rest of an empty poll), and a reader stands aside while the count moves:
+// spin: a clock read on every poll cost about as much user time as the
+// rest of an empty poll; docs/benchmarks.md, "Rails: the Link's CPU per
+// small message"), and a reader stands aside while the count moves:
 // it looks again every wait.StandAside, and reads (and waits in poll(2))
 // as usual once a whole wait.StandAside went by with no spin, or once the
 // poller says it is going to sleep. So a rail is never left unread for
@@ -23,7 +24,7 @@ import (
 // began (a spin lasts far less: wait.Poller), even if its poller stops
 // calling. A Send or Flush that waits for acknowledgements ends the
 // standing aside: the readers bring them. transport/tcp polls its
-// connections the same way.
+// connections the same way, timing its polls with the clock.
 
 // spin polls the rails until ready reports true (it returns true), ctx
 // ends or the spin is over (false). ready is called without mu. The
