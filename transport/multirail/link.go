@@ -47,12 +47,10 @@ type Link struct {
 	idle  idlePick    // pickWhole's memo
 	free  []*sendMsg  // recycled records of eager messages (recycle.go)
 	asm   *assembly
-	// inbox[inHead:] is the messages complete and not yet received; the
-	// head moves rather than the slice, so that the array is reused.
-	inbox   [][]byte
-	inHead  int
+	// inbox is the messages complete and not yet received.
+	inbox   fifo[[]byte]
 	inBytes int
-	ready   atomic.Int32 // len(inbox) - inHead, for pollers to read without mu
+	ready   atomic.Int32 // inbox.len(), for pollers to read without mu
 	dead    atomic.Bool  // err is set
 	// sendSpin: a Send spins for its acknowledgements (one at a time).
 	sendSpin atomic.Bool
@@ -236,7 +234,7 @@ func (l *Link) Recv(ctx context.Context) ([]byte, error) {
 		l.spin(ctx, l.recvReady)
 	}
 	l.mu.Lock()
-	if l.inHead < len(l.inbox) {
+	if l.inbox.len() > 0 {
 		defer l.mu.Unlock()
 		return l.pop(), nil // no wait to arm a wake-up for
 	}
@@ -254,7 +252,7 @@ func (l *Link) recvWait(ctx context.Context) ([]byte, error) {
 	defer stop()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for l.inHead == len(l.inbox) {
+	for l.inbox.len() == 0 {
 		if l.err != nil {
 			return nil, l.err
 		}
@@ -269,20 +267,9 @@ func (l *Link) recvWait(ctx context.Context) ([]byte, error) {
 // pop removes and returns the inbox's first message. The caller holds
 // mu.
 func (l *Link) pop() []byte {
-	m := l.inbox[l.inHead]
-	l.inbox[l.inHead] = nil
-	switch l.inHead++; {
-	case l.inHead == len(l.inbox):
-		l.inbox, l.inHead = l.inbox[:0], 0
-	case l.inHead >= 64 && 2*l.inHead >= len(l.inbox):
-		// A receiver that never empties the inbox: move the rest down, so
-		// that the array does not grow without end (amortised O(1) a pop).
-		n := copy(l.inbox, l.inbox[l.inHead:])
-		clear(l.inbox[n:])
-		l.inbox, l.inHead = l.inbox[:n], 0
-	}
+	m := l.inbox.pop()
 	l.inBytes -= len(m)
-	l.ready.Store(int32(len(l.inbox) - l.inHead))
+	l.ready.Store(int32(l.inbox.len()))
 	l.recvCond.Broadcast() // a reader may wait for inbox space
 	return m
 }

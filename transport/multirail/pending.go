@@ -26,48 +26,8 @@ package multirail
 // breaks the protocol) is ignored, as an unknown one always was; the head
 // then goes unacknowledged until its deadline takes the rail down.
 
-// pendList is one rail's chunks pending, oldest first: q[head:]. The
-// head moves rather than the slice, so that the array is reused.
-type pendList struct {
-	q    []*pendChunk
-	head int
-}
-
-// push adds p at the end.
-func (pl *pendList) push(p *pendChunk) { pl.q = append(pl.q, p) }
-
-// front is the oldest chunk, nil if none.
-func (pl *pendList) front() *pendChunk {
-	if pl.head == len(pl.q) {
-		return nil
-	}
-	return pl.q[pl.head]
-}
-
-// pop removes the oldest chunk; the list must not be empty.
-func (pl *pendList) pop() {
-	pl.q[pl.head] = nil
-	switch pl.head++; {
-	case pl.head == len(pl.q):
-		pl.q, pl.head = pl.q[:0], 0
-	case pl.head >= 64 && 2*pl.head >= len(pl.q):
-		// Never empty (a stream): move the rest down, so that the array
-		// does not grow without end (amortised O(1) a pop).
-		n := copy(pl.q, pl.q[pl.head:])
-		clear(pl.q[n:])
-		pl.q, pl.head = pl.q[:n], 0
-	}
-}
-
-// all is the chunks, oldest first, valid until the next change.
-func (pl *pendList) all() []*pendChunk { return pl.q[pl.head:] }
-
-// takeAll removes and returns every chunk, oldest first.
-func (pl *pendList) takeAll() []*pendChunk {
-	ps := pl.q[pl.head:]
-	*pl = pendList{}
-	return ps
-}
+// pendList is one rail's chunks pending, oldest first.
+type pendList = fifo[*pendChunk]
 
 // matches reports whether acknowledgement h is p's.
 func (p *pendChunk) matches(h header) bool {

@@ -160,12 +160,12 @@ func (l *Link) received(rc *railConn, h header, data []byte) error {
 		l.stats.Duplicates++
 	}
 	rc.push(job{h: ackOf(h)}, !l.eager(h))
-	n := len(l.inbox)
-	l.inbox = l.asm.ready(l.inbox)
-	for _, m := range l.inbox[n:] {
+	n := len(l.inbox.items)
+	l.inbox.items = l.asm.ready(l.inbox.items)
+	for _, m := range l.inbox.items[n:] {
 		l.inBytes += len(m)
 	}
-	l.ready.Store(int32(len(l.inbox) - l.inHead))
+	l.ready.Store(int32(l.inbox.len()))
 	l.recvCond.Broadcast()
 	return nil
 }
