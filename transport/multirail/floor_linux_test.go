@@ -47,19 +47,7 @@ type floorConn struct {
 // floorPair connects two floorConns over loopback; both close when b
 // ends (closing x makes y's reader fail, ending its goroutine).
 func floorPair(b *testing.B) (x, y *floorConn) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Skip(err)
-	}
-	defer ln.Close()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := ln.Accept()
-	if err != nil {
-		b.Fatal(err)
-	}
+	c, s := loopbackConns(b)
 	fc, err1 := rawsock.Detach(c)
 	fs, err2 := rawsock.Detach(s)
 	if err1 != nil || err2 != nil {

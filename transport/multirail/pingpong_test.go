@@ -44,20 +44,8 @@ func benchLinkPingPong(b *testing.B, split Split, size int) {
 }
 
 func benchTCPPingPong(b *testing.B, size int) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Skip(err)
-	}
-	defer ln.Close()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
+	c, s := loopbackConns(b)
 	defer c.Close()
-	s, err := ln.Accept()
-	if err != nil {
-		b.Fatal(err)
-	}
 	defer s.Close()
 	go func() {
 		buf := make([]byte, size)
@@ -147,4 +135,25 @@ func echoLink(ctx context.Context, y *Link, release bool) {
 			y.Release(m)
 		}
 	}
+}
+
+// loopbackConns is a connected pair of loopback TCP connections, the
+// caller's to close; it skips where there is no loopback TCP.
+func loopbackConns(t testing.TB) (net.Conn, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback TCP: %v", err)
+	}
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ln.Accept()
+	if err != nil {
+		c.Close()
+		t.Fatal(err)
+	}
+	return c, s
 }

@@ -80,19 +80,7 @@ func TestSockCloseMidTraffic(t *testing.T) {
 // sockPair makes two socks joined over the loopback interface.
 func sockPair(t *testing.T) (x, y *sock) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("no loopback TCP: %v", err)
-	}
-	defer ln.Close()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d := loopbackConns(t)
 	if x, y = newSock(c), newSock(d); x == nil || y == nil {
 		t.Fatal("a loopback TCP connection gave no sock")
 	}
