@@ -49,13 +49,11 @@ func keepTrees(hs []hello, cfg Config) bool {
 func (c *Comm) AllreducePlan() tree.AllreducePlan { return c.allreduce }
 
 // PostBytes returns the longest Allreduce that runs flat on the
-// collective area, the same at every rank: shm.PostBytes when more than
-// two ranks all share one shared-memory segment, the area had a lane
+// collective area, the same at every rank: shm.PostBytes when the ranks
+// all share one shared-memory segment, the area had a lane
 // left and neither Config.NoPosts nor Config.Allreduce said otherwise;
-// else -1, and every length takes AllreducePlan's algorithm. (Broadcasts
-// of at most shm.PostBytes run on the area whenever it is there, two
-// ranks included.) It is shm.PostBytes too when the ranks span hosts and
-// run in two levels (Config.Hierarchy), and when they span hosts evenly,
+// else -1, and every length takes AllreducePlan's algorithm. It is
+// shm.PostBytes too when the ranks span hosts and run in two levels (Config.Hierarchy), and when they span hosts evenly,
 // at least two ranks on each, sharing memory within each, none crowded
 // (or Config.AcrossCrowded), Config.NoPosts and Config.Allreduce saying
 // nothing: then every rank folds its host's posts and exchanges the
@@ -71,7 +69,7 @@ func (c *Comm) PostBytes() int {
 	if (c.hier != nil && c.cfg.Allreduce == 0) || c.across != nil {
 		return shm.PostBytes // across hosts (hier.go, across.go)
 	}
-	if c.flat == nil || c.flat.pair || c.cfg.Allreduce != 0 {
+	if c.flat == nil || c.cfg.Allreduce != 0 {
 		return -1
 	}
 	return shm.PostBytes

@@ -116,7 +116,7 @@ func runRank(ctx context.Context, mode string) error {
 		return err
 	}
 	defer c.Close()
-	if c.flat == nil || w.Size() > 2 && c.PostBytes() != shm.PostBytes {
+	if c.flat == nil || c.PostBytes() != shm.PostBytes {
 		return fmt.Errorf("rank %d: area %v, PostBytes %d: no collective area", w.Rank(), c.flat != nil, c.PostBytes())
 	}
 	var rounds int

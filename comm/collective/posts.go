@@ -18,7 +18,7 @@ import (
 //
 //   - Barrier: every rank marks post k and waits for every rank's post k;
 //     where the ranks outnumber the CPUs, gather and release (release).
-//     Not between two ranks (flat.pair), nor Allreduce.
+//     Not between two ranks (flat.pair).
 //   - Broadcast: the root writes post k; the others wait for it, copy it
 //     and mark their own post k (saying they are done with the root's).
 //   - Allreduce: every rank writes its input as post k, waits for every
@@ -60,11 +60,12 @@ type flat struct {
 	// crowded: the ranks outnumber the CPUs (plan.Crowded), and Barrier
 	// gathers and releases (release).
 	crowded bool
-	// pair: two ranks, where Barrier and Allreduce keep the links. There
-	// the links' paths are one hop each way too (a signal, an exchange),
-	// and on machine C they measured as fast as the flat ones or faster
-	// (docs/benchmarks.md, "Flat collectives on the segment's posts");
-	// only Broadcast, which waits for the root alone, gained.
+	// pair: two ranks, where Barrier keeps the links: there it is one
+	// signal each way on them too (coll's pair barrier), which measured
+	// as fast as the flat one (docs/benchmarks.md, "Flat collectives on
+	// the segment's posts"). Allreduce and Broadcast run flat: they
+	// measured faster flat than on the links in every state of machine C
+	// but one (same document, "2-rank allreduce flat again").
 	pair bool
 }
 

@@ -32,13 +32,9 @@ func TestPostsOps(t *testing.T) {
 				f := makers[name](t, n)
 				ctx := testCtx(t)
 				cs := newComms(t, ctx, f.ws, Config{Model: Placement})
-				want := shm.PostBytes
-				if n == 2 {
-					want = -1 // two ranks keep the links for Allreduce
-				}
 				for r, c := range cs {
-					if c.flat == nil || c.PostBytes() != want {
-						t.Fatalf("rank %d: area %v, PostBytes %d, want the area and %d", r, c.flat != nil, c.PostBytes(), want)
+					if c.flat == nil || c.PostBytes() != shm.PostBytes {
+						t.Fatalf("rank %d: area %v, PostBytes %d, want the area and %d", r, c.flat != nil, c.PostBytes(), shm.PostBytes)
 					}
 				}
 				runPostRounds(t, ctx, cs, count(400))
