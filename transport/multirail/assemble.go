@@ -23,6 +23,9 @@ type assembly struct {
 	// whole is the messages that came whole and in turn since the last
 	// ready: they skip partial (no record to make, keep or drop).
 	whole [][]byte
+	// alloc returns a slice of n bytes for a split message, its contents
+	// any: every byte is written before the message is ready.
+	alloc func(n int) []byte
 }
 
 type partMsg struct {
@@ -33,44 +36,50 @@ type partMsg struct {
 
 type span struct{ off, len uint64 }
 
-func newAssembly(window int) *assembly {
-	return &assembly{partial: map[uint64]*partMsg{}, window: uint64(window)}
+// newAssembly returns an assembly holding at most window bytes of
+// partial messages, which takes their buffers from alloc (nil: make).
+func newAssembly(window int, alloc func(n int) []byte) *assembly {
+	if alloc == nil {
+		alloc = func(n int) []byte { return make([]byte, n) }
+	}
+	return &assembly{partial: map[uint64]*partMsg{}, window: uint64(window), alloc: alloc}
 }
 
 // add takes the data chunk h with its bytes, which it may keep (the
-// message's only chunk becomes the message). It reports dup for a chunk
-// already received (whose bytes it ignores), and an error for one that
-// contradicts what came before: another total for the message, a span
-// overlapping another, or more partial bytes than the window.
-func (a *assembly) add(h header, data []byte) (dup bool, err error) {
+// message's only chunk becomes the message); kept says whether it did,
+// so that the caller may reuse data otherwise. It reports dup for a
+// chunk already received (whose bytes it ignores), and an error for one
+// that contradicts what came before: another total for the message, a
+// span overlapping another, or more partial bytes than the window.
+func (a *assembly) add(h header, data []byte) (dup, kept bool, err error) {
 	if h.msg < a.next {
-		return true, nil
+		return true, false, nil
 	}
 	if h.msg == a.next && h.off == 0 && uint64(h.len) == h.total && (len(a.partial) == 0 || a.partial[h.msg] == nil) {
 		a.whole = append(a.whole, data)
 		a.next++
-		return false, nil
+		return false, true, nil
 	}
 	m, err := a.message(h)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	s := span{h.off, uint64(h.len)}
 	if m.have == 0 && s.off == 0 && s.len == h.total {
 		m.buf, m.spans, m.have = data, append(m.spans, s), s.len // whole: no copy
-		return false, nil
+		return false, true, nil
 	}
 	i := sort.Search(len(m.spans), func(i int) bool { return m.spans[i].off >= s.off })
 	if i < len(m.spans) && m.spans[i] == s {
-		return true, nil
+		return true, false, nil
 	}
 	if (i < len(m.spans) && s.off+s.len > m.spans[i].off) || (i > 0 && m.spans[i-1].off+m.spans[i-1].len > s.off) {
-		return false, fmt.Errorf("%w: chunk [%d, +%d) of message %d overlaps one received", ErrMalformed, s.off, s.len, h.msg)
+		return false, false, fmt.Errorf("%w: chunk [%d, +%d) of message %d overlaps one received", ErrMalformed, s.off, s.len, h.msg)
 	}
 	m.spans = append(m.spans[:i], append([]span{s}, m.spans[i:]...)...)
 	copy(m.buf[s.off:], data)
 	m.have += s.len
-	return false, nil
+	return false, false, nil
 }
 
 // message returns h's partial message, making it on its first chunk.
@@ -87,7 +96,7 @@ func (a *assembly) message(h header) (*partMsg, error) {
 	}
 	m := &partMsg{}
 	if h.off != 0 || uint64(h.len) != h.total {
-		m.buf = make([]byte, h.total)
+		m.buf = a.alloc(int(h.total))
 	}
 	a.partial[h.msg] = m
 	a.pending += h.total

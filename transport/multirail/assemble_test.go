@@ -44,11 +44,11 @@ func TestAssemblyInOrderExactlyOnce(t *testing.T) {
 		pieces = append(pieces, pieces[i*3])
 	}
 	rng.Shuffle(len(pieces), func(i, j int) { pieces[i], pieces[j] = pieces[j], pieces[i] })
-	a := newAssembly(1 << 30)
+	a := newAssembly(1<<30, nil)
 	var got [][]byte
 	dups := 0
 	for _, p := range pieces {
-		dup, err := a.add(p.h, p.data)
+		dup, _, err := a.add(p.h, p.data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,8 +75,8 @@ func TestAssemblyInOrderExactlyOnce(t *testing.T) {
 
 // TestAssemblyRefuses checks the contradictions and the window.
 func TestAssemblyRefuses(t *testing.T) {
-	a := newAssembly(1000)
-	if _, err := a.add(chunkOf(0, 0, 10, 100), make([]byte, 10)); err != nil {
+	a := newAssembly(1000, nil)
+	if _, _, err := a.add(chunkOf(0, 0, 10, 100), make([]byte, 10)); err != nil {
 		t.Fatal(err)
 	}
 	for name, h := range map[string]header{
@@ -84,7 +84,7 @@ func TestAssemblyRefuses(t *testing.T) {
 		"overlap":     chunkOf(0, 5, 10, 100),
 		"window":      chunkOf(1, 0, 10, 901),
 	} {
-		if _, err := a.add(h, make([]byte, h.len)); !errors.Is(err, ErrMalformed) {
+		if _, _, err := a.add(h, make([]byte, h.len)); !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: err %v, want ErrMalformed", name, err)
 		}
 	}

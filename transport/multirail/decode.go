@@ -78,12 +78,12 @@ func (d *decoder) next(maxMessage int) (h header, data []byte, ok bool, err erro
 		if headerLen+n <= len(d.buf) {
 			return header{}, nil, false, nil // it fits: wait for the rest
 		}
-		d.big.on, d.big.h, d.big.data = true, h, make([]byte, n)
+		d.big.on, d.big.h, d.big.data = true, h, d.pool.get(n, !h.whole())
 		d.big.got = copy(d.big.data, d.buf[d.r+headerLen:d.w])
 		d.r = d.w
 		return header{}, nil, false, nil
 	}
-	data = d.pool.get(n)
+	data = d.pool.get(n, !h.whole())
 	copy(data, d.buf[d.r+headerLen:])
 	d.r += headerLen + n
 	return h, data, true, nil

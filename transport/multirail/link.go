@@ -25,7 +25,7 @@ type Link struct {
 	rails []*railConn
 	wg    sync.WaitGroup
 	stop  chan struct{}
-	rbufs bufPool // messages received and released (recycle.go); its own lock
+	rbufs bufPool // buffers to receive into (bufpool.go); its own lock
 
 	mu       sync.Mutex
 	sendCond *sync.Cond // window space, a message's end, failure
@@ -154,7 +154,9 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	if len(conns) == 0 || len(conns) != len(profiles) {
 		return nil, fmt.Errorf("multirail: %d rails and %d profiles: want as many, at least one", len(conns), len(profiles))
 	}
-	l := &Link{cfg: cfg, stop: make(chan struct{}), asm: newAssembly(cfg.Window)}
+	l := &Link{cfg: cfg, stop: make(chan struct{})}
+	l.rbufs.max = 2 * cfg.Window
+	l.asm = newAssembly(cfg.Window, func(n int) []byte { return l.rbufs.get(n, false) })
 	l.sendCond, l.recvCond = sync.NewCond(&l.mu), sync.NewCond(&l.mu)
 	l.spinner.Wakes = true
 	l.stats.Chunks, l.stats.Bytes = make([]int64, len(conns)), make([]int64, len(conns))
@@ -205,6 +207,7 @@ func (l *Link) Close() error {
 	for _, rc := range l.rails {
 		rc.release()
 	}
+	l.rbufs.drop()
 	return nil
 }
 

@@ -152,12 +152,15 @@ func (l *Link) handleBuffered(rc *railConn, nowait bool) error {
 func (l *Link) received(rc *railConn, h header, data []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	dup, err := l.asm.add(h, data)
+	dup, kept, err := l.asm.add(h, data)
 	if err != nil {
 		return err
 	}
 	if dup {
 		l.stats.Duplicates++
+	}
+	if !kept {
+		l.rbufs.put(data) // copied into its message, or a duplicate
 	}
 	rc.push(job{h: ackOf(h)}, !l.eager(h))
 	n := len(l.inbox.items)

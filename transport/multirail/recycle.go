@@ -1,9 +1,6 @@
 package multirail
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // Recycling the records of eager messages. A small message that a Send
 // writes itself (postWhole, a direct write) needs a record (sendMsg) for
@@ -88,47 +85,13 @@ func (l *Link) recycle(m *sendMsg) {
 	l.free = append(l.free, m)
 }
 
-// bufPool is the buffers handed back by Release, for the decoders to
-// receive into. Safe for concurrent use: the rails' decoders (each under
-// its own rmu) and Release's callers share it.
-type bufPool struct {
-	mu   sync.Mutex
-	bufs [][]byte
-}
-
-// get returns a slice of n bytes, from a buffer handed back if the last
-// one is large enough.
-func (p *bufPool) get(n int) []byte {
-	if n > 0 && n <= freeBufMax {
-		p.mu.Lock()
-		if k := len(p.bufs); k > 0 && cap(p.bufs[k-1]) >= n {
-			b := p.bufs[k-1][:n]
-			p.bufs[k-1] = nil
-			p.bufs = p.bufs[:k-1]
-			p.mu.Unlock()
-			return b
-		}
-		p.mu.Unlock()
-	}
-	return make([]byte, n)
-}
-
-// put keeps b for get, unless it is too long or the pool is full.
-func (p *bufPool) put(b []byte) {
-	if cap(b) == 0 || cap(b) > freeBufMax {
-		return
-	}
-	p.mu.Lock()
-	if len(p.bufs) < freeRecords {
-		p.bufs = append(p.bufs, b[:0])
-	}
-	p.mu.Unlock()
-}
-
 // Release hands back msg, a message Recv returned, once the caller (and
 // whatever it gave msg to) is done with it: the Link may receive a later
 // message into the same array. It is optional, and worth it for a caller
-// that receives many small messages; one not released is left to the
-// garbage collector. Release each message at most once, and use it no
-// more after, or a later message's bytes will change under it.
+// that receives many messages, short or long: of the long ones the Link
+// keeps a few arrays, at most twice Config.Window bytes in all until it
+// closes, so that a stream of long messages is received into memory
+// already touched rather than fresh from the system. One not released is
+// left to the garbage collector. Release each message at most once, and
+// use it no more after, or a later message's bytes will change under it.
 func (l *Link) Release(msg []byte) { l.rbufs.put(msg) }

@@ -95,8 +95,8 @@ func TestReleasedBuffers(t *testing.T) {
 		t.Error("no message was received into a released array")
 	}
 	b.rbufs.mu.Lock()
-	n := len(b.rbufs.bufs)
-	for _, buf := range b.rbufs.bufs {
+	n := len(b.rbufs.small)
+	for _, buf := range b.rbufs.small {
 		if cap(buf) > freeBufMax {
 			t.Errorf("a released array of %d bytes kept, over %d", cap(buf), freeBufMax)
 		}

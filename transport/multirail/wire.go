@@ -65,3 +65,6 @@ func parseHeader(b []byte, maxMessage int) (header, error) {
 	}
 	return h, nil
 }
+
+// whole reports whether h is the one chunk of its message.
+func (h header) whole() bool { return h.off == 0 && uint64(h.len) == h.total }
