@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/rail"
 )
 
 // TestPendListFollowsItsModel drives a pendList and a plain slice (its
@@ -114,7 +116,7 @@ func TestDueTick(t *testing.T) {
 // TestReaderReadsOncePollsStop: a Recv that got its message leaves the
 // rails' readers standing aside (it is likely to poll again soon), but
 // once no Recv polls, a reader reads again by itself within twice
-// wait.StandAside: a message then reaches the inbox with nobody polling.
+// asideMax: a message then reaches the inbox with nobody polling.
 func TestReaderReadsOncePollsStop(t *testing.T) {
 	// A deadline far away: a rail taken down for an acknowledgement left
 	// unread would also bring the answer, through its failover.
@@ -140,11 +142,53 @@ func TestReaderReadsOncePollsStop(t *testing.T) {
 	if err := a.Send(ctx, []byte("ping")); err != nil { // the answer comes with nobody polling
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(time.Second) // the bound is a millisecond; the slack is for a loaded machine
+	deadline := time.Now().Add(time.Second) // the bound is tens of milliseconds; the slack is for a loaded machine
 	for a.ready.Load() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the answer was not read within 1 s of the last poll: the readers stood aside for good")
 		}
 		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// TestLazyAcksBounded: lazy acknowledgements do not wake the rail's
+// writer until more than lazyMax wait (a one-way stream's receiver never
+// writes for them to go with); the write that takes them starts the
+// count again; an urgent job wakes the writer at once.
+func TestLazyAcksBounded(t *testing.T) {
+	c, d := net.Pipe()
+	defer c.Close()
+	defer d.Close()
+	rc := newRailConn(0, c, rail.Profile{}, make(chan struct{}), &bufPool{})
+	defer rc.ackTimer.Stop()
+	woken := func() bool {
+		select {
+		case <-rc.wake:
+			return true
+		default:
+			return false
+		}
+	}
+	for round := range 2 {
+		for i := range lazyMax {
+			rc.push(job{h: header{kind: kindAck, msg: uint64(i)}}, false)
+			if woken() {
+				t.Fatalf("round %d: the writer woken with %d lazy acknowledgements waiting", round, i+1)
+			}
+		}
+		rc.push(job{h: header{kind: kindAck, msg: lazyMax}}, false)
+		if !woken() {
+			t.Fatalf("round %d: %d lazy acknowledgements waiting and the writer not woken", round, lazyMax+1)
+		}
+		rc.qmu.Lock()
+		if js := rc.takeLocked(); len(js) != lazyMax+1 {
+			t.Fatalf("round %d: the write took %d jobs, want %d", round, len(js), lazyMax+1)
+		}
+		rc.writing = false
+		rc.qmu.Unlock()
+	}
+	rc.push(job{h: header{kind: kindData}}, true)
+	if !woken() {
+		t.Fatal("an urgent job did not wake the writer")
 	}
 }

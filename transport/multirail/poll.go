@@ -3,6 +3,7 @@ package multirail
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/plexus-hpc/plexus/internal/wait"
 )
@@ -17,12 +18,13 @@ import (
 // spin: a clock read on every poll cost about as much user time as the
 // rest of an empty poll; docs/benchmarks.md, "Rails: the Link's CPU per
 // small message"), and a reader stands aside while the count moves:
-// it looks again every wait.StandAside, and reads (and waits in poll(2))
-// as usual once a whole wait.StandAside went by with no spin, or once the
-// poller says it is going to sleep. So a rail is never left unread for
-// longer than twice wait.StandAside after the last spin that polled it
-// began (a spin lasts far less: wait.Poller), even if its poller stops
-// calling. A Send or Flush that waits for acknowledgements ends the
+// it looks again after wait.StandAside, then after twice as long each
+// time, up to asideMax, and reads (and waits in poll(2)) as usual once
+// a whole look went by with no spin, or once the poller says it is
+// going to sleep. So a rail is never left unread for longer than twice
+// asideMax after the last spin that polled it began (a spin lasts far
+// less: wait.Poller), even if its poller stops calling. A Send, Flush
+// or wait for window space, which wait for acknowledgements, end the
 // standing aside: the readers bring them. transport/tcp polls its
 // connections the same way, timing its polls with the clock.
 
@@ -121,17 +123,24 @@ func (rc *railConn) wakeReader() {
 }
 
 // standAside waits while pollers read the rail: from a spin counted
-// since the reader last stopped standing aside until a whole
-// wait.StandAside goes by with none, or pollDone says the spins are
-// over. Only the reader goroutine may call it.
+// since the reader last stopped standing aside until a whole look goes
+// by with none, or pollDone says the spins are over. The first look
+// lasts wait.StandAside, and each look that finds spins still counted
+// lasts twice the one before, up to asideMax: a reader that looked every
+// wait.StandAside through a long ping-pong woke a thread thousands of
+// times a second, each time on a CPU that a spinning poller or its peer
+// needed, and the round trips it landed on made most of the Link's tail
+// (docs/benchmarks.md, "Rails: no timer fires in a ping-pong"). Only the
+// reader goroutine may call it.
 func (rc *railConn) standAside() {
 	seen := rc.spins.Load()
 	if !asideFor(seen, rc.readFrom, rc.spinsOver.Load()) {
 		rc.readFrom = seen
 		return
 	}
+	look := wait.StandAside
 	t := rc.asideTimer
-	t.Reset(wait.StandAside)
+	t.Reset(look)
 	defer t.Stop()
 	for {
 		select {
@@ -149,10 +158,17 @@ func (rc *railConn) standAside() {
 				return
 			}
 			seen = now
-			t.Reset(wait.StandAside)
+			look = nextLook(look)
+			t.Reset(look)
 		}
 	}
 }
+
+// asideMax is the longest look of a reader standing aside.
+const asideMax = 64 * wait.StandAside
+
+// nextLook is the look after one of d that found spins still counted.
+func nextLook(d time.Duration) time.Duration { return min(2*d, asideMax) }
 
 // asideFor reports whether a reader stands aside: whether spins were
 // counted on its rail since it last looked (the count now against the

@@ -12,8 +12,8 @@ import (
 
 // railConn is one rail: its connection, its profile, the queue its
 // writer drains, and what its readers share. unacked, pend, down and
-// slowdown are guarded by Link.mu; jobs, spare, writing, urgent and ackArmed by
-// qmu; dec, rerr and got by rmu; spins and spinsOver are atomic;
+// slowdown are guarded by Link.mu; jobs, spare, writing, urgent, ackArmed and
+// lazy by qmu; dec, rerr and got by rmu; spins and spinsOver are atomic;
 // readFrom is the reader goroutine's alone.
 type railConn struct {
 	i int
@@ -35,6 +35,7 @@ type railConn struct {
 	writing  bool  // a goroutine is writing: the writer, or a caller (direct)
 	urgent   bool  // jobs holds one that must not wait for ackDelay
 	ackArmed bool
+	lazy     int // lazy acknowledgements in jobs
 	ackTimer *time.Timer
 	wake     chan struct{} // capacity 1: urgent jobs were added
 	wbuf     []byte        // the current writer's: see writeJobs
@@ -56,11 +57,23 @@ type railConn struct {
 	asideTimer *time.Timer
 }
 
-// ackDelay is the longest a lazy acknowledgement waits for a write on
-// its rail to go with: a small whole message's (Link.received). Far
-// shorter than any deadline, long enough that a ping-pong's answer takes
-// it along.
-const ackDelay = 200 * time.Microsecond
+// Lazy acknowledgements (a small whole message's: Link.received) wait
+// for a write on their rail to go with, for at most ackDelay, and no
+// more than lazyMax of them wait: the next goes at once, with them.
+//
+// ackDelay is far shorter than any deadline, and long against a round
+// trip, so that a ping-pong's answers take the acknowledgements along
+// and its timer fires seldom: a firing costs little CPU but wakes a
+// thread, which where the pollers keep the CPUs busy takes one from them,
+// and the round trips it lands on made much of the Link's tail
+// (docs/benchmarks.md, "Rails: no timer fires in a ping-pong"). lazyMax
+// bounds what a one-way stream of small messages, whose receiver never
+// writes, leaves unacknowledged meanwhile: the sender's records of them
+// (recycle.go's freeRecords) and their bytes in its window.
+const (
+	ackDelay = 20 * time.Millisecond
+	lazyMax  = freeRecords
+)
 
 func newRailConn(i int, c net.Conn, p rail.Profile, stop <-chan struct{}, pool *bufPool) *railConn {
 	rc := &railConn{i: i, conn: c, profile: p, slowdown: 1, stop: stop, dec: newDecoder(pool),
@@ -81,10 +94,14 @@ type job struct {
 
 // push queues j for the writer without blocking. An urgent job wakes
 // the writer; any other (a lazy acknowledgement) waits for the next write
-// on the rail, or for ackDelay.
+// on the rail, or for ackDelay, or until lazyMax wait.
 func (rc *railConn) push(j job, urgent bool) {
 	rc.qmu.Lock()
 	rc.jobs = append(rc.jobs, j)
+	if !urgent {
+		rc.lazy++
+		urgent = rc.lazy > lazyMax
+	}
 	wake := urgent && !rc.writing
 	rc.urgent = rc.urgent || urgent
 	if !urgent && !rc.ackArmed {
@@ -135,7 +152,7 @@ func (rc *railConn) claim(j job) []job {
 // being written. qmu must be held.
 func (rc *railConn) takeLocked() []job {
 	js := rc.jobs
-	rc.jobs, rc.spare, rc.writing, rc.urgent = rc.spare, nil, true, false
+	rc.jobs, rc.spare, rc.writing, rc.urgent, rc.lazy = rc.spare, nil, true, false, 0
 	// An armed ack timer stays armed: stopping and arming it again for
 	// every message costs more than its firing now and then for nothing.
 	return js

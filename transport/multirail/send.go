@@ -136,6 +136,9 @@ func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error), sen
 	}
 	if l.err == nil && l.inflight > 0 && l.inflight+len(msg) > l.cfg.Window {
 		defer l.wakeOn(ctx)() // the callback takes mu only after the wait releases it
+		if l.cfg.Poll {
+			l.pollDone() // the readers bring the acknowledgements that make room
+		}
 	}
 	for l.err == nil && l.inflight > 0 && l.inflight+len(msg) > l.cfg.Window {
 		if err := ctx.Err(); err != nil {
