@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/plexus-hpc/plexus/bench"
 )
@@ -16,7 +17,7 @@ func init() { addCommand(benchRailCmd) }
 var benchRailCmd = &command{
 	name:    "bench rail",
 	summary: "measure multirail transfers between two hosts, side by side with MPTCP and Open MPI",
-	usage: `bench rail --host HOSTS | --hostfile FILE [--rsh CMD] [--rails CIDRS] [--quick] [--compete] [--runs N] [--impls LIST] [--slice BYTES] [--json] [--svg FILE]
+	usage: `bench rail --host HOSTS | --hostfile FILE [--rsh CMD] [--rails CIDRS] [--quick] [--compete] [--runs N] [--impls LIST] [--slice BYTES] [--timeout DURATION] [--json] [--svg FILE]
 
 Runs a job of two ranks, one on each of two hosts, as plexus rail sample
 does (--host, --hostfile, --rsh and --rails as there; each rank this
@@ -59,7 +60,8 @@ the competing flow, ≥ 1× Open MPI. --runs N runs every impl's cases N
 times, in N rounds of every impl one after the other (Open MPI's program
 once a round), and reports each case's median. --cases runs only the
 bandwidth or the latency cases; --iters sets the round trips of each
-latency case (and Open MPI's). --slice sets the Links'
+latency case (and Open MPI's). --timeout ends the job as failed after
+that long (default: 10 minutes a round). --slice sets the Links'
 slice size (multirail.Config.Slice; -1: post every message whole). --json prints one JSON
 array of rows (bench, impl, rails, size, value, unit, compete,
 aggregated, bytes, runs, note); --svg plots bandwidth against size, one
@@ -75,6 +77,7 @@ type benchRailOpts struct {
 	cases                                  string
 	quick, compete, json                   bool
 	runs, slice, iters                     int
+	timeout                                time.Duration
 	mpiProg, mpiHosts, mpiRsh              string
 }
 
@@ -90,6 +93,7 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 	fs.BoolVar(&o.compete, "compete", false, "also run the bandwidth cases with a competing flow on the fastest rail")
 	fs.BoolVar(&o.json, "json", false, "print a JSON array of rows instead of tables")
 	fs.IntVar(&o.runs, "runs", 1, "run every impl's cases in `N` rounds and report each case's median")
+	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `DURATION` (0: 10 minutes a round)")
 	fs.StringVar(&o.cases, "cases", strings.Join(railCases, ","), "the benches to run, a comma-separated `LIST` of bandwidth, latency")
 	fs.IntVar(&o.iters, "iters", 0, "`N` round trips per latency case (0: 1000, 100 with --quick)")
 	fs.IntVar(&o.slice, "slice", 0, "the Links post messages over `BYTES` a slice at a time (multirail.Config.Slice: 0 the default, -1 never)")
@@ -151,6 +155,9 @@ func runBenchRail(c *cli, args []string) error {
 	if _, err := parseCases(o.cases); err != nil {
 		return usagef("%v", err)
 	}
+	if o.timeout < 0 {
+		return usagef("--timeout %v: want 0 (the default) or more", o.timeout)
+	}
 	if o.iters < 0 || o.iters > 1000000 {
 		return usagef("--iters %d: want 0 (the default) to 1000000", o.iters)
 	}
@@ -182,7 +189,11 @@ func benchRailOuter(ctx context.Context, c *cli, o *benchRailOpts, fs *flag.Flag
 	}
 	col := newRowCollector(c.stderr)
 	job := &cli{stdout: col, stderr: c.stderr, cmd: c.cmd}
-	err = launchRailJob(job, "bench rail", o.host, o.hostfile, o.rsh, flags)
+	limit := o.timeout
+	if limit == 0 {
+		limit = time.Duration(o.runs) * railJobLimit
+	}
+	err = launchRailJob(job, "bench rail", o.host, o.hostfile, o.rsh, limit, flags)
 	col.Flush()
 	if err != nil {
 		return err

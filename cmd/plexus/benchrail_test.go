@@ -79,6 +79,7 @@ func TestBenchRailUsage(t *testing.T) {
 		{"--host", "h1,h2", "--cases", "latency,nope"},
 		{"--host", "h1,h2", "--cases", ","},
 		{"--host", "h1,h2", "--iters", "-1"},
+		{"--host", "h1,h2", "--timeout", "-1s"},
 	} {
 		if _, errOut, code := plexus(t, append([]string{"bench", "rail"}, args...)...); code != exitUsage {
 			t.Errorf("bench rail %s: exit %d, want %d\n%s", strings.Join(args, " "), code, exitUsage, errOut)

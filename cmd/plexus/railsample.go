@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
 	"github.com/plexus-hpc/plexus/transport/multirail"
@@ -70,7 +71,7 @@ func runRailSample(c *cli, args []string) error {
 		defer stop()
 		return sampleRank(ctx, c, o, only)
 	}
-	return launchRailJob(c, "rail sample", o.host, o.hostfile, o.rsh, rankFlags(fs))
+	return launchRailJob(c, "rail sample", o.host, o.hostfile, o.rsh, railJobLimit, rankFlags(fs))
 }
 
 // rankFlags is the command line of the flags set on fs, for the ranks.
@@ -86,9 +87,15 @@ func rankFlags(fs *flag.FlagSet) []string {
 	return out
 }
 
+// railJobLimit is how long a job of plexus rail sample, or a round of
+// plexus bench rail's, may take before it is ended as failed: a round
+// of every impl and case, the competing flow's too, takes minutes on
+// shaped rails of a gigabit.
+const railJobLimit = 10 * time.Minute
+
 // launchRailJob runs "plexus run -n 2" of this binary's "CMD rank FLAGS"
-// on the hosts given.
-func launchRailJob(c *cli, cmdName, host, hostfile, rsh string, flags []string) error {
+// on the hosts given, ended as failed after limit.
+func launchRailJob(c *cli, cmdName, host, hostfile, rsh string, limit time.Duration, flags []string) error {
 	if (host == "") == (hostfile == "") {
 		return usagef("name the two hosts with --host or --hostfile")
 	}
@@ -96,7 +103,7 @@ func launchRailJob(c *cli, cmdName, host, hostfile, rsh string, flags []string) 
 	if err != nil {
 		return err
 	}
-	argv := []string{"run", "-n", "2", "--timeout", "10m"}
+	argv := []string{"run", "-n", "2", "--timeout", limit.String()}
 	if host != "" {
 		argv = append(argv, "--host", host)
 	} else {
