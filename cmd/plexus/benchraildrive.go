@@ -134,13 +134,19 @@ func (d *railDriver) once(ctx context.Context, cs railCase) (railRow, error) {
 	var closer func()
 	var note string
 	var err error
+	limit := caseLimit(cs)
+	cctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
 	switch cs.Impl {
 	case "mptcp":
-		t, closer, note, err = d.mptcpCase(ctx, cs)
+		t, closer, note, err = d.mptcpCase(cctx, cs)
 	case "tcp", "tcppoll":
-		t, closer, err = d.tcpCase(ctx, cs)
+		t, closer, err = d.tcpCase(cctx, cs)
 	default:
-		t, closer, err = d.linkCase(ctx, cs)
+		t, closer, err = d.linkCase(cctx, cs)
+	}
+	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
+		err = fmt.Errorf("not done within the case's limit of %v: %w", limit, err)
 	}
 	if err != nil && closer != nil { // rank 1 may wait for messages that will not come
 		closer()
@@ -199,4 +205,14 @@ var splits = map[string]multirail.Split{
 // about 4 MiB, 2 to 64 messages (bench/peers/railbw.c does the same).
 func window(size int) int {
 	return min(64, max(2, (4<<20)/size))
+}
+
+// caseLimit is how long one case may take before it fails: a minute, a
+// millisecond a message (round trips included) and its bytes at 10
+// Mbit/s, far more than any rail of the benchmark needs, so that only a
+// transfer that stalls meets it.
+func caseLimit(cs railCase) time.Duration {
+	n := int64(cs.Warm + cs.Count)
+	bits := float64(n) * float64(cs.Size) * 8
+	return time.Minute + time.Duration(n)*time.Millisecond + time.Duration(bits/10e6*float64(time.Second))
 }

@@ -33,6 +33,9 @@ func (d *railDriver) linkCase(ctx context.Context, cs railCase) (time.Duration, 
 		return 0, nil, err
 	}
 	closer := func() { l.Close(); closeAll(comps) }
+	// A Send whose chunks are out waits for their acknowledgements
+	// whatever ctx says: closing the Link ends it when the case's time is up.
+	defer context.AfterFunc(ctx, func() { l.Close() })()
 	t, err := timeLink(ctx, l, cs, comps)
 	return t, closer, err
 }

@@ -64,7 +64,7 @@ func (d *railDriver) mptcpCase(ctx context.Context, cs railCase) (time.Duration,
 		return 0, nil, "", err
 	}
 	closer := func() { c.Close(); closeAll(comps) }
-	t, err := timeStream(c, cs, comps)
+	t, err := timeStream(ctx, c, cs, comps)
 	return t, closer, mptcpNote(c), err
 }
 
@@ -85,7 +85,11 @@ func mptcpNote(c net.Conn) string {
 
 // timeStream runs the case's transfers over c: a ping-pong, or a stream
 // that the peer acknowledges with a byte after the warm-up and at the end.
-func timeStream(c net.Conn, cs railCase, comps []net.Conn) (time.Duration, error) {
+// When ctx ends, c's reads and writes fail (abortConn), so that a
+// connection that stalls (an MPTCP one once did, for good) fails the case
+// rather than hang the benchmark.
+func timeStream(ctx context.Context, c net.Conn, cs railCase, comps []net.Conn) (time.Duration, error) {
+	defer context.AfterFunc(ctx, func() { abortConn(c) })()
 	buf := make([]byte, cs.Size)
 	if cs.pingPong() {
 		if err := pingConn(c, buf, cs.Warm); err != nil {
@@ -191,4 +195,16 @@ func recvStream(c net.Conn, cs railCase, got *int64) error {
 		}
 	}
 	return nil
+}
+
+// abortConn makes c's reads and writes in progress and to come fail,
+// without closing it (its owner does, once they have returned): a
+// shutdown where c has one (tcppoll's spinConn has no deadlines), else
+// a deadline in the past.
+func abortConn(c net.Conn) {
+	if s, ok := c.(interface{ Shutdown() error }); ok {
+		s.Shutdown()
+		return
+	}
+	c.SetDeadline(time.Unix(1, 0))
 }

@@ -83,6 +83,7 @@ func (c *spinConn) Write(p []byte) (int, error) {
 }
 
 func (c *spinConn) Close() error                     { return unix.Close(c.fd) }
+func (c *spinConn) Shutdown() error                  { return unix.Shutdown(c.fd, unix.SHUT_RDWR) }
 func (c *spinConn) LocalAddr() net.Addr              { return nil }
 func (c *spinConn) RemoteAddr() net.Addr             { return nil }
 func (c *spinConn) SetDeadline(time.Time) error      { return errNoDeadline }

@@ -35,7 +35,7 @@ func (d *railDriver) tcpCase(ctx context.Context, cs railCase) (time.Duration, f
 		return 0, nil, err
 	}
 	closer := func() { c.Close(); closeAll(comps) }
-	t, err := timeStream(c, cs, comps)
+	t, err := timeStream(ctx, c, cs, comps)
 	return t, closer, err
 }
 
