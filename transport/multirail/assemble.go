@@ -55,7 +55,7 @@ func (a *assembly) add(h header, data []byte) (dup, kept bool, err error) {
 	if h.msg < a.next {
 		return true, false, nil
 	}
-	if h.msg == a.next && h.off == 0 && uint64(h.len) == h.total && (len(a.partial) == 0 || a.partial[h.msg] == nil) {
+	if h.msg == a.next && h.whole() && (len(a.partial) == 0 || a.partial[h.msg] == nil) {
 		a.whole = append(a.whole, data)
 		a.next++
 		return false, true, nil
@@ -65,7 +65,7 @@ func (a *assembly) add(h header, data []byte) (dup, kept bool, err error) {
 		return false, false, err
 	}
 	s := span{h.off, uint64(h.len)}
-	if m.have == 0 && s.off == 0 && s.len == h.total {
+	if m.have == 0 && h.whole() {
 		m.buf, m.spans, m.have = data, append(m.spans, s), s.len // whole: no copy
 		return false, true, nil
 	}

@@ -196,7 +196,7 @@ func (l *Link) waitInboxLocked() {
 // eager reports whether h is the one chunk of a message small enough to
 // go whole without waiting for its acknowledgement (Config.Eager).
 func (l *Link) eager(h header) bool {
-	return h.off == 0 && uint64(h.len) == h.total && h.total <= uint64(l.cfg.Eager)
+	return h.whole() && h.total <= uint64(l.cfg.Eager)
 }
 
 func (rc *railConn) isDown(l *Link) bool {
