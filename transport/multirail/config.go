@@ -36,7 +36,10 @@ type Config struct {
 	// unacknowledged. Zero means DefaultSlice; negative, never slice.
 	Slice int
 	// Ahead is how many bytes unacknowledged on the rails the next slice
-	// waits for the rails to go below; zero means two slices.
+	// waits for the rails to go below; zero means two slices. A rail
+	// about to run dry (one chunk unacknowledged on it, or none) is not
+	// kept waiting: the next slice then goes while the rails hold less
+	// than Ahead and a slice.
 	Ahead int
 	// Eager is the longest message that Send returns from once it is
 	// written (or queued) rather than acknowledged, when it goes whole on

@@ -35,15 +35,14 @@ func (l *Link) post(msg []byte, done func(error), send bool) (*sendMsg, error) {
 	return m, nil
 }
 
-// pump posts the queue's next parts while the rails have less than
-// Config.Ahead bytes unacknowledged: a long message goes a slice at a
-// time, each split when it is posted from the rails' busy times then, so
-// that the split follows a rail that slows or speeds up during the
-// message (another flow on its link starting or stopping) and no rail
-// finishes its share of a huge plan long before the others. The caller
-// holds mu.
+// pump posts the queue's next parts while there is room ahead
+// (roomAhead): a long message goes a slice at a time, each split when it
+// is posted from the rails' busy times then, so that the split follows a
+// rail that slows or speeds up during the message (another flow on its
+// link starting or stopping) and no rail finishes its share of a huge
+// plan long before the others. The caller holds mu.
 func (l *Link) pump() {
-	for len(l.queue) > 0 && l.err == nil && l.unackedTotal() < l.cfg.Ahead {
+	for len(l.queue) > 0 && l.err == nil && l.roomAhead() {
 		m := l.queue[0]
 		n := m.size - m.next
 		if l.cfg.Slice > 0 && n > l.cfg.Slice+l.cfg.Slice/2 {
@@ -57,6 +56,31 @@ func (l *Link) pump() {
 			l.queue = l.queue[1:]
 		}
 	}
+}
+
+// roomAhead reports whether the next slice may be posted: while the
+// rails have less than Config.Ahead bytes unacknowledged, and, up to a
+// slice more, while a rail up has at most one chunk unacknowledged (the
+// one on its wire). Without the second rule a rail ran dry whenever the
+// others held the whole budget: a slice split while the slow rail was
+// busy went whole to the fast one, two such slices made Ahead, and the
+// slow rail, once done, idled until the fast one's next acknowledgement,
+// a slice's time later (docs/benchmarks.md, "Rails: no rail idles while
+// another holds the budget"). The caller holds mu.
+func (l *Link) roomAhead() bool {
+	total := l.unackedTotal()
+	if total < l.cfg.Ahead {
+		return true
+	}
+	if total >= l.cfg.Ahead+max(l.cfg.Slice, 0) {
+		return false
+	}
+	for _, rc := range l.rails {
+		if !rc.down && rc.pend.len() <= 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // unackedTotal is the bytes posted on the rails up and not yet

@@ -11,8 +11,8 @@ import (
 )
 
 // railConn is one rail: its connection, its profile, the queue its
-// writer drains, and what its readers share. unacked, pend, down and
-// slowdown are guarded by Link.mu; jobs, spare, writing, urgent, ackArmed and
+// writer drains, and what its readers share. unacked, pend, down,
+// slowdown and onWire are guarded by Link.mu; jobs, spare, writing, urgent, ackArmed and
 // lazy by qmu; dec, rerr and got by rmu; spins and spinsOver are atomic;
 // readFrom is the reader goroutine's alone.
 type railConn struct {
@@ -27,7 +27,11 @@ type railConn struct {
 	pend     pendList // those chunks, oldest first (pending.go)
 	down     bool
 	slowdown float64 // learnt from acks: see Link.learn
-	stop     <-chan struct{}
+	// onWire is when the oldest chunk unacknowledged began to leave: its
+	// post on an idle rail, or the acknowledgement of the chunk before
+	// (Link.snapshot); zero where unknown (an eager chunk's post).
+	onWire time.Time
+	stop   <-chan struct{}
 
 	qmu      sync.Mutex
 	jobs     []job

@@ -164,15 +164,35 @@ func (l *Link) postLocked(ctx context.Context, msg []byte, done func(error), sen
 // is still unacknowledged, a rail that is behind looks busier and gets
 // less, and one that drained looks idle at once.
 //
+// What is unacknowledged includes the part of the oldest chunk already
+// on its way: an acknowledgement comes only once a chunk's last byte is
+// in. So the time since that chunk began to leave (railConn.onWire), up
+// to its own predicted time, is taken off: counted whole, a rail near
+// the end of a long chunk looked a whole chunk busier than it was, the
+// next slice went to the other, and the rails of a stream ended it a
+// chunk's time apart (docs/benchmarks.md, "Rails: no rail idles while
+// another holds the budget").
+//
 // The slice is the Link's scratch (a post must not allocate), valid until
 // the next snapshot: the strategy only reads it.
 func (l *Link) snapshot() []rail.Rail {
 	rs := l.snap[:len(l.rails)]
+	var now time.Time
 	for i, rc := range l.rails {
 		rs[i] = rail.Rail{Profile: rc.profile, Down: rc.down, Slowdown: rc.slowdown}
-		if rc.unacked > 0 {
-			rs[i].Busy = rs[i].Predict(rc.unacked)
+		if rc.unacked == 0 {
+			continue
 		}
+		rs[i].Busy = rs[i].Predict(rc.unacked)
+		head := rc.pend.front()
+		if head == nil || rc.onWire.IsZero() {
+			continue
+		}
+		if now.IsZero() {
+			now = l.cfg.Now()
+		}
+		gone := min(now.Sub(rc.onWire), rs[i].Predict(int(head.h.len)))
+		rs[i].Busy = max(0, rs[i].Busy-gone)
 	}
 	return rs
 }
@@ -183,6 +203,9 @@ func (l *Link) snapshot() []rail.Rail {
 // on the rail at once (pending.go, P1). The caller holds mu.
 func (l *Link) assign(p *pendChunk, r int, now time.Time, done time.Duration) job {
 	rc := l.rails[r]
+	if rc.unacked == 0 {
+		rc.onWire = now // zero for an eager chunk: counted whole
+	}
 	rc.unacked += int(p.h.len)
 	rc.pend.push(p)
 	p.rail, p.posted, p.expect, p.slow = r, now, done, rc.slowdown
@@ -202,7 +225,12 @@ func (l *Link) acked(rc *railConn, h header) {
 		return
 	}
 	rc.pend.pop()
-	l.learn(p)
+	var now time.Time
+	if rc.pend.len() > 0 || !l.eager(p.h) {
+		now = l.cfg.Now() // a ping-pong's small message reads no clock
+	}
+	l.learn(p, now)
+	rc.onWire = now // the next chunk's last bytes follow this one's
 	rc.unacked -= int(h.len)
 	if p.msg.left--; p.msg.left == 0 && p.msg.next == p.msg.size {
 		p.msg.finish(nil)
@@ -298,14 +326,14 @@ const (
 	slowMax   = 16.0
 )
 
-// learn updates p's rail's slowdown from p's acknowledgement, now. The
+// learn updates p's rail's slowdown from p's acknowledgement at now. The
 // caller holds mu.
-func (l *Link) learn(p *pendChunk) {
+func (l *Link) learn(p *pendChunk, now time.Time) {
 	if p.expect < learnMin || l.eager(p.h) { // a lazy acknowledgement says nothing of the rail
 		return
 	}
 	rc := l.rails[p.rail]
-	took := l.cfg.Now().Sub(p.posted)
+	took := now.Sub(p.posted)
 	seen := p.slow * float64(took) / float64(p.expect)
 	rc.slowdown = min(slowMax, max(slowMin, (1-learnRate)*rc.slowdown+learnRate*seen))
 	l.idle = idlePick{} // the rails changed

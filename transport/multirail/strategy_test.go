@@ -75,7 +75,7 @@ func TestPickWholeMemo(t *testing.T) {
 	if !ok || r != fresh() || !a.idle.ok {
 		t.Fatalf("pickWhole: rail %d (%v), planWhole rail %d, memo kept %v", r, ok, fresh(), a.idle.ok)
 	}
-	a.learn(&pendChunk{h: header{len: 1 << 20, total: 2 << 20}, rail: r, posted: time.Now().Add(-time.Second), expect: time.Millisecond, slow: 1})
+	a.learn(&pendChunk{h: header{len: 1 << 20, total: 2 << 20}, rail: r, posted: time.Now().Add(-time.Second), expect: time.Millisecond, slow: 1}, time.Now())
 	if a.idle.ok {
 		t.Error("a slowdown learnt left the memo")
 	}
