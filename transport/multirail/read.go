@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"net"
+	"runtime"
 	"syscall"
 )
 
@@ -37,7 +38,8 @@ func (l *Link) readLoop(rc *railConn) {
 	}
 }
 
-// readSock is readLoop on a socket.
+// readSock is readLoop on a socket. After a drain that read something it
+// yields its P before it waits again.
 func (l *Link) readSock(rc *railConn) error {
 	for {
 		rc.standAside()
@@ -45,14 +47,23 @@ func (l *Link) readSock(rc *railConn) error {
 			return err
 		}
 		rc.rmu.Lock()
+		rc.got = false
 		if rc.rerr == nil {
 			rc.rerr = l.drain(rc)
 			l.waitInbox()
 		}
-		err := rc.rerr
+		err, got := rc.rerr, rc.got
 		rc.rmu.Unlock()
 		if err != nil {
 			return err
+		}
+		if got {
+			// What the frames made ready (a Recv, a Send, a writer) sits in
+			// this P's next slot; poll(2) below would hold the P in a
+			// system call with it there until sysmon took the P back, up
+			// to 10 ms when the process looks idle (docs/benchmarks.md,
+			// "Rails: a reader that blocked its P"). Let it run first.
+			runtime.Gosched()
 		}
 	}
 }
