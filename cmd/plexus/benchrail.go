@@ -95,7 +95,7 @@ func (o *benchRailOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.runs, "runs", 1, "run every impl's cases in `N` rounds and report each case's median")
 	fs.DurationVar(&o.timeout, "timeout", 0, "end the job as failed after `DURATION` (0: 10 minutes a round)")
 	fs.StringVar(&o.cases, "cases", strings.Join(railCases, ","), "the benches to run, a comma-separated `LIST` of bandwidth, latency")
-	fs.IntVar(&o.iters, "iters", 0, "`N` round trips per latency case (0: 1000, 100 with --quick)")
+	fs.IntVar(&o.iters, "iters", 0, "`N` round trips per latency case (0: 5000, 100 with --quick)")
 	fs.IntVar(&o.slice, "slice", 0, "the Links post messages over `BYTES` a slice at a time (multirail.Config.Slice: 0 the default, -1 never)")
 	fs.StringVar(&o.mpiProg, "mpi-prog", "", "(set for the ranks) the compiled Open MPI peer, `PATH`")
 	fs.StringVar(&o.mpiHosts, "mpi-hosts", "", "(set for the ranks) the two `HOSTS` for mpirun")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plexus-hpc/plexus/rail"
+	"github.com/plexus-hpc/plexus/transport/multirail"
 )
 
 // TestRowCollector: rank 0's marked lines become rows, whatever the
@@ -185,4 +186,61 @@ func TestRailHosts(t *testing.T) {
 	if _, err := railHosts("", filepath.Join(t.TempDir(), "none")); err == nil {
 		t.Error("a missing hostfile: no error")
 	}
+}
+
+// TestRailPhases: a round runs every impl's latency cases before any
+// bandwidth case, and Open MPI's peer gets only the sizes of the phase it
+// runs for, with the competing flow's marks only when it competes.
+func TestRailPhases(t *testing.T) {
+	local, err := multirail.LocalNets()
+	if err != nil || len(local) == 0 {
+		t.Skipf("no local network to put a rail on: %v", err)
+	}
+	d := &railDriver{o: &benchRailOpts{mpiProg: "railbw"}, s: &railSession{rails: []multirail.Addr{{Local: local[0].IP.String()}}}}
+	for _, c := range []struct {
+		cases string
+		want  string
+	}{{"bandwidth,latency", "latency,bandwidth"}, {"bandwidth", "bandwidth"}, {"latency", "latency"}} {
+		d.sizes = (&benchRailOpts{cases: c.cases}).railSizes()
+		if got := strings.Join(d.phases(), ","); got != c.want {
+			t.Errorf("--cases %s: phases %s, want %s", c.cases, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		bench    string
+		compete  bool
+		has, not []string
+	}{
+		{"latency", false, []string{"-l", "-n"}, []string{"-s", "-b", "-m"}},
+		{"bandwidth", false, []string{"-s", "-b", "-w"}, []string{"-l", "-n", "-m"}},
+		{"bandwidth", true, []string{"-s", "-m", "-p"}, []string{"-l", "-n"}},
+	} {
+		args, err := d.mpiArgs(c.bench, c.compete)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if args[len(args)-1] == "railbw" {
+			t.Fatalf("%s: no sizes for the peer: %q", c.bench, args)
+		}
+		peer := args[indexOf(args, "railbw"):]
+		for _, f := range c.has {
+			if indexOf(peer, f) < 0 {
+				t.Errorf("%s (compete %v): %q lacks %s", c.bench, c.compete, peer, f)
+			}
+		}
+		for _, f := range c.not {
+			if indexOf(peer, f) >= 0 {
+				t.Errorf("%s (compete %v): %q has %s", c.bench, c.compete, peer, f)
+			}
+		}
+	}
+}
+
+func indexOf(xs []string, x string) int {
+	for k, y := range xs {
+		if y == x {
+			return k
+		}
+	}
+	return -1
 }

@@ -55,12 +55,14 @@ func (d *railDriver) run(ctx context.Context, impls []string) error {
 		d.emit(railRow{Bench: "bandwidth", Impl: "ideal", Size: size, Value: idealRate(d.profiles, size) * 8 / 1e6, Unit: "Mbit/s"})
 	}
 	for round := 1; round <= d.o.runs; round++ {
-		for _, impl := range impls {
-			if d.o.runs > 1 {
-				fmt.Fprintf(d.c.stderr, "round %d of %d: ", round, d.o.runs)
-			}
-			if err := d.impl(ctx, impl); err != nil {
-				return fmt.Errorf("%s: %w", impl, err)
+		for _, bench := range d.phases() {
+			for _, impl := range impls {
+				if d.o.runs > 1 {
+					fmt.Fprintf(d.c.stderr, "round %d of %d: ", round, d.o.runs)
+				}
+				if err := d.impl(ctx, impl, bench); err != nil {
+					return fmt.Errorf("%s: %w", impl, err)
+				}
 			}
 		}
 	}
@@ -70,18 +72,43 @@ func (d *railDriver) run(ctx context.Context, impls []string) error {
 	return nil
 }
 
-// impl runs every case of one impl.
-func (d *railDriver) impl(ctx context.Context, impl string) error {
-	fmt.Fprintf(d.c.stderr, "running %s\n", impl)
+// phases are the benches a round runs, in order. A round runs every
+// impl's latency cases before any bandwidth case, so that the latencies
+// it compares are measured seconds apart, not minutes: this machine's
+// speed drifts by as much as the impls differ (docs/design/rails.md,
+// "Measuring").
+func (d *railDriver) phases() []string {
+	var out []string
+	if len(d.sizes.lat) > 0 {
+		out = append(out, "latency")
+	}
+	if len(d.sizes.bw) > 0 {
+		out = append(out, "bandwidth")
+	}
+	return out
+}
+
+// impl runs one impl's cases of bench.
+func (d *railDriver) impl(ctx context.Context, impl, bench string) error {
+	fmt.Fprintf(d.c.stderr, "running %s %s\n", impl, bench)
 	if impl == "openmpi" {
-		return d.openmpi(ctx)
+		return d.openmpi(ctx, bench)
 	}
 	if impl == "mptcp" {
 		if note := mptcpMissing(); note != "" {
-			d.emit(railRow{Bench: "bandwidth", Impl: impl, Note: note})
+			if bench == d.phases()[0] { // noted once
+				d.emit(railRow{Bench: "bandwidth", Impl: impl, Note: note})
+			}
 			return nil
 		}
 	}
+	if bench == "latency" {
+		return d.latencyCases(ctx, impl)
+	}
+	return d.bandwidthCases(ctx, impl)
+}
+
+func (d *railDriver) latencyCases(ctx context.Context, impl string) error {
 	for _, agg := range []bool{false, true} {
 		for _, size := range d.sizes.lat {
 			cs := railCase{Bench: "latency", Impl: impl, Size: size, Warm: d.sizes.latIters/10 + 1, Count: d.sizes.latIters, Aggregated: agg}
@@ -90,9 +117,14 @@ func (d *railDriver) impl(ctx context.Context, impl string) error {
 			}
 		}
 	}
-	// A bandwidth case warms up with a window of messages untimed, as
-	// bench/peers/railbw.c does for Open MPI: the Link's fresh connections
-	// past TCP's slow start, its learnt slowdowns settled.
+	return nil
+}
+
+// bandwidthCases runs impl's bandwidth cases. A case warms up with a
+// window of messages untimed, as bench/peers/railbw.c does for Open MPI:
+// the Link's fresh connections past TCP's slow start, its learnt
+// slowdowns settled.
+func (d *railDriver) bandwidthCases(ctx context.Context, impl string) error {
 	for _, compete := range d.competeModes() {
 		for _, size := range d.sizes.bw {
 			count := max(4, d.sizes.bytes/size)

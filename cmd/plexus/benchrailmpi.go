@@ -17,18 +17,22 @@ import (
 )
 
 // openmpi runs bench/peers/railbw.c under mpirun from this host (rank 0's)
-// and this host's peer (rank 1's): once for the latency and bandwidth
-// cases, and with --compete once more with a competing flow per
-// bandwidth case, started when the program says the case begins.
-func (d *railDriver) openmpi(ctx context.Context) error {
+// and this host's peer (rank 1's), for bench's cases: once for the
+// latency cases; once for the bandwidth cases, and with --compete once
+// more with a competing flow per bandwidth case, started when the
+// program says the case begins.
+func (d *railDriver) openmpi(ctx context.Context, bench string) error {
 	if d.o.mpiProg == "" {
 		return nil // the command could not build it, and notes why
 	}
 	if n := runtime.NumCPU(); d.sameKernel && n < 4 {
 		d.mpiNote = fmt.Sprintf("mpi_yield_when_idle 1: both hosts run on one kernel of %d CPUs", n)
 	}
+	if bench == "latency" {
+		return d.mpirun(ctx, bench, false)
+	}
 	for _, compete := range d.competeModes() {
-		if err := d.mpirun(ctx, compete > 0); err != nil {
+		if err := d.mpirun(ctx, bench, compete > 0); err != nil {
 			return err
 		}
 	}
@@ -43,15 +47,18 @@ type mpiLine struct {
 	Value float64 `json:"value"`
 }
 
-// mpirun runs the program once, for this round, and tallies its cases;
-// a failure is tallied as a row saying why, and Open MPI is not run
-// again with that competition.
-func (d *railDriver) mpirun(ctx context.Context, compete bool) error {
-	failure := railRow{Bench: "bandwidth", Impl: "openmpi", Unit: "Mbit/s", Compete: compete}
+// mpirun runs the program once for bench's cases, for this round, and
+// tallies them; a failure is tallied as a row saying why, and Open MPI is
+// not run again for that bench and competition.
+func (d *railDriver) mpirun(ctx context.Context, bench string, compete bool) error {
+	failure := railRow{Bench: bench, Impl: "openmpi", Unit: "Mbit/s", Compete: compete}
+	if bench == "latency" {
+		failure.Unit = "us"
+	}
 	if d.tally.skip(failure) {
 		return nil
 	}
-	got, err := d.mpirunOnce(ctx, compete)
+	got, err := d.mpirunOnce(ctx, bench, compete)
 	if err != nil {
 		failure.Note = "failed: " + err.Error()
 		d.tally.add(failure)
@@ -65,7 +72,7 @@ func (d *railDriver) mpirun(ctx context.Context, compete bool) error {
 
 // mpirunOnce runs the program once, with rank 1 holding the other ends
 // of the competing flows.
-func (d *railDriver) mpirunOnce(ctx context.Context, compete bool) ([]railRow, error) {
+func (d *railDriver) mpirunOnce(ctx context.Context, bench string, compete bool) ([]railRow, error) {
 	cs := railCase{Bench: "bandwidth", Impl: "openmpi", Fast: d.fast}
 	if compete {
 		cs.Compete = len(d.sizes.bw)
@@ -76,7 +83,7 @@ func (d *railDriver) mpirunOnce(ctx context.Context, compete bool) ([]railRow, e
 	comps, err := dialCompetitors(ctx, d.s, cs)
 	var rows []railRow
 	if err == nil {
-		rows, err = d.runPeer(ctx, compete, comps)
+		rows, err = d.runPeer(ctx, bench, compete, comps)
 		closeAll(comps)
 	}
 	if _, ferr := finishCase(ctx, d.s, err); err == nil {
@@ -86,8 +93,8 @@ func (d *railDriver) mpirunOnce(ctx context.Context, compete bool) ([]railRow, e
 }
 
 // runPeer runs mpirun and turns the program's lines into rows.
-func (d *railDriver) runPeer(ctx context.Context, competing bool, comps []net.Conn) ([]railRow, error) {
-	args, err := d.mpiArgs(competing)
+func (d *railDriver) runPeer(ctx context.Context, bench string, competing bool, comps []net.Conn) ([]railRow, error) {
+	args, err := d.mpiArgs(bench, competing)
 	if err != nil {
 		return nil, err
 	}
@@ -140,9 +147,9 @@ func tail(s string, n int) string {
 	return s
 }
 
-// mpiArgs is mpirun's command line: one rank on each host, the TCP BTL
-// on the rails' networks only.
-func (d *railDriver) mpiArgs(compete bool) ([]string, error) {
+// mpiArgs is mpirun's command line for bench's cases: one rank on each
+// host, the TCP BTL on the rails' networks only.
+func (d *railDriver) mpiArgs(bench string, compete bool) ([]string, error) {
 	nets, err := d.railNets()
 	if err != nil {
 		return nil, err
@@ -168,14 +175,12 @@ func (d *railDriver) mpiArgs(compete bool) ([]string, error) {
 		args = append(args, "--mca", "plm_rsh_agent", d.o.mpiRsh)
 	}
 	args = append(args, "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", strings.Join(nets, ","), d.o.mpiProg)
-	if len(d.sizes.bw) > 0 {
-		args = append(args, "-s", joinInts(d.sizes.bw), "-b", strconv.Itoa(d.sizes.bytes), "-w", strconv.Itoa(4<<20))
+	if bench == "latency" {
+		return append(args, "-l", joinInts(d.sizes.lat), "-n", strconv.Itoa(d.sizes.latIters)), nil
 	}
+	args = append(args, "-s", joinInts(d.sizes.bw), "-b", strconv.Itoa(d.sizes.bytes), "-w", strconv.Itoa(4<<20))
 	if compete {
-		return append(args, "-m", "-p", "10"), nil
-	}
-	if len(d.sizes.lat) > 0 {
-		args = append(args, "-l", joinInts(d.sizes.lat), "-n", strconv.Itoa(d.sizes.latIters))
+		args = append(args, "-m", "-p", "10")
 	}
 	return args, nil
 }

@@ -86,7 +86,7 @@ func newRailSizes(quick bool) railSizes {
 	if quick {
 		return railSizes{bw: []int{64 << 10, 1 << 20, 8 << 20}, lat: []int{4, 4096}, bytes: 16 << 20, latIters: 100, sampleMax: 8 << 20}
 	}
-	z := railSizes{lat: []int{4, 16, 64, 256, 1024, 4096}, bytes: 128 << 20, latIters: 1000, sampleMax: 8 << 20}
+	z := railSizes{lat: []int{4, 16, 64, 256, 1024, 4096}, bytes: 128 << 20, latIters: 5000, sampleMax: 8 << 20}
 	for n := 64 << 10; n <= 64<<20; n *= 2 {
 		z.bw = append(z.bw, n)
 	}
