@@ -244,3 +244,25 @@ func indexOf(xs []string, x string) int {
 	}
 	return -1
 }
+
+// TestRailTableFailedCase: a case that failed shows as failed in its
+// table, with its note below, not as a value of zero.
+func TestRailTableFailedCase(t *testing.T) {
+	rows := []railRow{
+		{Bench: "latency", Impl: "plexus", Rails: 2, Size: 4, Value: 9.5, Unit: "us", Aggregated: true},
+		{Bench: "latency", Impl: "mptcp", Rails: 2, Size: 4, Unit: "us", Aggregated: true, Note: "failed: not done within the case's limit"},
+	}
+	var b bytes.Buffer
+	if err := writeRailTables(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"9.5", "failed\n", "note: mptcp: failed: not done within the case's limit"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "0.0") {
+		t.Errorf("the failed case shows a value:\n%s", out)
+	}
+}

@@ -142,8 +142,10 @@ func writeRailTable1(w io.Writer, rows []railRow, t railTable) {
 	for _, size := range sortedSizes(cells) {
 		fmt.Fprint(tw, sizeName(size))
 		for _, im := range impls {
-			if v, ok := cells[size][im]; ok {
+			if v, ok := cells[size][im]; ok && v > 0 {
 				fmt.Fprintf(tw, "\t%.1f", v)
+			} else if ok {
+				fmt.Fprint(tw, "\tfailed") // its note says why
 			} else {
 				fmt.Fprint(tw, "\t-")
 			}
