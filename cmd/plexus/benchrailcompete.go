@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
-	"sync"
-	"time"
 )
 
 // The competing flow of --compete: a bulk TCP connection on the fastest
@@ -18,59 +15,37 @@ import (
 // weigh least on the impls it slows most (docs/design/rails.md, "Under a
 // competing flow").
 
-// competeLimit bounds a competing flow that nobody stops (a case that
-// failed before its halfway point): longer than any case.
-const competeLimit = 10 * time.Minute
-
 // competitor is one running competing flow. stop may be called any
 // number of times, from any goroutine.
-type competitor struct {
-	c    net.Conn
-	once sync.Once
-	done chan struct{}
-}
+type competitor struct{ p *flowProc }
 
-// startCompeting writes to c until stopped (or competeLimit), then
-// closes it. A nil c gives a competitor whose stop does nothing, for a
-// case without competition.
-func startCompeting(c net.Conn) *competitor {
-	k := &competitor{c: c, done: make(chan struct{})}
-	if c == nil {
-		close(k.done)
-		return k
+// startCompeting has flow p's source begin writing, until stop, which
+// ends it and closes p. A nil p gives a competitor whose stop does
+// nothing, for a case without competition.
+func startCompeting(p *flowProc) (*competitor, error) {
+	if p != nil {
+		if err := p.start(); err != nil {
+			p.Close()
+			return nil, fmt.Errorf("competing flow: starting it: %w", err)
+		}
 	}
-	c.SetWriteDeadline(time.Now().Add(competeLimit))
-	go func() {
-		defer close(k.done)
-		buf := make([]byte, 256<<10)
-		for {
-			if _, err := c.Write(buf); err != nil {
-				break
-			}
-		}
-		c.Close()
-	}()
-	return k
+	return &competitor{p: p}, nil
 }
 
-// stop ends the flow: its write in progress fails at once, and stop
-// returns once the connection is closed.
+// stop ends the flow: its process at once, then rank 0's end.
 func (k *competitor) stop() {
-	k.once.Do(func() {
-		if k.c != nil {
-			k.c.SetWriteDeadline(time.Now())
-		}
-	})
-	<-k.done
+	if k != nil && k.p != nil {
+		k.p.Close()
+	}
 }
 
-// competeIf starts the case's competing flow if it has one: comps holds
-// it, first.
-func competeIf(comps []net.Conn) *competitor {
+// competeIf starts the case's competing flow if it has one: comps, from
+// dialCompetitors, holds it, first.
+func competeIf(comps []net.Conn) (*competitor, error) {
 	if len(comps) == 0 {
 		return startCompeting(nil)
 	}
-	return startCompeting(comps[0])
+	return startCompeting(comps[0].(*flowProc))
 }
 
 // halfOf is how many of a case's n timed messages must be through before
@@ -88,7 +63,7 @@ func (h *halfway) step() bool {
 }
 
 // dialCompetitors opens rank 0's ends of the case's competing flows, on
-// the fastest rail.
+// the fastest rail, each with its source process waiting to start.
 func dialCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.Conn, error) {
 	var out []net.Conn
 	for range cs.Compete {
@@ -97,13 +72,19 @@ func dialCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.Co
 			closeAll(out)
 			return nil, fmt.Errorf("competing flow: %w", err)
 		}
-		out = append(out, c)
+		p, err := newFlowProc(c, false)
+		if err != nil {
+			c.Close()
+			closeAll(out)
+			return nil, err
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }
 
-// acceptCompetitors accepts rank 1's ends of the competing flows and
-// reads each, discarding, until rank 0 closes it.
+// acceptCompetitors accepts rank 1's ends of the competing flows, each
+// with a sink process that reads and discards until rank 0 closes it.
 func acceptCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.Conn, error) {
 	var out []net.Conn
 	for range cs.Compete {
@@ -112,8 +93,13 @@ func acceptCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.
 			closeAll(out)
 			return nil, fmt.Errorf("competing flow: %w", err)
 		}
-		out = append(out, c)
-		go io.Copy(io.Discard, c)
+		p, err := newFlowProc(c, true)
+		if err != nil {
+			c.Close()
+			closeAll(out)
+			return nil, err
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }

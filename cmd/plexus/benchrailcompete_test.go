@@ -12,9 +12,10 @@ import (
 	"github.com/plexus-hpc/plexus/transport/multirail"
 )
 
-// TestCompetitorStops: a competing flow writes until stopped, then its
-// connection closes (the reader meets the end of the stream), and stop
-// may be called again; a competitor without a connection stops at once.
+// TestCompetitorStops: a competing flow's source, a process of its own,
+// writes nothing until started and then until stopped, when its
+// connection closes (the reader meets the end of the stream); stop may be
+// called again; a competitor without a flow stops at once.
 func TestCompetitorStops(t *testing.T) {
 	c, s := loopbackPair(t)
 	var got atomic.Int64
@@ -23,7 +24,18 @@ func TestCompetitorStops(t *testing.T) {
 		_, err := io.Copy(io.Discard, countingReader{s, &got})
 		ended <- err
 	}()
-	k := startCompeting(c)
+	p, err := newFlowProc(c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := got.Load(); n != 0 {
+		t.Fatalf("the flow sent %d bytes before it was started", n)
+	}
+	k, err := startCompeting(p)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for got.Load() < 4<<20 {
 		time.Sleep(time.Millisecond)
 	}
@@ -37,7 +49,35 @@ func TestCompetitorStops(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the flow's connection did not close after stop")
 	}
-	competeIf(nil).stop()
+	if k, err := competeIf(nil); err != nil {
+		t.Fatal(err)
+	} else {
+		k.stop()
+	}
+}
+
+// TestFlowSink: a flow's sink process reads and discards all that comes
+// until the writer closes, and closing it then reports no error.
+func TestFlowSink(t *testing.T) {
+	c, s := loopbackPair(t)
+	p, err := newFlowProc(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	buf := make([]byte, 1<<20)
+	for range 128 { // far more than the sockets' buffers hold
+		if _, err := c.Write(buf); err != nil {
+			t.Fatalf("writing to the sink: %v", err)
+		}
+	}
+	c.Close()
+	if err := p.Close(); err != nil {
+		t.Errorf("closing the sink: %v", err)
+	}
+	if _, err := newFlowProc(nil, true); err == nil {
+		t.Error("a flow on no socket started")
+	}
 }
 
 // TestStreamLinkHalf: streamLink calls half exactly once in a case of n

@@ -66,10 +66,13 @@ func timeLink(ctx context.Context, l *multirail.Link, cs railCase, comps []net.C
 	if err := streamLink(ctx, l, msg, cs.Warm, nil); err != nil {
 		return 0, err
 	}
-	k := competeIf(comps)
+	k, err := competeIf(comps)
+	if err != nil {
+		return 0, err
+	}
 	defer k.stop()
 	t0 := time.Now()
-	err := streamLink(ctx, l, msg, cs.Count, k.stop)
+	err = streamLink(ctx, l, msg, cs.Count, k.stop)
 	return time.Since(t0), err
 }
 

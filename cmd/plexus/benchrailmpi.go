@@ -111,7 +111,8 @@ func (d *railDriver) runPeer(ctx context.Context, bench string, competing bool, 
 	var rows []railRow
 	sc := bufio.NewScanner(out)
 	started := 0
-	flow := competeIf(nil) // the running case's competing flow
+	var flow *competitor // the running case's competing flow
+	var flowErr error    // a flow that would not start: the run failed
 	defer func() { flow.stop() }()
 	for sc.Scan() {
 		var l mpiLine
@@ -121,9 +122,9 @@ func (d *railDriver) runPeer(ctx context.Context, bench string, competing bool, 
 		}
 		switch l.Bench {
 		case "start":
-			if started < len(comps) {
+			if started < len(comps) && flowErr == nil {
 				flow.stop()
-				flow = startCompeting(comps[started])
+				flow, flowErr = startCompeting(comps[started].(*flowProc))
 				started++
 			}
 		case "half":
@@ -137,7 +138,7 @@ func (d *railDriver) runPeer(ctx context.Context, bench string, competing bool, 
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("mpirun %s: %w\n%s", strings.Join(args, " "), err, tail(stderr.String(), 2000))
 	}
-	return rows, nil
+	return rows, flowErr
 }
 
 func tail(s string, n int) string {

@@ -102,10 +102,13 @@ func timeStream(ctx context.Context, c net.Conn, cs railCase, comps []net.Conn) 
 	if err := sendConn(c, buf, cs.Warm, nil); err != nil {
 		return 0, err
 	}
-	k := competeIf(comps)
+	k, err := competeIf(comps)
+	if err != nil {
+		return 0, err
+	}
 	defer k.stop()
 	t0 := time.Now()
-	err := sendConn(c, buf, cs.Count, k.stop)
+	err = sendConn(c, buf, cs.Count, k.stop)
 	return time.Since(t0), err
 }
 

@@ -48,6 +48,10 @@ func TestRailFloodUsage(t *testing.T) {
 		{"--to", "127.0.0.1:2", "extra"},
 		{"--to", "127.0.0.1:2", "--for", "-1s"},
 		{"--to", "127.0.0.1:2", "--from", "not-an-ip"},
+		{"--fd", "1"},
+		{"--fd", "3", "--to", "127.0.0.1:2"},
+		{"--fd", "3", "--for", "1s"},
+		{"--to", "127.0.0.1:2", "--sink"},
 	} {
 		if _, _, code := plexus(t, append([]string{"rail", "flood"}, args...)...); code != exitUsage {
 			t.Errorf("rail flood %q: exit %d, want %d", args, code, exitUsage)
