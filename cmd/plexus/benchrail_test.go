@@ -266,3 +266,24 @@ func TestRailTableFailedCase(t *testing.T) {
 		t.Errorf("the failed case shows a value:\n%s", out)
 	}
 }
+
+// TestRailRatiosPaired: where both impls ran every round, a size's ratio
+// is the median of the rounds' ratios, not the ratio of the medians; and
+// the report says so.
+func TestRailRatiosPaired(t *testing.T) {
+	lat := func(impl string, rounds ...float64) railRow {
+		return railRow{Bench: "latency", Impl: impl, Size: 16, Unit: "us", Value: median(append([]float64(nil), rounds...)), Runs: len(rounds), Rounds: rounds}
+	}
+	// Medians 12 and 13 (1.083); each round Open MPI over plexus 1.1,
+	// 1.5, 0.65: median 1.1.
+	rows := []railRow{lat("plexus", 10, 12, 20), lat("openmpi", 11, 18, 13)}
+	got := strings.Join(railRatios(rows), "\n")
+	want := "plexus over openmpi (latency): worst 1.100 at 16 B, mean 1.100 over 1 sizes; target >= 1.00: met (each size's ratio paired round by round)"
+	if got != want {
+		t.Errorf("paired:\n got %s\nwant %s", got, want)
+	}
+	rows[1].Rounds = rows[1].Rounds[:2] // a round short: medians
+	if got := strings.Join(railRatios(rows), "\n"); !strings.Contains(got, "worst 1.083 at 16 B") || strings.Contains(got, "paired") {
+		t.Errorf("unpaired: %s", got)
+	}
+}

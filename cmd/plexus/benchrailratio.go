@@ -44,15 +44,15 @@ func railRatios(rows []railRow) []string {
 
 func (t railTarget) ratio(rows []railRow) (string, bool) {
 	impl, base := t.values(rows, t.impl), t.values(rows, t.base)
-	worst, at, logSum, n := math.Inf(1), 0, 0.0, 0
+	worst, at, logSum, n, paired := math.Inf(1), 0, 0.0, 0, 0
 	for size, v := range impl {
 		b, ok := base[size]
-		if !ok || v <= 0 || b <= 0 {
+		if !ok || v.Value <= 0 || b.Value <= 0 {
 			continue
 		}
-		r := v / b
-		if t.bench == "latency" {
-			r = b / v
+		r, byRound := t.sizeRatio(v, b)
+		if byRound {
+			paired++
 		}
 		if r < worst || (r == worst && size < at) {
 			worst, at = r, size
@@ -71,16 +71,42 @@ func (t railTarget) ratio(rows []railRow) (string, bool) {
 	if t.minSize > 0 {
 		from = ", from " + sizeName(t.minSize)
 	}
-	return fmt.Sprintf("%s %s%s: worst %.3f at %s, mean %.3f over %d sizes; target >= %.2f: %s",
-		t.impl, t.what, from, worst, sizeName(at), math.Exp(logSum/float64(n)), n, t.want, verdict), true
+	how := ""
+	if paired == n {
+		how = " (each size's ratio paired round by round)"
+	}
+	return fmt.Sprintf("%s %s%s: worst %.3f at %s, mean %.3f over %d sizes; target >= %.2f: %s%s",
+		t.impl, t.what, from, worst, sizeName(at), math.Exp(logSum/float64(n)), n, t.want, verdict, how), true
 }
 
-// values maps size to impl's value among the target's rows.
-func (t railTarget) values(rows []railRow, impl string) map[int]float64 {
-	out := map[int]float64{}
+// sizeRatio is the target's ratio at one size: the median of the
+// rounds' ratios where both ran the same rounds (byRound), so that
+// each compares runs minutes apart at most, not the medians of runs
+// that may be the rounds' slowest for one impl and fastest for the
+// other; else the ratio of the two medians.
+func (t railTarget) sizeRatio(v, b railRow) (r float64, byRound bool) {
+	ratio := func(v, b float64) float64 {
+		if t.bench == "latency" {
+			return b / v
+		}
+		return v / b
+	}
+	if len(v.Rounds) < 2 || len(v.Rounds) != len(b.Rounds) {
+		return ratio(v.Value, b.Value), false
+	}
+	rs := make([]float64, len(v.Rounds))
+	for i := range rs {
+		rs[i] = ratio(v.Rounds[i], b.Rounds[i])
+	}
+	return median(rs), true
+}
+
+// values maps size to impl's row among the target's rows.
+func (t railTarget) values(rows []railRow, impl string) map[int]railRow {
+	out := map[int]railRow{}
 	for _, r := range rows {
 		if r.Bench == t.bench && r.Impl == impl && r.Compete == t.compete && !r.Aggregated && r.Size >= t.minSize && r.Size > 0 {
-			out[r.Size] = r.Value
+			out[r.Size] = r
 		}
 	}
 	return out

@@ -25,10 +25,13 @@ type railRow struct {
 	Compete bool    `json:"compete,omitempty"`
 	// Aggregated latency: µs per message of a stream of them, several
 	// in flight, rather than half a round trip.
-	Aggregated bool   `json:"aggregated,omitempty"`
-	Bytes      int64  `json:"bytes,omitempty"` // the payload the receiver counted, in one run
-	Runs       int    `json:"runs,omitempty"`  // the value is the median of as many
-	Note       string `json:"note,omitempty"`
+	Aggregated bool  `json:"aggregated,omitempty"`
+	Bytes      int64 `json:"bytes,omitempty"` // the payload the receiver counted, in one run
+	Runs       int   `json:"runs,omitempty"`  // the value is the median of as many
+	// Rounds are the runs' values in round order, where there were
+	// several: the targets' ratios pair them round by round.
+	Rounds []float64 `json:"rounds,omitempty"`
+	Note   string    `json:"note,omitempty"`
 }
 
 // railRowMark starts the line that carries a row from rank 0 to the

@@ -55,14 +55,18 @@ func (t *railTally) add(r railRow) {
 func (t *railTally) skip(r railRow) bool { return t.failed[keyOf(r)] }
 
 // rows returns each case's row, in the order the cases first came: the
-// median of its runs (Runs says how many), or its failure.
+// median of its runs (Runs says how many, Rounds what each gave), or its
+// failure.
 func (t *railTally) rows() []railRow {
 	out := make([]railRow, 0, len(t.order))
 	for _, k := range t.order {
 		r := t.last[k]
 		if !t.failed[k] {
-			vs := append([]float64(nil), t.values[k]...)
-			r.Value, r.Runs = median(vs), len(vs)
+			vs := t.values[k]
+			r.Value, r.Runs = median(append([]float64(nil), vs...)), len(vs)
+			if len(vs) > 1 {
+				r.Rounds = append([]float64(nil), vs...)
+			}
 		}
 		out = append(out, r)
 	}

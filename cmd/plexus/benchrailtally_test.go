@@ -46,4 +46,10 @@ func TestRailTally(t *testing.T) {
 			t.Errorf("row %d = %+v, want %+v", i, g, w)
 		}
 	}
+	if r := got[0].Rounds; len(r) != 3 || r[0] != 12 || r[1] != 10 || r[2] != 20 {
+		t.Errorf("plexus's rounds = %v, want [12 10 20], in round order", r)
+	}
+	if r := got[4].Rounds; r != nil {
+		t.Errorf("the failed case's rounds = %v, want none", r)
+	}
 }
