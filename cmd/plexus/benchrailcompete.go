@@ -65,35 +65,26 @@ func (h *halfway) step() bool {
 // dialCompetitors opens rank 0's ends of the case's competing flows, on
 // the fastest rail, each with its source process waiting to start.
 func dialCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.Conn, error) {
-	var out []net.Conn
-	for range cs.Compete {
-		c, err := s.dial(ctx, s.rails[cs.Fast])
-		if err != nil {
-			closeAll(out)
-			return nil, fmt.Errorf("competing flow: %w", err)
-		}
-		p, err := newFlowProc(c, false)
-		if err != nil {
-			c.Close()
-			closeAll(out)
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+	return openFlows(cs.Compete, false, func() (net.Conn, error) { return s.dial(ctx, s.rails[cs.Fast]) })
 }
 
 // acceptCompetitors accepts rank 1's ends of the competing flows, each
 // with a sink process that reads and discards until rank 0 closes it.
 func acceptCompetitors(ctx context.Context, s *railSession, cs railCase) ([]net.Conn, error) {
+	return openFlows(cs.Compete, true, func() (net.Conn, error) { return s.accept(ctx, s.lns[cs.Fast]) })
+}
+
+// openFlows makes n ends of flows, each a connection from connect handed
+// to its process; on a failure it closes those made.
+func openFlows(n int, sink bool, connect func() (net.Conn, error)) ([]net.Conn, error) {
 	var out []net.Conn
-	for range cs.Compete {
-		c, err := s.accept(ctx, s.lns[cs.Fast])
+	for range n {
+		c, err := connect()
 		if err != nil {
 			closeAll(out)
 			return nil, fmt.Errorf("competing flow: %w", err)
 		}
-		p, err := newFlowProc(c, true)
+		p, err := newFlowProc(c, sink)
 		if err != nil {
 			c.Close()
 			closeAll(out)
