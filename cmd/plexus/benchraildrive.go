@@ -76,7 +76,7 @@ func (d *railDriver) run(ctx context.Context, impls []string) error {
 // impl's latency cases before any bandwidth case, so that the latencies
 // it compares are measured seconds apart, not minutes: this machine's
 // speed drifts by as much as the impls differ (docs/design/rails.md,
-// "Measuring").
+// "Measuring it: plexus bench rail").
 func (d *railDriver) phases() []string {
 	var out []string
 	if len(d.sizes.lat) > 0 {
