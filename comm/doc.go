@@ -88,10 +88,16 @@
 // CPUs (World.Crowded) and nobody bound the rank's process already, Join
 // binds it to its host's share of the machine's CPUs, the hosts in order
 // of their lowest rank taking equal runs of them, so that each host's
-// ranks run apart from the others', as on machines of their own; the
-// runtime's GOMAXPROCS then follows the share unless GOMAXPROCS is set.
+// ranks run apart from the others', as on machines of their own.
 // PLEXUS_BIND=none turns this off. Collectives across such hosts then
 // run in two levels (comm/collective, Config.Hierarchy).
+//
+// On any crowded machine, one host or several, Join also sets the rank's
+// GOMAXPROCS to its equal share of the CPUs its process runs on, at least
+// one: the share of its host's ranks where Join bound it, of the
+// machine's ranks where nobody bound it, so one where the ranks
+// outnumber the CPUs evenly. A process bound by someone else keeps the
+// runtime's default, and GOMAXPROCS in the environment always wins.
 // Package comm/commtest makes worlds
 // for tests: several ranks in one process over an in-memory twin that can
 // crash a rank, or over one explicitly configured transport.

@@ -67,7 +67,8 @@ func join(ctx context.Context, cfg Config, info launch.Info, mode string) (*Worl
 	if err == nil {
 		cpus := hostCPUs(info)
 		if w.crowded = crowded(hosts, info.Rank, cpus); w.crowded {
-			bindToHostShare(hosts, info.Rank, cpus, os.Getenv, cfg.Logger)
+			bound := bindToHostShare(hosts, info.Rank, cpus, os.Getenv, cfg.Logger)
+			shareProcs(hosts, info.Rank, cpus, bound, os.Getenv)
 		}
 		w.via = transports(info.Rank, hosts, mode)
 		w.hosts = hosts
@@ -110,13 +111,7 @@ func exchange(ctx context.Context, bs launch.Bootstrap, info launch.Info, ep *tc
 // hosts, containers: one boot id) share its CPUs, so their ranks count
 // together even though they talk over their networks.
 func crowded(hosts []string, rank, cpus int) bool {
-	n := 0
-	for _, h := range hosts {
-		if machineOf(h) == machineOf(hosts[rank]) {
-			n++
-		}
-	}
-	return n > cpus
+	return countRanks(hosts, func(h string) bool { return machineOf(h) == machineOf(hosts[rank]) }) > cpus
 }
 
 // machineOf is the part of a host key (hostKey) that names the kernel:

@@ -57,27 +57,29 @@ func machineShare(hosts []string, rank int, cpus []int) []int {
 // machine's CPUs) and PLEXUS_BIND is not "none". It then restores the
 // runtime's default GOMAXPROCS, which follows the new mask. A failure is
 // logged and changes nothing else: the job runs unbound.
-func bindToHostShare(hosts []string, rank, machineCPUs int, getenv func(string) string, logger *slog.Logger) {
+// It reports whether it bound the process.
+func bindToHostShare(hosts []string, rank, machineCPUs int, getenv func(string) string, logger *slog.Logger) bool {
 	if getenv("PLEXUS_BIND") == "none" {
-		return
+		return false
 	}
 	cpus, err := affinity.Allowed()
 	if err != nil || len(cpus) < machineCPUs {
-		return
+		return false
 	}
 	share := machineShare(hosts, rank, cpus)
 	if share == nil {
-		return
+		return false
 	}
 	if logger == nil {
 		logger = slog.Default()
 	}
 	if err := affinity.BindProcess(share); err != nil {
 		logger.Warn("comm: binding to this host's share of the machine's CPUs", "rank", rank, "cpus", share, "err", err)
-		return
+		return false
 	}
 	if getenv("GOMAXPROCS") == "" {
 		runtime.SetDefaultGOMAXPROCS()
 	}
 	logger.Debug("comm: bound to this host's share of the machine's CPUs", "rank", rank, "cpus", share)
+	return true
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/plexus-hpc/plexus/internal/jobtest"
 
 	"github.com/plexus-hpc/plexus/comm"
+	"github.com/plexus-hpc/plexus/topo/sysfs"
 )
 
 // clusterScript makes the namespace hosts h1, h2, ... (testdata/cluster).
@@ -91,12 +94,15 @@ func checkBinding(t *testing.T, out string, hosts []string) {
 	seen := map[string]string{} // CPUs: the host whose ranks have them
 	var crowded []string
 	for r, h := range hosts {
-		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d crowded (true|false) on CPUs (\S+)$`, r, r)).FindStringSubmatch(out)
+		m := regexp.MustCompile(fmt.Sprintf(`(?m)^\[%d\] rank %d crowded (true|false) on CPUs (\S+) with (\d+) Ps$`, r, r)).FindStringSubmatch(out)
 		if m == nil {
 			t.Errorf("rank %d did not say its CPUs:\n%s", r, out)
 			return
 		}
 		crowded = append(crowded, m[1])
+		if want := sharedPs(m[2], hosts, h); m[1] == "true" && m[3] != strconv.Itoa(want) {
+			t.Errorf("rank %d of a crowded machine on CPUs %s: %s Ps, want %d (its share)", r, m[2], m[3], want)
+		}
 		levels := map[string]string{"true": "2", "false": "1"}[m[1]]
 		if want := fmt.Sprintf("[%d] rank %d collectives in %s levels\n", r, r, levels); !strings.Contains(out, want) {
 			t.Errorf("crowded %s: want %q in:\n%s", m[1], want, out)
@@ -118,6 +124,23 @@ func checkBinding(t *testing.T, out string, hosts []string) {
 			t.Errorf("ranks disagree on whether the machine is crowded: %v", crowded)
 		}
 	}
+}
+
+// sharedPs is the GOMAXPROCS comm gives a rank of a crowded machine
+// bound to its host's share, cpus: those CPUs over host's ranks, at
+// least one.
+func sharedPs(cpus string, hosts []string, host string) int {
+	list, err := sysfs.ParseCPUList(cpus)
+	if err != nil {
+		return -1
+	}
+	ranks := 0
+	for _, h := range hosts {
+		if h == host {
+			ranks++
+		}
+	}
+	return max(1, len(list)/ranks)
 }
 
 // cpusAllowed is this process's Cpus_allowed_list (proc(5)).
@@ -170,7 +193,7 @@ func exchangeAll(ctx context.Context) error {
 	netns, _ := os.Readlink("/proc/self/ns/net") // part of comm's host key
 	segs, _ := filepath.Glob("/dev/shm/plexus-*")
 	fmt.Printf("rank %d on %s (%s): shm segment %s\n", w.Rank(), host, netns, map[bool]string{true: "yes", false: "no"}[len(segs) > 0])
-	fmt.Printf("rank %d crowded %v on CPUs %s\n", w.Rank(), w.Crowded(), cpusAllowed())
+	fmt.Printf("rank %d crowded %v on CPUs %s with %d Ps\n", w.Rank(), w.Crowded(), cpusAllowed(), runtime.GOMAXPROCS(0))
 	for p := range w.Size() {
 		fmt.Printf("rank %d reaches rank %d by %s\n", w.Rank(), p, w.Transport(p))
 	}
