@@ -15,6 +15,8 @@ func BenchmarkTable(b *testing.B) {
 		make func() matcher
 	}{
 		{"sharded", func() matcher { return New[int, int](Config{}) }},
+		{"sharded16", func() matcher { return New[int, int](Config{Shards: 16}) }},
+		{"sharded64", func() matcher { return New[int, int](Config{Shards: 64}) }},
 		{"ref", func() matcher { return NewRef[int, int]() }},
 	}
 	for _, g := range []int{1, 8, 64} {
@@ -61,16 +63,24 @@ func pairs(t matcher, id, n int) {
 // message while the table holds other traffic.
 func BenchmarkWildPost(b *testing.B) {
 	for _, held := range []int{0, 1000} {
-		b.Run(fmt.Sprintf("held=%d", held), func(b *testing.B) {
-			tab := New[int, int](Config{})
-			for i := range held {
-				tab.Post(Key{Comm: 2, Tag: int32(i)}, i) // posted receives do not slow it
-			}
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				tab.Arrive(Key{Comm: 1, Tag: int32(i & 1023)}, i)
-				tab.Post(Key{Comm: 1, Source: AnySource, Tag: AnyTag}, i)
-			}
-		})
+		for _, shards := range []int{16, 64, DefaultShards} {
+			b.Run(fmt.Sprintf("held=%d/shards=%d", held, shards), func(b *testing.B) {
+				benchWildPost(b, held, shards)
+			})
+		}
+	}
+}
+
+// benchWildPost times an arrival and the wildcard receive that takes it,
+// in a table of shards shards holding held exact receives.
+func benchWildPost(b *testing.B, held, shards int) {
+	tab := New[int, int](Config{Shards: shards})
+	for i := range held {
+		tab.Post(Key{Comm: 2, Tag: int32(i)}, i) // posted receives do not slow it
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		tab.Arrive(Key{Comm: 1, Tag: int32(i & 1023)}, i)
+		tab.Post(Key{Comm: 1, Source: AnySource, Tag: AnyTag}, i)
 	}
 }
