@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/manycore.sh PLEXUS OUT
 #
-# The measurements issues 18, 20 and 21 still need from a host with many
+# The measurements issues 20 and 21 still need from a host with many
 # cores (DEVELOPERS' 16-core host: Open MPI and gcc, no Go), in one run
 # from the plexus binary alone, so that a session lent such a host for a
 # few minutes spends them measuring. Build the binary where Go is, then
@@ -12,15 +12,15 @@
 #
 # Every step has its own timeout and writes its output, stderr and exit
 # status under OUT (STEP.out, STEP.err, STEP.rc), so that one step that
-# fails or hangs costs only itself. The namespace cluster steps (issue
-# 18) need root and iproute2's ip on PATH; without them they are skipped
-# and say so in OUT/skipped. STEPS (a space-separated list of the step
-# names below) runs some of them only. Results go to docs/benchmarks.md
+# fails or hangs costs only itself. STEPS (a space-separated list of the
+# step names below) runs some of them only; the default leaves out the
+# namespace cluster steps of issue 18 (resolved), which need root and
+# iproute2's ip on PATH and are skipped without them (OUT/skipped). Results go to docs/benchmarks.md
 # by hand, with the host's description from OUT/host.txt.
 set -u
 plexus=${1:?usage: bench/manycore.sh PLEXUS OUT}
 out=${2:?usage: bench/manycore.sh PLEXUS OUT}
-steps=${STEPS:-"warm coll1 coll2 agree agreebin cluster p2pcoll allreduce"}
+steps=${STEPS:-"warm coll1 coll2 agree agreebin shmcoll shmallreduce"}
 mkdir -p "$out"
 repo=$(pwd)
 
@@ -56,7 +56,14 @@ step coll2 240 "$plexus" bench coll --members 4,8,16 --json
 step agree 240 "$plexus" bench kv --bench agree --pin --duration 1s --runs 2 --json --profile --replicas 14 --clients 14,64
 step agreebin 240 "$plexus" bench kv --bench agree --pin --duration 1s --runs 2 --json --profile --topology binary --replicas 14 --clients 14,64
 
+# Issue 20: collectives across ranks over shared memory against Open MPI
+# at 4, 8 and 16 ranks (barrier, bcast and allreduce of 8 B, paired), and
+# the allreduce's algorithms side by side.
+step shmcoll 240 "$plexus" bench p2p --transport shm --peers --ranks 4,8,16 --cases coll --runs 3
+step shmallreduce 240 "$plexus" bench allreduce --ranks 4,8,16 --runs 5
+
 # Issue 18: two namespace hosts of two ranks each, Plexus against Open MPI.
+case " $steps " in *" cluster "* | *" p2pcoll "* | *" allreduce "*) ;; *) exit 0 ;; esac
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null 2>&1; then
 	echo "cluster steps skipped: need root and ip (iproute2) on PATH" >>"$out/skipped"
 	exit 0
