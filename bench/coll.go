@@ -81,6 +81,9 @@ type kase struct {
 	members     int
 	setup       func() (body, func(), error)
 	built       *tree.Tree // set by team setups
+	// tree, set for team cases, builds the case's tree without running
+	// it, so that cases of one tree are measured once (colltwins.go).
+	tree func() (*tree.Tree, error)
 	unpinned    bool       // members run on goroutines as Go starts them
 
 	// predict, set by allreduce setups, is the simulator's latency for
@@ -152,30 +155,53 @@ func Coll(ctx context.Context, cfg Config, progress func(done, total int)) ([]Re
 // runStage measures the cases of one stage side by side (see Coll) and
 // returns their results in order. Each case's after hook, as its
 // prediction, sees the case's own measurement only.
+//
+// A team case whose tree is an earlier case's (twins) is not run; its
+// result is that case's measurement, its SameTreeAs that case's impl.
 func runStage(ctx context.Context, cfg *Config, ks []*kase, tick func()) ([]Result, error) {
+	trees, err := stageTrees(ks)
+	if err != nil {
+		return nil, err
+	}
+	same := twins(ks, trees)
 	ms := make([]*runs, len(ks))
 	for i, k := range ks {
-		m, err := startRuns(ctx, cfg.CPUs[:k.members], !k.unpinned, cfg.Target, k.setup)
-		if err != nil {
-			return nil, caseErr(k, err)
+		if same[i] < 0 {
+			m, err := startRuns(ctx, cfg.CPUs[:k.members], !k.unpinned, cfg.Target, k.setup)
+			if err != nil {
+				return nil, caseErr(k, err)
+			}
+			ms[i] = m
 		}
-		ms[i] = m
 		tick()
 	}
 	for r := 1; r < cfg.Runs; r++ {
 		for i, k := range ks {
-			if err := ms[i].next(ctx); err != nil {
-				return nil, caseErr(k, err)
+			if same[i] < 0 {
+				if err := ms[i].next(ctx); err != nil {
+					return nil, caseErr(k, err)
+				}
 			}
 			tick()
 		}
 	}
+	return stageResults(cfg, ks, same, ms)
+}
+
+// stageResults are the rows of a stage's cases, a twin's from the case
+// whose tree it shares.
+func stageResults(cfg *Config, ks []*kase, same []int, ms []*runs) ([]Result, error) {
 	out := make([]Result, 0, len(ks))
 	for i, k := range ks {
-		r, err := result(cfg, k, ms[i].median(), ms[i].iters)
+		m, of := ms[i], ""
+		if j := same[i]; j >= 0 {
+			m, of, k.built = ms[j], ks[j].impl, ks[j].built // the same tree
+		}
+		r, err := result(cfg, k, m.median(), m.iters)
 		if err != nil {
 			return out, caseErr(k, err)
 		}
+		r.SameTreeAs = of
 		out = append(out, r)
 	}
 	return out, nil
@@ -255,6 +281,7 @@ func collCases(ctx context.Context, cfg *Config, n int, sm *sizeModel) []*kase {
 		for _, t := range cfg.Topologies {
 			k := &kase{bench: b, impl: "team-" + t.String(), members: n, model: sm.get}
 			k.setup = teamSetup(ctx, sm.get, cpus, t, b, &k.built)
+			k.tree = func() (*tree.Tree, error) { return teamTree(sm.get(), cpus, t) }
 			ks = append(ks, k)
 		}
 	}

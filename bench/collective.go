@@ -39,6 +39,12 @@ func teamFor(m *topo.Model, cpus []int, topology tree.Topology, op tree.Op) (*co
 	return team, members, t, nil
 }
 
+// teamTree is the tree a team case of topology builds on model m over
+// cpus (teamSetup's).
+func teamTree(m *topo.Model, cpus []int, topology tree.Topology) (*tree.Tree, error) {
+	return tree.Build(m, tree.Spec{Topology: topology, Op: tree.ReleaseBarrier, CPUs: cpus, Root: cpus[0]})
+}
+
 // teamSetup returns a setup for the team version of bench (barrier, bcast
 // or reduce) and records the tree it built in *built.
 func teamSetup(ctx context.Context, model func() *topo.Model, cpus []int, topology tree.Topology, bench string, built **tree.Tree) func() (body, func(), error) {

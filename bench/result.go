@@ -21,6 +21,10 @@ type Result struct {
 	// measured model (team results only), and Ratio = NsPerOp/PredictedNs.
 	PredictedNs float64 `json:"predicted_ns,omitempty"`
 	Ratio       float64 `json:"measured_over_predicted,omitempty"`
+	// SameTreeAs, for a team result, names the impl of the same size
+	// whose tree is this one's: the team was measured once, as that impl,
+	// and both rows carry that measurement.
+	SameTreeAs string `json:"same_tree_as,omitempty"`
 }
 
 // WriteJSON writes results as one JSON array.
@@ -40,13 +44,13 @@ func writeArray[T any](w io.Writer, rows []T) error {
 // WriteTable writes results as an aligned table.
 func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bench\timpl\tmembers\tns/op\tpredicted\tmeasured/predicted\t")
+	fmt.Fprintln(tw, "bench\timpl\tmembers\tns/op\tpredicted\tmeasured/predicted\tsame tree as\t")
 	for _, r := range results {
 		pred, ratio := "", ""
 		if r.PredictedNs > 0 {
 			pred, ratio = fmt.Sprintf("%.0f", r.PredictedNs), fmt.Sprintf("%.2f", r.Ratio)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t%s\t\n", r.Bench, r.Impl, r.Members, r.NsPerOp, pred, ratio)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t%s\t%s\t\n", r.Bench, r.Impl, r.Members, r.NsPerOp, pred, ratio, r.SameTreeAs)
 	}
 	return tw.Flush()
 }

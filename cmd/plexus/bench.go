@@ -39,7 +39,10 @@ thread, where pinned, one thread per member, every hand-off wakes another
 thread and costs tens of microseconds.
 For team results it also prints the simulator's prediction for the same
 tree on the machine model and measured/predicted: the model is useful if it
-predicts the ranking. The model is measured first (a quick pairwise run)
+predicts the ranking. Topologies that build the same tree for a team size
+run the same team, which is measured once: the later rows carry its
+measurement and name the measured impl (same tree as; JSON same_tree_as).
+The model is measured first (a quick pairwise run)
 unless --model gives one. --json prints one JSON array of results with the
 fields bench, impl, members, ns_per_op (and more).`,
 	flags: func() *flag.FlagSet { return new(benchOpts).flagSet() },
