@@ -83,8 +83,8 @@ type kase struct {
 	built       *tree.Tree // set by team setups
 	// tree, set for team cases, builds the case's tree without running
 	// it, so that cases of one tree are measured once (colltwins.go).
-	tree func() (*tree.Tree, error)
-	unpinned    bool       // members run on goroutines as Go starts them
+	tree     func() (*tree.Tree, error)
+	unpinned bool // members run on goroutines as Go starts them
 
 	// predict, set by allreduce setups, is the simulator's latency for
 	// what the case times, where built's reduction plus broadcast is not.
