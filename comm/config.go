@@ -3,6 +3,8 @@ package comm
 import (
 	"fmt"
 	"log/slog"
+
+	"github.com/plexus-hpc/plexus/comm/match"
 )
 
 // Defaults for Config.
@@ -123,6 +125,16 @@ type Config struct {
 	// transport, or commtest.SHM with shm.Config.Passive);
 	// otherwise the world runs as usual. World.Serialized says which.
 	Serialized bool
+	// MatchShards is how many independently locked parts the world's
+	// matching of messages to receives has: a power of two up to 65536;
+	// zero means 256. Receives and probes with exact keys lock one part;
+	// those with AnySource or AnyTag lock every part, so their cost grows
+	// with the count (docs/benchmarks.md, "Wildcard receives against the
+	// match table's shards"). A program that receives mostly with
+	// wildcards (a server taking requests from any rank) does better with
+	// few; many goroutines receiving on exact keys at once meet less on
+	// many.
+	MatchShards int
 	// Logger receives what the world's transports and JoinWith's address
 	// exchange have to report: refused connections (strangers, a wrong
 	// secret) at Warn, rate-limited to a few records a second; a peer
@@ -176,6 +188,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("comm: chunk size %d, want at least 1", c.ChunkSize)
 	case !validTransport(c.Transport):
 		return fmt.Errorf("comm: transport %q, want auto, tcp or shm", c.Transport)
+	}
+	if err := (&match.Config{Shards: c.MatchShards}).Validate(); err != nil {
+		return fmt.Errorf("comm: MatchShards: %w", err)
 	}
 	return nil
 }

@@ -240,7 +240,7 @@ func (w *World) awaitOpen() {
 
 // newWorld builds the world's state, everything but the transport.
 func newWorld(cfg Config) *World {
-	w := &World{cfg: cfg, table: match.New[*msg, *Request](match.Config{}), opened: make(chan struct{})}
+	w := &World{cfg: cfg, table: match.New[*msg, *Request](match.Config{Shards: cfg.MatchShards}), opened: make(chan struct{})}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	w.peers = make([]peer, cfg.Size)
 	share := cfg.share()

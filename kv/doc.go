@@ -19,7 +19,7 @@
 // store runs across the ranks of a job: ranks 0..R-1 are replicas
 // (ServeRanks), the others run Clients:
 //
-//	w, err := comm.Join(ctx)
+//	w, err := comm.JoinWith(ctx, comm.Config{MatchShards: kv.MatchShards})
 //	if err != nil { ... }
 //	if w.Rank() < 3 {
 //		err = kv.ServeRanks(ctx, w, kv.RanksConfig{Replicas: 3}) // until every client rank has stopped

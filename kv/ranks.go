@@ -44,6 +44,15 @@ type RanksConfig struct {
 	Restart <-chan struct{}
 }
 
+// MatchShards is the comm.Config.MatchShards a store's world does best
+// with: a replica takes its requests and the group's frames with
+// AnySource receives, each of which locks every part of the world's
+// matching, and its clients wait on exact tags, a few goroutines each
+// (docs/benchmarks.md, "Wildcard receives against the match table's
+// shards"). Join with it: comm.JoinWith(ctx, comm.Config{MatchShards:
+// kv.MatchShards}).
+const MatchShards = 16
+
 // DefaultCompactEvery is RanksConfig.CompactEvery's default: a snapshot
 // every so many slots keeps a replica's log short at the cost of one
 // copy of the store per interval.

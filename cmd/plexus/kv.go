@@ -118,7 +118,7 @@ func runKVServe(c *cli, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	w, err := comm.Join(ctx)
+	w, err := comm.JoinWith(ctx, comm.Config{MatchShards: kv.MatchShards}) // replicas receive with AnySource
 	if err != nil {
 		return err
 	}

@@ -298,3 +298,6 @@ func (t *Table[M, R]) PostExact(k Key, r R) (m M, matched bool) {
 	t.unlock(s)
 	return m, matched
 }
+
+// Shards reports how many shards the table has (Config.Shards).
+func (t *Table[M, R]) Shards() int { return len(t.shards) }

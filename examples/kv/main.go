@@ -28,7 +28,7 @@ func main() {
 }
 
 func run(ctx context.Context) error {
-	w, err := comm.Join(ctx)
+	w, err := comm.JoinWith(ctx, comm.Config{MatchShards: kv.MatchShards}) // replicas receive with AnySource
 	if err != nil {
 		return err
 	}
