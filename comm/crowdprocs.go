@@ -10,12 +10,11 @@ import (
 // CPUs is less than one, yet an unbound Go rank sizes GOMAXPROCS to every
 // CPU it may use. Its runtime then wakes spare threads to run each
 // goroutine made ready (a transport's delivery, a channel hand-off), and
-// those threads spin looking for work on CPUs the other ranks need: on a
-// 2-CPU machine with four ranks, a replicated store's throughput dropped
-// by about a third and its tail grew by half against one P per rank
-// (docs/benchmarks.md, "One P per rank on a crowded machine"). So a
-// crowded rank's GOMAXPROCS is its share of the CPUs its process runs on,
-// at least one, unless GOMAXPROCS is set.
+// those threads spin looking for work on CPUs the other ranks need, which
+// cost a replicated store of four ranks on two CPUs a large share of its
+// throughput and tail latency (docs/benchmarks.md, "One P per rank's share
+// on a crowded machine"). So a crowded rank's GOMAXPROCS is its share of
+// the CPUs its process runs on, at least one, unless GOMAXPROCS is set.
 
 // crowdedProcs is the GOMAXPROCS of a rank whose process may run on mask
 // CPUs, shared by sharers ranks: its equal share, at least one.
