@@ -116,15 +116,20 @@ func (n *Ranks) tree(root int) (*tree.Tree, error) {
 }
 
 // Serve receives the group's frames until ctx ends or every other rank
-// is lost, relays tree frames and hands every frame to deliver. It
+// is lost, relays tree frames and hands every frame to deliver, which
+// must not keep it: Serve reuses its buffer for the next frame. It
 // returns ctx.Err() when ctx ends.
 func (n *Ranks) Serve(ctx context.Context, deliver func([]byte) error) error {
+	var frame []byte
 	for {
 		st, err := n.w.Probe(ctx, comm.AnySource, n.cfg.Tag)
 		if err != nil {
 			return err
 		}
-		buf := make([]byte, st.Len)
+		if cap(frame) < st.Len {
+			frame = make([]byte, st.Len)
+		}
+		buf := frame[:st.Len]
 		if _, err := n.w.Recv(ctx, st.Source, n.cfg.Tag, buf); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

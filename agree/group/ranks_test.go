@@ -164,3 +164,64 @@ func allIDs(n int) []int {
 	}
 	return ids
 }
+
+// TestServeReusesItsBuffer checks that Serve hands deliver each frame
+// whole and alone, long ones after short ones and short after long, though
+// it reads them all into one buffer: every frame delivered equals the one
+// sent, and none changes after its delivery returned.
+func TestServeReusesItsBuffer(t *testing.T) {
+	twin := commtest.NewTwin(2)
+	ws := make([]*comm.World, 2)
+	for i := range ws {
+		w, err := twin.World(i, comm.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws[i] = w
+		t.Cleanup(func() { _ = w.Close() })
+	}
+	net, err := NewRanks(ws[1], RanksConfig{Replicas: 2, Mode: Sequential})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent [][]byte
+	for _, n := range []int{10, 3000, 5, 700, 700, 1, 4096} {
+		sent = append(sent, bytes.Repeat([]byte{byte(n)}, n))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var got [][]byte
+	var last []byte
+	done := make(chan error, 1)
+	go func() {
+		done <- net.Serve(ctx, func(f []byte) error {
+			got = append(got, bytes.Clone(f))
+			last = f
+			if len(got) == len(sent) {
+				cancel()
+			}
+			return nil
+		})
+	}()
+	to0, err := NewRanks(ws[0], RanksConfig{Replicas: 2, Mode: Sequential})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range sent {
+		if err := to0.Send(ctx, 1, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	if len(got) != len(sent) {
+		t.Fatalf("%d frames delivered, want %d", len(got), len(sent))
+	}
+	for i := range sent {
+		if !bytes.Equal(got[i], sent[i]) {
+			t.Errorf("frame %d: %d bytes delivered, want %d bytes of %d", i, len(got[i]), len(sent[i]), byte(len(sent[i])))
+		}
+	}
+	if !bytes.Equal(last, sent[len(sent)-1]) {
+		t.Errorf("the last frame changed after its delivery")
+	}
+}
