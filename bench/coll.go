@@ -154,7 +154,8 @@ func Coll(ctx context.Context, cfg Config, progress func(done, total int)) ([]Re
 
 // runStage measures the cases of one stage side by side (see Coll) and
 // returns their results in order. Each case's after hook, as its
-// prediction, sees the case's own measurement only.
+// prediction, sees the measurement its row reports: its own, or a
+// twin's (below).
 //
 // A team case whose tree is an earlier case's (twins) is not run; its
 // result is that case's measurement, its SameTreeAs that case's impl.

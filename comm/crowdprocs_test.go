@@ -25,37 +25,71 @@ func TestCrowdedProcs(t *testing.T) {
 	}
 }
 
+// TestShareOf checks whose ranks share which CPUs: a bound rank its
+// host's share with its host's ranks, an unbound one the machine's CPUs
+// with the machine's ranks, one bound by someone else nobody known.
+func TestShareOf(t *testing.T) {
+	const boot = "0f6e1f7c-3a9e-4b55-9a34-2f1f7d0c8a01"
+	a, b := "h1/"+boot+"/net:[1]", "h2/"+boot+"/net:[2]"
+	hosts := []string{a, b, b, b, b, b, b} // 1 + 6 ranks on a 4-CPU machine
+	cpus := func(n int) []int {
+		m := make([]int, n)
+		for i := range m {
+			m[i] = i
+		}
+		return m
+	}
+	for _, c := range []struct {
+		name  string
+		rank  int
+		bound bool
+		mask  []int
+		want  int
+		ok    bool
+	}{
+		{"alone on its host, bound to 2 CPUs", 0, true, cpus(2), 2, true},
+		{"six on their host, bound to 2 CPUs", 1, true, cpus(2), 1, true},
+		{"unbound: the machine's 4 CPUs, 7 ranks", 0, false, cpus(4), 1, true},
+		{"bound by someone else to 2 of 4", 0, false, cpus(2), 0, false},
+		{"no such rank", 9, false, cpus(4), 0, false},
+	} {
+		got, ok := shareOf(hosts, c.rank, 4, c.bound, c.mask)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: shareOf = %d, %v; want %d, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
 // TestShareProcs checks the rule on this process's real mask: unbound on
-// a crowded machine a rank takes its share of the machine's ranks; bound
-// to its host's share, of its host's ranks; bound by someone else (its
-// mask narrower than the machine), or with GOMAXPROCS set, it keeps
-// GOMAXPROCS as it is.
+// a crowded machine a rank takes its share of the machine's ranks, never
+// more Ps than it had; bound by someone else (its mask narrower than the
+// machine), or with GOMAXPROCS set, it keeps GOMAXPROCS as it is.
 func TestShareProcs(t *testing.T) {
-	mask, err := affinity.Allowed()
+	mask, err := affinity.ProcessCPUs()
 	if err != nil {
 		t.Skipf("no affinity mask here: %v", err)
 	}
 	n := len(mask)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	noEnv := func(string) string { return "" }
-	hosts := make([]string, 2*n+2) // more ranks than CPUs, half on each host
-	for i := range hosts {
-		hosts[i] = []string{"a", "b"}[i%2]
+	crowd := make([]string, 2*n+2) // more ranks than CPUs, half on each host
+	for i := range crowd {
+		crowd[i] = []string{"a", "b"}[i%2]
 	}
 	const sentinel = 3
 	for _, c := range []struct {
-		name  string
-		cpus  int
-		bound bool
-		env   string
-		want  int
+		name        string
+		hosts       []string
+		cpus        int
+		env         string
+		start, want int
 	}{
-		{"unbound, crowded machine", n, false, "", crowdedProcs(n, len(hosts))},
-		{"bound to its host's share", n, true, "", crowdedProcs(n, n+1)},
-		{"bound by someone else", n + 1, false, "", sentinel},
-		{"GOMAXPROCS set", n, false, "5", sentinel},
+		{"unbound, crowded machine", crowd, n, "", sentinel, crowdedProcs(n, len(crowd))},
+		{"alone: a share of every CPU, not raised above 1", []string{"a"}, n, "", 1, 1},
+		{"bound by someone else", crowd, n + 1, "", sentinel, sentinel},
+		{"GOMAXPROCS set", crowd, n, "5", sentinel, sentinel},
 	} {
-		runtime.GOMAXPROCS(sentinel)
+		runtime.GOMAXPROCS(c.start)
 		getenv := noEnv
 		if c.env != "" {
 			getenv = func(k string) string {
@@ -65,7 +99,7 @@ func TestShareProcs(t *testing.T) {
 				return ""
 			}
 		}
-		shareProcs(hosts, 0, c.cpus, c.bound, getenv)
+		shareProcs(c.hosts, 0, c.cpus, false, getenv)
 		if got := runtime.GOMAXPROCS(0); got != c.want {
 			t.Errorf("%s (%d CPUs in the mask): GOMAXPROCS %d, want %d", c.name, n, got, c.want)
 		}

@@ -92,12 +92,14 @@
 // PLEXUS_BIND=none turns this off. Collectives across such hosts then
 // run in two levels (comm/collective, Config.Hierarchy).
 //
-// On any crowded machine, one host or several, Join also sets the rank's
-// GOMAXPROCS to its equal share of the CPUs its process runs on, at least
-// one: the share of its host's ranks where Join bound it, of the
-// machine's ranks where nobody bound it, so one where the ranks
-// outnumber the CPUs evenly. A process bound by someone else keeps the
-// runtime's default, and GOMAXPROCS in the environment always wins.
+// On any crowded machine, one host or several, Join also lowers the
+// rank's GOMAXPROCS to its equal share of the CPUs its process runs on,
+// at least one: the share of its host's ranks where Join bound it, of
+// the machine's ranks where nobody bound it, so one where the ranks
+// outnumber the CPUs evenly. It never raises it; a process bound by
+// someone else keeps the runtime's default, and GOMAXPROCS in the
+// environment always wins.
+//
 // Package comm/commtest makes worlds
 // for tests: several ranks in one process over an in-memory twin that can
 // crash a rank, or over one explicitly configured transport.

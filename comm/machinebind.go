@@ -55,9 +55,10 @@ func machineShare(hosts []string, rank int, cpus []int) []int {
 // CPUs (machineShare) when the machine is crowded, its hosts share a
 // kernel, nobody bound the process already (its mask is narrower than the
 // machine's CPUs) and PLEXUS_BIND is not "none". It then restores the
-// runtime's default GOMAXPROCS, which follows the new mask. A failure is
-// logged and changes nothing else: the job runs unbound.
-// It reports whether it bound the process.
+// runtime's default GOMAXPROCS, which follows the new mask (Join then
+// lowers it to the rank's share: shareProcs). A failure is logged and
+// changes nothing else: the job runs unbound. It reports whether it
+// bound the process.
 func bindToHostShare(hosts []string, rank, machineCPUs int, getenv func(string) string, logger *slog.Logger) bool {
 	if getenv("PLEXUS_BIND") == "none" {
 		return false

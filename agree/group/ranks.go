@@ -115,6 +115,12 @@ func (n *Ranks) tree(root int) (*tree.Tree, error) {
 	return t, nil
 }
 
+// maxKeptFrame bounds the buffer Serve keeps between frames: a rare long
+// frame (a snapshot, a catch-up) gets a buffer of its own, which goes
+// with it, so a replica does not hold a snapshot's worth of memory for
+// the short frames of the normal case.
+const maxKeptFrame = 64 << 10
+
 // Serve receives the group's frames until ctx ends or every other rank
 // is lost, relays tree frames and hands every frame to deliver, which
 // must not keep it: Serve reuses its buffer for the next frame. It
@@ -126,16 +132,17 @@ func (n *Ranks) Serve(ctx context.Context, deliver func([]byte) error) error {
 		if err != nil {
 			return err
 		}
-		if cap(frame) < st.Len {
+		if cap(frame) < st.Len || cap(frame) > maxKeptFrame {
 			frame = make([]byte, st.Len)
 		}
-		buf := frame[:st.Len]
-		if _, err := n.w.Recv(ctx, st.Source, n.cfg.Tag, buf); err != nil {
+		got, err := n.w.Recv(ctx, st.Source, n.cfg.Tag, frame[:st.Len])
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			continue // the sender was lost meanwhile
 		}
+		buf := frame[:got.Len]
 		if kind, origin, _, err := frameHeader(buf); err == nil && kind == frameTree && n.cfg.Mode == Tree {
 			_ = n.forward(ctx, origin, n.w.Rank(), buf)
 		}

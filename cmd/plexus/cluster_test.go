@@ -38,6 +38,7 @@ func TestRunOnTwoHosts(t *testing.T) {
 	_, hostfile, agent := twoHostJob(t, 2)
 	t.Setenv(rankEnv, "cluster")
 	t.Setenv("GORACE", "atexit_sleep_ms=0")
+	t.Setenv("GOMAXPROCS", "") // the ranks' Ps are comm's to choose (checkBinding)
 	out, errOut, code := plexus(t, "run", "--hostfile", hostfile, "--rsh", agent, "-n", "4", "--timeout", "20s",
 		"--", os.Args[0], "-test.run=^$")
 	if code != exitOK {
