@@ -28,14 +28,50 @@ func benchTransports() []string {
 	return []string{"twin", "tcp"}
 }
 
-func pingPong(b *testing.B, ws []*World, size int) {
+// BenchmarkPingPongAnySource is BenchmarkPingPong's 8-byte case over
+// shared memory (or the twin) with both receives posted as AnySource,
+// AnyTag, on the default shard count and on few shards: a wildcard
+// receive locks every shard of the world's matching (Config.MatchShards).
+func BenchmarkPingPongAnySource(b *testing.B) {
+	tr := benchTransports()[len(benchTransports())-2] // shm where it exists, else the twin
+	for _, wild := range []bool{false, true} {
+		for _, shards := range []int{0, 16} {
+			b.Run(fmt.Sprintf("transport=%s/any=%v/shards=%d", tr, wild, shards), func(b *testing.B) {
+				ws := makers[tr](b, 2, Config{MatchShards: shards}).ws
+				if wild {
+					pingPongFrom(b, ws, 8, AnySource, AnyTag)
+				} else {
+					pingPong(b, ws, 8)
+				}
+			})
+		}
+	}
+}
+
+func pingPong(b *testing.B, ws []*World, size int) { pingPongFrom(b, ws, size, -2, -2) }
+
+// pingPongFrom is pingPong with its receives posted for peer and tag
+// (AnySource, AnyTag), or each for its real sender and tag (-2).
+func pingPongFrom(b *testing.B, ws []*World, size, peer, tag int) {
+	from := func(real int) int {
+		if peer == -2 {
+			return real
+		}
+		return peer
+	}
+	with := func(real int) int {
+		if tag == -2 {
+			return real
+		}
+		return tag
+	}
 	ctx := context.Background()
 	out, in := make([]byte, size), make([]byte, size)
 	done := make(chan error, 1)
 	go func() {
 		var err error
 		for i := 0; i < b.N && err == nil; i++ {
-			if _, err = ws[1].Recv(ctx, 0, 1, in); err == nil {
+			if _, err = ws[1].Recv(ctx, from(0), with(1), in); err == nil {
 				err = ws[1].Send(ctx, 0, 2, in)
 			}
 		}
@@ -48,7 +84,7 @@ func pingPong(b *testing.B, ws []*World, size int) {
 		if err := ws[0].Send(ctx, 1, 1, out); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := ws[0].Recv(ctx, 1, 2, out); err != nil {
+		if _, err := ws[0].Recv(ctx, from(1), with(2), out); err != nil {
 			b.Fatal(err)
 		}
 	}
