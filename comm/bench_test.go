@@ -31,7 +31,8 @@ func benchTransports() []string {
 // BenchmarkPingPongAnySource is BenchmarkPingPong's 8-byte case over
 // shared memory (or the twin) with both receives posted as AnySource,
 // AnyTag, on the default shard count and on few shards: a wildcard
-// receive locks every shard of the world's matching (Config.MatchShards).
+// receive looks at every shard of the world's matching
+// (Config.MatchShards).
 func BenchmarkPingPongAnySource(b *testing.B) {
 	tr := benchTransports()[len(benchTransports())-2] // shm where it exists, else the twin
 	for _, wild := range []bool{false, true} {

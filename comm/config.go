@@ -128,12 +128,12 @@ type Config struct {
 	// MatchShards is how many independently locked parts the world's
 	// matching of messages to receives has: a power of two up to 65536;
 	// zero means 256. Receives and probes with exact keys lock one part;
-	// those with AnySource or AnyTag lock every part, so their cost grows
-	// with the count (docs/benchmarks.md, "Wildcard receives against the
-	// match table's shards"). A program that receives mostly with
-	// wildcards (a server taking requests from any rank) does better with
-	// few; many goroutines receiving on exact keys at once meet less on
-	// many.
+	// those with AnySource or AnyTag look at every part and lock those
+	// holding unreceived messages, so their cost grows with the count
+	// (docs/benchmarks.md, "Wildcard receives without locking every
+	// shard"). A program that receives mostly with wildcards (a server
+	// taking requests from any rank) does better with few; many
+	// goroutines receiving on exact keys at once meet less on many.
 	MatchShards int
 	// Logger receives what the world's transports and JoinWith's address
 	// exchange have to report: refused connections (strangers, a wrong

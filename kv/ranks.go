@@ -46,10 +46,10 @@ type RanksConfig struct {
 
 // MatchShards is the comm.Config.MatchShards a store's world does best
 // with: a replica takes its requests and the group's frames with
-// AnySource receives, each of which locks every part of the world's
+// AnySource receives, each of which looks at every part of the world's
 // matching, and its clients wait on exact tags, a few goroutines each
 // (docs/benchmarks.md, "Wildcard receives against the match table's
-// shards"). Join with it: comm.JoinWith(ctx, comm.Config{MatchShards:
+// shards" and "Wildcard receives without locking every shard"). Join with it: comm.JoinWith(ctx, comm.Config{MatchShards:
 // kv.MatchShards}).
 const MatchShards = 16
 

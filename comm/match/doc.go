@@ -49,10 +49,12 @@
 // with recycled nodes, so the exact path hashes once, takes one lock and
 // allocates nothing. Keys that empty are removed and the tables shrink,
 // so a million goroutines each on its own tag cost memory only while they
-// wait. Wildcard receives are the slow path: posting one locks every
-// shard and scans the shards holding unexpected messages, and while any
-// is posted each arrival also takes one extra lock, so a wildcard's cost
-// grows with Config.Shards while exact receives of many goroutines at once
-// meet less the more shards there are. See BenchmarkTable and
-// BenchmarkWildPost.
+// wait. Wildcard receives cost more: posting one scans every shard's
+// count of unexpected messages and locks the shards that hold some (all
+// of them when those are many), and while any is posted each arrival also
+// takes one extra lock. Once a table has seen a wildcard, each message
+// stored as unexpected costs two locked instructions more. So a
+// wildcard's cost grows with Config.Shards while exact receives of many
+// goroutines at once meet less the more shards there are. See
+// BenchmarkTable and BenchmarkWildPost.
 package match

@@ -15,8 +15,11 @@ type shard[M, R any] struct {
 	keys  index[M, R]
 	msgs  pool[M]
 	recvs pool[R]
-	// nUnexp and nPosted count entries; a wildcard scan skips shards with
-	// no unexpected messages.
+	// nUnexp counts stored unexpected messages, plus one for an Arrive
+	// that may store one (I4); a wildcard operation reads it without the
+	// lock, through atomics, and skips shards where it is zero. It is
+	// written only under the lock, through Table.countUnexp. nPosted
+	// counts exact posted receives.
 	nUnexp, nPosted int32
 	_               [shardPad]byte
 }
@@ -36,9 +39,9 @@ const shardPad = (cacheLine - unsafe.Sizeof(shardLayout{})%cacheLine) % cacheLin
 
 func (s *shard[M, R]) init() { s.keys.slots = make([]slot[M, R], minSlots) }
 
+// pushUnexp stores m; the caller has counted it in nUnexp already.
 func (s *shard[M, R]) pushUnexp(k Key, h uint64, m M, stamp uint64) {
 	s.keys.add(k, h).unexp.push(s.msgs.get(m, stamp))
-	s.nUnexp++
 }
 
 func (s *shard[M, R]) pushPosted(k Key, h uint64, r R, stamp uint64) {
@@ -51,11 +54,11 @@ func (s *shard[M, R]) pushPostedAt(sl *slot[M, R], r R, stamp uint64) {
 	s.nPosted++
 }
 
-// popUnexp takes the first message of sl, the slot of the key hashing to h.
+// popUnexp takes the first message of sl, the slot of the key hashing to
+// h; the caller uncounts it (Table.popUnexp does both).
 func (s *shard[M, R]) popUnexp(sl *slot[M, R], h uint64) M {
 	n := sl.unexp.pop()
 	s.keys.release(sl, h)
-	s.nUnexp--
 	return s.msgs.put(n)
 }
 

@@ -11,49 +11,66 @@ import (
 // messages (unexp) and exact posted receives (posted), each entry stamped.
 // Wildcard receives live in one list, wild, in posting order. Locks (none
 // on a serial table, SetSerial, whose calls are ordered anyway) are
-// taken in one order only: shard locks by increasing index, then wmu.
-// Exact operations lock their key's shard (plus wmu when they must look at
-// wild); wildcard Post, wildcard Probe, RemoveSource and Len lock every
-// shard (lockAll); Cancel of a wildcard receive locks only wmu.
+// waited for in one order only: shard locks by increasing index, then
+// wmu. A wildcard operation that holds wmu may also take shard locks, but
+// only with TryLock, which never waits, so it closes no cycle. Exact
+// operations lock their key's shard (plus wmu when they must look at
+// wild). Wildcard Post and Probe take wmu and lock the shards that hold
+// unexpected messages (lockBusy), or, when those are many or one of their
+// locks is taken, every shard and then wmu (lockAll); RemoveSource and Len
+// lock every shard; Cancel of a wildcard receive locks only wmu.
 //
 // I1 (no missed match). No stored message matches any stored receive.
 // A message can match only exact receives with its own key (same shard)
 // and wildcard receives; an exact receive only messages with its key.
-// Arrive stores a message only after finding no receive for it while
-// holding its shard and, if nwild > 0, wmu; exact Post stores only after
-// finding unexp[k] empty under the shard lock; wildcard Post stores only
-// after scanning every shard under lockAll. Each check and its store
-// happen under the same locks, so nothing can slip in between.
+// Arrive stores a message only after finding no exact receive for it
+// under its shard lock and, per I4, no wildcard one; exact Post stores
+// only after finding unexp[k] empty under the shard lock; wildcard Post
+// stores only after scanning, per I4, every shard that can hold a
+// message, with wmu held from the scan to the store.
 //
 // I2 (nwild). nwild = len(wild) whenever wmu is free. It changes only
-// under wmu; it rises only under lockAll too (after the append), and falls
-// only after the removal, so nwild ≥ len(wild) always. So an
-// Arrive that reads nwild == 0 under its shard lock knows wild is empty:
-// no wildcard Post can run while it holds that lock, and a finished one
-// raised nwild before releasing the lock, which happens-before our read.
-// This is why the common path never touches wmu.
+// under wmu; it rises before an append (lockBusy's announcement) or after
+// it, and falls only after a removal, so nwild ≥ len(wild) always. So an
+// Arrive that reads nwild == 0 knows wild was empty at that moment, and
+// the common path never touches wmu.
 //
 // I3 (stamps order entries by linearization). A stored message's stamp is
 // from arrivals, a fetch-add taken under its shard lock; if Arrive a
 // finishes before Arrive b starts, a's stamp is lower. A posted exact
 // receive's stamp is clock, the count of wildcard receives posted so far,
-// read under its shard lock; clock changes only under lockAll, so the read
-// is race-free and counts exactly the wildcard Posts linearized earlier.
-// A wildcard receive's stamp is clock after its increment. Hence wildcard
-// receive w was posted before exact receive e iff w.stamp <= e.stamp, and
-// within wild, and within each FIFO, order is posting order.
+// read under its shard lock. A wildcard receive's stamp is clock after
+// its increment, taken under wmu just before the append. clock is an
+// atomic, so every read sees exactly the increments before it. Hence
+// wildcard receive w was posted before exact receive e iff w.stamp <=
+// e.stamp, and within wild, and within each FIFO, order is posting order.
+//
+// I4 (announce, then look). Once wildOn is set (before it, every
+// wildcard operation uses lockAll), an Arrive that finds no exact receive
+// adds one to its shard's nUnexp and then reads nwild; a wildcard operation
+// under lockBusy adds one to nwild and then reads every shard's nUnexp.
+// Go's atomics are sequentially consistent, so for each such pair at
+// least one sees the other's addition. If the Arrive sees nwild > 0 it
+// takes wmu, after the wildcard operation is done, and looks at wild
+// before storing. If the wildcard operation sees nUnexp > 0 it locks that
+// shard, and so waits for the Arrive to finish, or falls back to lockAll.
+// A shard it reads as zero holds no stored message then and can get one
+// only from an Arrive that waits for wmu. So, while lockBusy holds, the
+// shards it locked are all the table's stored messages.
 //
 // Linearizability. Each operation holds, from its first access to its
-// last, every lock guarding what it reads or writes (nwild and arrivals are
-// atomics, covered by I2 and I3). Linearize it at a moment inside that
-// span; for an Arrive that stores, at the fetch-add that stamps it. Then
-// operations sharing a lock are ordered as they took it, consistently with
-// real time, stamps follow the same order, and I1–I3 make each step choose
-// the entry MPI names: Arrive takes the earlier of the head of posted[k]
-// and the first matching wild entry (both in posting order, compared by
-// I3); exact Post takes the head of unexp[k]; wildcard Post and Probe take
-// the matching FIFO head with the least arrival stamp, seeing every shard
-// at once.
+// last, every lock guarding what it reads or writes (nwild, clock,
+// arrivals and the lock-free reads of nUnexp are atomics, covered by
+// I2, I3 and I4). Linearize it at a moment inside that span; for an
+// Arrive that stores, at the fetch-add that stamps it; for a wildcard
+// Post that stores, at its clock increment; for an exact Post that
+// stores, at its read of clock. Then operations sharing a lock are
+// ordered as they took it, consistently with real time, stamps follow the
+// same order, and I1–I4 make each step choose the entry MPI names: Arrive
+// takes the earlier of the head of posted[k] and the first matching wild
+// entry (both in posting order, compared by I3); exact Post takes the
+// head of unexp[k]; wildcard Post and Probe take the matching FIFO head
+// with the least arrival stamp among all stored messages (I4).
 
 // wildRecv is a posted receive with AnySource or AnyTag.
 type wildRecv[R any] struct {
@@ -71,12 +88,20 @@ type wildRecv[R any] struct {
 type Table[M, R any] struct {
 	shards []shard[M, R]
 	mask   uint64
-	// nwild is the number of posted wildcard receives, read by every
-	// exact Arrive (I2).
+	// nwild is the number of posted wildcard receives, plus one for each
+	// wildcard operation under lockBusy; read by every exact Arrive (I2,
+	// I4).
 	nwild atomic.Int64
-	// clock counts wildcard receives ever posted; guarded as I3 says.
-	clock uint64
-	_     [cacheLine]byte
+	// clock counts wildcard receives ever posted (I3); read by every
+	// exact Post.
+	clock atomic.Uint64
+	// wildOn is set by the first wildcard Post or Probe, under lockAll.
+	// Before it, every wildcard operation locks the whole table and
+	// nUnexp is written plainly; from then on it is written with atomics
+	// and wildcard operations may use lockBusy (I4). So a program that
+	// never receives from AnySource or AnyTag pays nothing for them.
+	wildOn atomic.Bool
+	_      [cacheLine]byte
 	// arrivals numbers stored messages (I3); written by every Arrive
 	// that finds no receive, so it has a line of its own.
 	arrivals atomic.Uint64
@@ -109,6 +134,30 @@ func (t *Table[M, R]) unlock(s *shard[M, R]) {
 	if !t.serial {
 		s.mu.Unlock()
 	}
+}
+
+// tryLock takes shard s if it is free, unless the table is serial.
+func (t *Table[M, R]) tryLock(s *shard[M, R]) bool {
+	return t.serial || s.mu.TryLock()
+}
+
+// countUnexp adds d to s.nUnexp, with s locked. Until the table's first
+// wildcard operation, and on a serial table, no reader can race with it,
+// so it skips the locked instruction (wildOn).
+func (t *Table[M, R]) countUnexp(s *shard[M, R], d int32) {
+	if t.serial || !t.wildOn.Load() {
+		s.nUnexp += d
+		return
+	}
+	atomic.AddInt32(&s.nUnexp, d)
+}
+
+// popUnexp takes the first message of sl, a slot of s (locked) whose key
+// hashes to h, and uncounts it.
+func (t *Table[M, R]) popUnexp(s *shard[M, R], sl *slot[M, R], h uint64) M {
+	m := s.popUnexp(sl, h)
+	t.countUnexp(s, -1)
+	return m
 }
 
 // lockWild and unlockWild take and release wmu, unless the table is
@@ -168,16 +217,31 @@ func (t *Table[M, R]) Arrive(k Key, m M) (r R, matched bool, err error) {
 
 // arriveLocked is Arrive with s, the shard of k (whose hash is h), locked.
 func (t *Table[M, R]) arriveLocked(s *shard[M, R], k Key, h uint64, m M) (r R, ok bool) {
-	if r, ok = t.takeLocked(s, k, h); !ok {
-		s.pushUnexp(k, h, m, t.arrivals.Add(1))
+	sl := s.keys.find(k, h)
+	if sl != nil && sl.posted.head != nil {
+		return t.takeFrom(s, sl, k, h) // an exact receive: a match either way
 	}
-	return r, ok
+	// m is stored unless a wildcard receive takes it: count it, then
+	// look (I4).
+	t.countUnexp(s, 1)
+	if t.nwild.Load() != 0 {
+		if r, ok = t.takeWild(k, nil); ok {
+			t.countUnexp(s, -1)
+			return r, true
+		}
+	}
+	s.pushUnexp(k, h, m, t.arrivals.Add(1))
+	return r, false
 }
 
 // takeLocked removes the receive an arrival with key k matches, if any,
 // with s, the shard of k (whose hash is h), locked.
 func (t *Table[M, R]) takeLocked(s *shard[M, R], k Key, h uint64) (r R, ok bool) {
-	sl := s.keys.find(k, h)
+	return t.takeFrom(s, s.keys.find(k, h), k, h)
+}
+
+// takeFrom is takeLocked given sl, k's slot in s, or nil.
+func (t *Table[M, R]) takeFrom(s *shard[M, R], sl *slot[M, R], k Key, h uint64) (r R, ok bool) {
 	var exact *node[R]
 	if sl != nil {
 		exact = sl.posted.head
@@ -228,8 +292,10 @@ func (t *Table[M, R]) TakeN(k Key, out []R) (int, error) {
 	t.lock(s)
 	defer t.unlock(s)
 	if t.nwild.Load() != 0 {
-		return 0, nil // and it cannot rise while s.mu is held (I2)
+		return 0, nil
 	}
+	// A wildcard receive posted from now on is later than every receive
+	// in s, which is locked (I3): taking them all is what Arrives would do.
 	sl := s.keys.find(k, h)
 	if sl == nil {
 		return 0, nil
@@ -269,8 +335,10 @@ func (t *Table[M, R]) takeWild(k Key, exact *node[R]) (r R, ok bool) {
 //
 // Any goroutine may call Post. Receives that could match the same message
 // are matched in the order their Post calls take effect. A wildcard Post
-// locks the whole table and scans every unexpected message's key: it is
-// correct under any load but meant to be rare.
+// scans every shard's count of unexpected messages and locks the shards
+// holding some, or, when those are many, the whole table; it scans the
+// keys of those shards. It is correct under any load and costs little
+// more than an exact Post while few messages wait unreceived.
 func (t *Table[M, R]) Post(k Key, r R) (m M, matched bool, err error) {
 	if err := checkReceive(k); err != nil {
 		return m, false, err
@@ -291,9 +359,9 @@ func (t *Table[M, R]) PostExact(k Key, r R) (m M, matched bool) {
 	s := t.shard(h)
 	t.lock(s)
 	if sl := s.keys.add(k, h); sl.unexp.head != nil {
-		m, matched = s.popUnexp(sl, h), true
+		m, matched = t.popUnexp(s, sl, h), true
 	} else {
-		s.pushPostedAt(sl, r, t.clock)
+		s.pushPostedAt(sl, r, t.clock.Load())
 	}
 	t.unlock(s)
 	return m, matched

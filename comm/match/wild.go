@@ -1,6 +1,9 @@
 package match
 
-import "slices"
+import (
+	"slices"
+	"sync/atomic"
+)
 
 // The slow paths: operations that must see the whole table at once.
 
@@ -17,19 +20,97 @@ func (t *Table[M, R]) unlockAll() {
 	}
 }
 
-// postWild is Post for a key with wildcards.
-func (t *Table[M, R]) postWild(k Key, r R) (m M, matched bool) {
-	t.lockAll()
-	defer t.unlockAll()
-	if s, sl := t.earliest(k); s != nil {
-		return s.popUnexp(sl, sl.key.hash()), true
+// maxBusy is how many shards holding unexpected messages lockBusy locks
+// one by one; with more, a wildcard operation locks the whole table, whose
+// scan then costs as much as its locks.
+const maxBusy = 32
+
+// busy lists the shards lockBusy locked.
+type busy struct {
+	n   int
+	idx [maxBusy]uint16 // Config.Shards is at most 1<<16
+}
+
+func (b *busy) shards() []uint16 { return b.idx[:b.n] }
+
+// lockBusy takes wmu, announces a wildcard operation in nwild and locks
+// the shards that hold unexpected messages, which then are all the
+// table's stored messages until unlockBusy (I4). It undoes everything and
+// returns false if more than maxBusy shards hold messages or one of their
+// locks is taken, or if wildOn is not yet set; the caller then uses
+// lockAllWild.
+func (t *Table[M, R]) lockBusy(b *busy) bool {
+	if !t.wildOn.Load() {
+		return false
 	}
 	t.lockWild()
-	t.clock++
-	t.wild = append(t.wild, wildRecv[R]{key: k, stamp: t.clock, r: r})
-	t.nwild.Add(1)
+	t.nwild.Add(1) // before the loads (I4)
+	for i := range t.shards {
+		s := &t.shards[i]
+		if atomic.LoadInt32(&s.nUnexp) == 0 {
+			continue
+		}
+		if b.n == maxBusy || !t.tryLock(s) {
+			t.unlockBusy(b)
+			return false
+		}
+		b.idx[b.n] = uint16(i)
+		b.n++
+	}
+	return true
+}
+
+// unlockBusy unlocks the shards lockBusy locked, withdraws its
+// announcement and releases wmu.
+func (t *Table[M, R]) unlockBusy(b *busy) {
+	for i := b.n - 1; i >= 0; i-- {
+		t.unlock(&t.shards[b.idx[i]])
+	}
+	b.n = 0
+	t.nwild.Add(-1)
+	t.unlockWild()
+}
+
+// postWild is Post for a key with wildcards.
+func (t *Table[M, R]) postWild(k Key, r R) (m M, matched bool) {
+	var b busy
+	if !t.lockBusy(&b) {
+		return t.postWildAll(k, r)
+	}
+	defer t.unlockBusy(&b)
+	if s, sl := t.earliestIn(k, b.shards()); s != nil {
+		return t.popUnexp(s, sl, sl.key.hash()), true
+	}
+	t.appendWild(k, r)
+	return m, false
+}
+
+// lockAllWild is lockAll for a wildcard operation: it sets wildOn, so
+// that later ones may use lockBusy.
+func (t *Table[M, R]) lockAllWild() {
+	t.lockAll()
+	if !t.wildOn.Load() {
+		t.wildOn.Store(true) // no Arrive is counting: all shards are locked
+	}
+}
+
+// postWildAll is postWild with the whole table locked.
+func (t *Table[M, R]) postWildAll(k Key, r R) (m M, matched bool) {
+	t.lockAllWild()
+	defer t.unlockAll()
+	if s, sl := t.earliest(k); s != nil {
+		return t.popUnexp(s, sl, sl.key.hash()), true
+	}
+	t.lockWild()
+	t.appendWild(k, r)
 	t.unlockWild()
 	return m, false
+}
+
+// appendWild stores the wildcard receive r; the caller holds wmu.
+func (t *Table[M, R]) appendWild(k Key, r R) {
+	t.wild = append(t.wild, wildRecv[R]{key: k, stamp: t.clock.Add(1), r: r})
+	t.nwild.Add(1)
 }
 
 // earliest finds the earliest arrived unexpected message that the receive
@@ -48,10 +129,28 @@ func (t *Table[M, R]) earliest(k Key) (*shard[M, R], *slot[M, R]) {
 	var bestSlot *slot[M, R]
 	for i := range t.shards {
 		if s := &t.shards[i]; s.nUnexp > 0 {
-			if sl := s.earliest(k); sl != nil && (best == nil || sl.unexp.head.stamp < bestSlot.unexp.head.stamp) {
-				best, bestSlot = s, sl
-			}
+			best, bestSlot = s.earlier(k, best, bestSlot)
 		}
+	}
+	return best, bestSlot
+}
+
+// earliestIn is earliest for a wildcard k over the shards lockBusy locked.
+func (t *Table[M, R]) earliestIn(k Key, idx []uint16) (*shard[M, R], *slot[M, R]) {
+	var best *shard[M, R]
+	var bestSlot *slot[M, R]
+	for _, i := range idx {
+		best, bestSlot = t.shards[i].earlier(k, best, bestSlot)
+	}
+	return best, bestSlot
+}
+
+// earlier returns s and its earliest message k accepts if that arrived
+// before the head of bestSlot (in shard best, nil for none), else best
+// and bestSlot.
+func (s *shard[M, R]) earlier(k Key, best *shard[M, R], bestSlot *slot[M, R]) (*shard[M, R], *slot[M, R]) {
+	if sl := s.earliest(k); sl != nil && (best == nil || sl.unexp.head.stamp < bestSlot.unexp.head.stamp) {
+		return s, sl
 	}
 	return best, bestSlot
 }
@@ -69,7 +168,7 @@ func (s *shard[M, R]) earliest(k Key) (best *slot[M, R]) {
 
 // Probe reports the earliest arrived unexpected message that a receive
 // with key k would match, and its concrete key, without removing it, as
-// MPI_Iprobe does. A wildcard k locks the whole table, as Post does.
+// MPI_Iprobe does. A wildcard k locks what a wildcard Post does.
 //
 // Any goroutine may call Probe. The message may be taken by a concurrent
 // Post before the caller acts on the answer; a caller that must receive
@@ -79,15 +178,23 @@ func (t *Table[M, R]) Probe(k Key) (m M, key Key, ok bool) {
 	if checkReceive(k) != nil {
 		return m, k, false
 	}
-	if k.Wild() {
-		t.lockAll()
-		defer t.unlockAll()
-	} else {
+	var sl *slot[M, R]
+	var b busy
+	switch {
+	case !k.Wild():
 		s := t.shard(k.hash())
 		t.lock(s)
 		defer t.unlock(s)
+		_, sl = t.earliest(k)
+	case t.lockBusy(&b):
+		defer t.unlockBusy(&b)
+		_, sl = t.earliestIn(k, b.shards())
+	default:
+		t.lockAllWild()
+		defer t.unlockAll()
+		_, sl = t.earliest(k)
 	}
-	if _, sl := t.earliest(k); sl != nil {
+	if sl != nil {
 		return sl.unexp.head.val, sl.key, true
 	}
 	return m, k, false
@@ -171,7 +278,7 @@ func (t *Table[M, R]) Len() (unexpected, posted int) {
 	t.lockAll()
 	defer t.unlockAll()
 	for i := range t.shards {
-		unexpected += int(t.shards[i].nUnexp)
+		unexpected += int(t.shards[i].nUnexp) // no Arrive is half done
 		posted += int(t.shards[i].nPosted)
 	}
 	t.lockWild()

@@ -175,14 +175,23 @@ func checkWild(t *testing.T, rs []*wildReceiver, total int) {
 
 // TestRaceWildPostArrive races a wildcard Post against the one message it
 // matches, many times over: afterwards exactly one side must have matched,
-// never both stored (a missed match) or both matched.
+// never both stored (a missed match) or both matched. The table holds
+// other messages in no shard (the Post locks none), in a few (it locks
+// those) or in more than maxBusy (it locks them all).
 func TestRaceWildPostArrive(t *testing.T) {
 	rounds := 10000
 	if testing.Short() {
 		rounds = 3000
 	}
-	for _, shards := range []int{1, 256} {
-		tab := New[int, int](Config{Shards: shards})
+	for _, c := range []struct{ shards, held int }{{1, 0}, {256, 0}, {256, 3}, {256, 4 * maxBusy}} {
+		tab := New[int, int](Config{Shards: c.shards})
+		for i := range c.held {
+			tab.Arrive(Key{Comm: 9, Tag: int32(i)}, i) // no receive here takes these
+		}
+		if u, _ := tab.Len(); u != c.held {
+			t.Fatalf("%d held messages, table holds %d", c.held, u)
+		}
+		shards := c.shards
 		for i := range rounds {
 			k := Key{Comm: 3, Source: int32(i % 5), Tag: int32(i)}
 			w := Key{Comm: 3, Source: AnySource, Tag: int32(i)}
@@ -191,7 +200,7 @@ func TestRaceWildPostArrive(t *testing.T) {
 			}
 			if got := racePair(tab, k, w); got != 1 {
 				u, p := tab.Len()
-				t.Fatalf("%d shards, round %d: %d matches, table holds %d+%d", shards, i, got, u, p)
+				t.Fatalf("%d shards, %d held, round %d: %d matches, table holds %d+%d", shards, c.held, i, got, u, p)
 			}
 		}
 	}
