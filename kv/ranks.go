@@ -49,8 +49,8 @@ type RanksConfig struct {
 // AnySource receives, each of which looks at every part of the world's
 // matching, and its clients wait on exact tags, a few goroutines each
 // (docs/benchmarks.md, "Wildcard receives against the match table's
-// shards" and "Wildcard receives without locking every shard"). Join with it: comm.JoinWith(ctx, comm.Config{MatchShards:
-// kv.MatchShards}).
+// shards" and "Wildcard receives without locking every shard"). Join
+// with it: comm.JoinWith(ctx, comm.Config{MatchShards: kv.MatchShards}).
 const MatchShards = 16
 
 // DefaultCompactEvery is RanksConfig.CompactEvery's default: a snapshot

@@ -4,7 +4,7 @@ import "fmt"
 
 // DefaultShards is the number of shards when Config.Shards is zero: enough
 // that a few cores rarely meet on one lock, few enough that a wildcard
-// receive, which locks them all, stays cheap.
+// receive, which reads a count in each, stays cheap.
 const DefaultShards = 256
 
 // maxShards bounds the lock-everything path of wildcard operations.

@@ -51,8 +51,8 @@
 // so a million goroutines each on its own tag cost memory only while they
 // wait. Wildcard receives cost more: posting one scans every shard's
 // count of unexpected messages and locks the shards that hold some (all
-// of them when those are many), and while any is posted each arrival also
-// takes one extra lock. Once a table has seen a wildcard, each message
+// of them when those are many), and while any is posted, or a wildcard
+// Post or Probe runs, each arrival also takes one extra lock. Once a table has seen a wildcard, each message
 // stored as unexpected costs two locked instructions more. So a
 // wildcard's cost grows with Config.Shards while exact receives of many
 // goroutines at once meet less the more shards there are. See

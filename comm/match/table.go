@@ -291,7 +291,7 @@ func (t *Table[M, R]) TakeN(k Key, out []R) (int, error) {
 	s := t.shard(h)
 	t.lock(s)
 	defer t.unlock(s)
-	if t.nwild.Load() != 0 {
+	if t.nwild.Load() != 0 && t.wildPosted() {
 		return 0, nil
 	}
 	// A wildcard receive posted from now on is later than every receive
@@ -308,6 +308,14 @@ func (t *Table[M, R]) TakeN(k Key, out []R) (int, error) {
 	s.nPosted -= int32(n)
 	s.keys.release(sl, h) // once the run is out: release may move slots
 	return n, nil
+}
+
+// wildPosted reports whether a wildcard receive is posted. nwild alone
+// does not say, since it counts wildcard operations in progress too (I4).
+func (t *Table[M, R]) wildPosted() bool {
+	t.lockWild()
+	defer t.unlockWild()
+	return len(t.wild) != 0
 }
 
 // takeWild removes the first wildcard receive that accepts k if it was

@@ -36,3 +36,28 @@ func TestWildOn(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeNBesideWildcardOperation checks that TakeN still takes exact
+// receives while a wildcard Post or Probe is under way (its announcement
+// in nwild, I4) but no wildcard receive is posted, and takes none once
+// one is.
+func TestTakeNBesideWildcardOperation(t *testing.T) {
+	tab := New[int, int](Config{})
+	k := Key{Comm: 1, Source: 2, Tag: 3}
+	for i := range 4 {
+		tab.Post(k, i)
+	}
+	tab.nwild.Add(1) // what lockBusy does before it looks at the shards
+	out := make([]int, 3)
+	if n, err := tab.TakeN(k, out); err != nil || n != 3 || out[0] != 0 || out[2] != 2 {
+		t.Fatalf("TakeN beside an announcement = %d %v %v, want the first 3 receives", n, out, err)
+	}
+	tab.nwild.Add(-1)
+	tab.Post(Key{Comm: 1, Source: AnySource, Tag: 3}, 9)
+	if n, _ := tab.TakeN(k, out); n != 0 {
+		t.Fatalf("TakeN with a wildcard receive posted took %d", n)
+	}
+	if r, ok, _ := tab.Arrive(k, 0); !ok || r != 3 {
+		t.Fatalf("Arrive = %d %v, want the exact receive posted first", r, ok)
+	}
+}
