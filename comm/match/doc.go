@@ -52,9 +52,10 @@
 // wait. Wildcard receives cost more: posting one scans every shard's
 // count of unexpected messages and locks the shards that hold some (all
 // of them when those are many), and while any is posted, or a wildcard
-// Post or Probe runs, each arrival also takes one extra lock. Once a table has seen a wildcard, each message
-// stored as unexpected costs two locked instructions more. So a
-// wildcard's cost grows with Config.Shards while exact receives of many
-// goroutines at once meet less the more shards there are. See
-// BenchmarkTable and BenchmarkWildPost.
+// Post or Probe runs, each arrival also takes one extra lock. Once a
+// table has seen a wildcard, each message stored as unexpected costs two
+// locked instructions more. So a wildcard's cost grows with
+// Config.Shards while exact receives of many goroutines at once meet
+// less the more shards there are. See BenchmarkTable, BenchmarkWildPost
+// and BenchmarkWildPostBusy.
 package match
