@@ -247,12 +247,14 @@ func (l *Link) Recv(ctx context.Context) ([]byte, error) {
 
 // recvWait is Recv's wait for a message, woken when ctx ends.
 func (l *Link) recvWait(ctx context.Context) ([]byte, error) {
-	stop := context.AfterFunc(ctx, func() {
-		l.mu.Lock()
-		l.recvCond.Broadcast()
-		l.mu.Unlock()
-	})
-	defer stop()
+	if ctx.Done() != nil { // a context that never ends needs no wake-up
+		stop := context.AfterFunc(ctx, func() {
+			l.mu.Lock()
+			l.recvCond.Broadcast()
+			l.mu.Unlock()
+		})
+		defer stop()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for l.inbox.len() == 0 {

@@ -121,6 +121,9 @@ func (l *Link) Flush(ctx context.Context) error {
 
 // wakeOn wakes the Link's waiting senders when ctx ends; stop undoes it.
 func (l *Link) wakeOn(ctx context.Context) (stop func() bool) {
+	if ctx.Done() == nil { // a context that never ends needs no wake-up
+		return func() bool { return false }
+	}
 	return context.AfterFunc(ctx, func() {
 		l.mu.Lock()
 		l.sendCond.Broadcast()
