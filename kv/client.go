@@ -89,8 +89,8 @@ func (c *Client) Stop(ctx context.Context) error {
 }
 
 func (c *Client) do(ctx context.Context, req Request) (Response, error) {
-	if len(req.Key)+len(req.Value)+64 > MaxMessage {
-		return Response{}, fmt.Errorf("%w: key and value of %d bytes, limit %d", ErrConfig, len(req.Key)+len(req.Value), MaxMessage-64)
+	if len(req.Key)+len(req.Value) > MaxKeyValue {
+		return Response{}, fmt.Errorf("%w: key and value of %d bytes, limit %d", ErrConfig, len(req.Key)+len(req.Value), MaxKeyValue)
 	}
 	c.seq++
 	req.Client, req.Seq, req.MinSlot, req.ReplyTag = c.id, c.seq, c.minSlot, tagReplyBase+c.cfg.Index

@@ -50,9 +50,8 @@ func (r LoadResult) Quantile(q float64) time.Duration {
 
 // RunLoad runs the load from this rank and returns what it measured.
 func RunLoad(ctx context.Context, w *comm.World, cfg LoadConfig) (LoadResult, error) {
-	if cfg.Clients < 1 || cfg.Keys < 1 || cfg.KeySize < 8 || cfg.ValueSize < 16 || cfg.GetPercent < 0 || cfg.GetPercent > 100 {
-		return LoadResult{}, fmt.Errorf("%w: load of %d clients over %d keys of %d bytes, values of %d, %d%% gets (want keys >= 8 bytes, values >= 16)",
-			ErrConfig, cfg.Clients, cfg.Keys, cfg.KeySize, cfg.ValueSize, cfg.GetPercent)
+	if err := cfg.Validate(); err != nil {
+		return LoadResult{}, err
 	}
 	var mu sync.Mutex
 	var all LoadResult
@@ -80,6 +79,32 @@ func RunLoad(ctx context.Context, w *comm.World, cfg LoadConfig) (LoadResult, er
 	all.Elapsed = time.Since(start)
 	slices.Sort(all.Latencies)
 	return all, ctx.Err()
+}
+
+// Validate says what is wrong with the load's configuration, if anything.
+func (cfg LoadConfig) Validate() error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, a...))
+	}
+	switch {
+	case cfg.Clients < 1:
+		return bad("load of %d clients, want at least 1", cfg.Clients)
+	case cfg.Duration < 0:
+		return bad("load duration %v, want 0 (count requests) or more", cfg.Duration)
+	case cfg.Duration == 0 && cfg.Ops < 0:
+		return bad("%d requests per client, want 0 or more", cfg.Ops)
+	case cfg.GetPercent < 0 || cfg.GetPercent > 100:
+		return bad("%d%% Gets, want 0 to 100", cfg.GetPercent)
+	case cfg.Keys < 1:
+		return bad("%d keys, want at least 1", cfg.Keys)
+	case cfg.KeySize < 8:
+		return bad("keys of %d bytes, want at least 8", cfg.KeySize)
+	case cfg.ValueSize < 16:
+		return bad("values of %d bytes, want at least 16", cfg.ValueSize)
+	case cfg.KeySize+cfg.ValueSize > MaxKeyValue:
+		return bad("keys of %d bytes and values of %d, want at most %d bytes together", cfg.KeySize, cfg.ValueSize, MaxKeyValue)
+	}
+	return nil
 }
 
 func cmpErr(a, b error) error {

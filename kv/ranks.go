@@ -19,6 +19,8 @@ const (
 	// MaxMessage bounds a request or response: key and value together
 	// must leave room for the headers.
 	MaxMessage = 64 << 10
+	// MaxKeyValue is the most bytes a key and its value may hold together.
+	MaxKeyValue = MaxMessage - 64
 )
 
 // RanksConfig describes a store whose replicas are ranks 0..Replicas-1

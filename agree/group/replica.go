@@ -80,6 +80,9 @@ func New(cfg Config, net Net) (*Replica, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	if cfg.Tick < 0 {
+		return nil, fmt.Errorf("%w: tick %v, want a positive period (or 0 for the default)", ErrConfig, cfg.Tick)
+	}
 	if cfg.Tick == 0 {
 		cfg.Tick = 5 * time.Millisecond
 	}

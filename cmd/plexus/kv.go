@@ -17,7 +17,7 @@ import (
 var kvServeCmd = &command{
 	name:    "kv serve",
 	summary: "run a replicated key-value store (1Paxos) as a job, with an optional load",
-	usage: `kv serve --replicas R [--broadcast tree|sequential] [--model placement|measure] [--clients C] [--duration D | --ops N] [--gets P] [--keys K] [--key-size B] [--value-size B] [--tick D] [--check] [-v] [--crash RANK@D]
+	usage: `kv serve --replicas R [--broadcast tree|sequential] [--model placement|measure] [--clients C] [--duration D | --ops N] [--gets P] [--keys K] [--key-size B] [--value-size B] [--tick D] [--check] [-v] [--crash RANK@D[,...]] [--restart RANK@D[,...]] [--compact N]
 
 Runs as every rank of a job started by plexus run, mpirun or srun (plexus
 run -n 4 plexus kv serve --replicas 3). Ranks 0..R-1 are the replicas of
@@ -78,8 +78,8 @@ func (o *kvServeOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.load.ValueSize, "value-size", 16, "value size in bytes `B` (at least 16)")
 	fs.BoolVar(&o.check, "check", false, "record the history and check it")
 	fs.BoolVar(&o.verbose, "v", false, "replicas say their final epoch, leader, acceptor and slots applied on stderr")
-	fs.StringVar(&o.crash, "crash", "", "make replica `RANK@D` vanish after D")
-	fs.StringVar(&o.restart, "restart", "", "make replica `RANK@D` lose its state after D and recover it")
+	fs.StringVar(&o.crash, "crash", "", "replicas that vanish, `RANK@D[,...]`: replica RANK after D")
+	fs.StringVar(&o.restart, "restart", "", "replicas that lose their state and recover it, `RANK@D[,...]`: replica RANK after D")
 	fs.IntVar(&o.compact, "compact", kv.DefaultCompactEvery, "snapshot the store every `N` slots and drop the log before it (0: never)")
 	return fs
 }
@@ -116,6 +116,15 @@ func runKVServe(c *cli, args []string) error {
 	if o.compact < 0 {
 		return usagef("--compact %d, want 0 (never) or a positive number of slots", o.compact)
 	}
+	if o.tick < 0 {
+		return usagef("--tick %v, want a positive period", o.tick)
+	}
+	if err := o.load.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	if err := replicaRanks(o.replicas, crashes, restarts); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	w, err := comm.JoinWith(ctx, comm.Config{MatchShards: kv.MatchShards}) // replicas receive with AnySource
@@ -123,8 +132,9 @@ func runKVServe(c *cli, args []string) error {
 		return err
 	}
 	defer w.Close()
-	if o.replicas < 1 || o.replicas > w.Size() {
-		return usagef("--replicas %d in a job of %d ranks", o.replicas, w.Size())
+	if o.replicas > w.Size() {
+		return usagef("--replicas %d in a job of %d ranks: start it with at least %d ranks (e.g. plexus run -n %d plexus kv serve ...; one more rank runs the load)",
+			o.replicas, w.Size(), o.replicas, o.replicas+1)
 	}
 	cfg := kv.RanksConfig{Replicas: o.replicas, Mode: mode, Tick: o.tick, CompactEvery: o.compact}
 	if o.compact == 0 {
@@ -150,4 +160,20 @@ func runKVServe(c *cli, args []string) error {
 		return err
 	}
 	return kvLoad(ctx, c, w, o)
+}
+
+// replicaRanks checks --replicas and that every rank --crash and
+// --restart name is a replica.
+func replicaRanks(replicas int, sets ...map[int]time.Duration) error {
+	if replicas < 1 {
+		return usagef("--replicas %d, want at least 1", replicas)
+	}
+	for i, set := range sets {
+		for r := range set {
+			if r >= replicas {
+				return usagef("--%s names rank %d, but the replicas are ranks 0..%d", [...]string{"crash", "restart"}[i], r, replicas-1)
+			}
+		}
+	}
+	return nil
 }

@@ -46,7 +46,7 @@ func parseRankTimes(flagName, s string) (map[int]time.Duration, error) {
 		r, d, ok := strings.Cut(one, "@")
 		rank, err1 := strconv.Atoi(r)
 		after, err2 := time.ParseDuration(d)
-		if !ok || err1 != nil || err2 != nil || rank < 0 {
+		if !ok || err1 != nil || err2 != nil || rank < 0 || after < 0 {
 			return nil, fmt.Errorf("--%s %q, want RANK@DURATION[,...] such as 1@500ms", flagName, s)
 		}
 		crashes[rank] = after

@@ -32,6 +32,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"machine", "extra"}, `unexpected argument "extra"`},
 		{[]string{"machine", "--hwloc", epycXML, "--model", model2x10}, "give one"},
 		{[]string{"tour", "--data"}, "flag needs an argument"},
+		{[]string{"kv", "serve", "--tick", "-1s"}, "--tick -1s, want a positive period"},
+		{[]string{"kv", "serve", "--duration", "-1s"}, "load duration -1s"},
+		{[]string{"kv", "serve", "--ops", "-1"}, "-1 requests per client"},
+		{[]string{"kv", "serve", "--value-size", "2000000"}, "want at most 65472 bytes together"},
+		{[]string{"kv", "serve", "--crash", "7@1s"}, "--crash names rank 7, but the replicas are ranks 0..2"},
+		{[]string{"kv", "serve", "--restart", "1@-1s"}, "want RANK@DURATION"},
+		{[]string{"kv", "serve"}, "start it with at least 3 ranks (e.g. plexus run -n 4"},
 	} {
 		out, errOut, code := plexus(t, c.args...)
 		if code != exitUsage {
