@@ -67,21 +67,39 @@ func CheckCPUs(n int, withCosts bool) error {
 // and files larger than max; the reader fails with ErrTooLarge if the file
 // grows past max while being read. Both errors name the file.
 func OpenFile(path string, max int64) (io.ReadCloser, error) {
+	// Stat before opening: opening a FIFO for reading blocks until a
+	// writer comes, which may be never.
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(path, st, max); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%w: %s is %s", ErrNotRegular, path, kind(st.Mode()))
-	} else if err == nil && st.Size() > max {
-		err = fmt.Errorf("%w: %s has %d bytes, more than the limit of %d", ErrTooLarge, path, st.Size(), max)
+	// Again on what was opened, in case the path changed in between.
+	if st, err = f.Stat(); err == nil {
+		err = checkRegular(path, st, max)
 	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return limitedFile{LimitReader(f, max, path), f}, nil
+}
+
+// checkRegular refuses anything but a regular file of at most max bytes.
+func checkRegular(path string, st fs.FileInfo, max int64) error {
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is %s", ErrNotRegular, path, kind(st.Mode()))
+	}
+	if st.Size() > max {
+		return fmt.Errorf("%w: %s has %d bytes, more than the limit of %d", ErrTooLarge, path, st.Size(), max)
+	}
+	return nil
 }
 
 // kind names a file type for errors.
