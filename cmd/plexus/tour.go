@@ -71,8 +71,12 @@ func runTour(c *cli, args []string) error {
 	// Check the shipped data first: failing after the local part would
 	// waste the user's time and hide the one thing to fix.
 	for _, p := range []string{tourSmelt, tourHwloc} {
-		if _, err := os.Stat(filepath.Join(o.data, p)); errors.Is(err, fs.ErrNotExist) {
+		_, err := os.Stat(filepath.Join(o.data, p))
+		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s not found: run plexus tour from the repository root (or give --data DIR)", filepath.Join(o.data, p))
+		}
+		if err != nil {
+			return fmt.Errorf("the tour's data: %w", err)
 		}
 	}
 	stops := []tourStop{
@@ -99,6 +103,10 @@ func runTour(c *cli, args []string) error {
 	}
 	if err := tourRanks(c.stdout, len(stops)+1); err != nil {
 		fmt.Fprintf(c.stderr, "plexus tour: 2-rank job: %v\n", err)
+		failed++
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d sections failed (said above)", failed, len(stops)+1)
 	}
 	return nil
 }

@@ -27,7 +27,11 @@ func tourRanks(w io.Writer, n int) error {
 		"programs of bench/peers under mpirun on its own %s; one run of each case\n"+
 		"(plexus bench p2p --transport %s --peers for medians of several and the targets).\n\n",
 		rule, n, words, words, words, tr)
-	cfg := bench.P2PConfig{Transport: tr, Ranks: []int{2}, Sizes: []int{8}, Runs: 1, Log: io.Discard}
+	rank, err := selfRank("p2p") // the ranks run from this binary, wherever it is
+	if err != nil {
+		return err
+	}
+	cfg := bench.P2PConfig{Transport: tr, Ranks: []int{2}, Sizes: []int{8}, Runs: 1, Log: io.Discard, Rank: rank}
 	missing := bench.PeersMissing()
 	cfg.Peers = missing == nil
 	res, err := bench.P2P(context.Background(), cfg)

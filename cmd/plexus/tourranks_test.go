@@ -1,29 +1,19 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestTourRanksWithoutOpenMPI: with no mpirun on the PATH the 2-rank job
 // runs Plexus alone, on shared memory, and says why the openmpi column is
-// empty.
+// empty. It needs no Go toolchain: the ranks run from the plexus binary.
 func TestTourRanksWithoutOpenMPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a 2-rank job")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the rank program with")
-	}
-	dir := t.TempDir()
-	if err := os.Symlink(goBin, filepath.Join(dir, "go")); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir)
+	useBuiltRank(t)
+	t.Setenv("PATH", t.TempDir()) // no mpirun, and no go: the ranks run from the plexus binary
 	t.Setenv("PLEXUS_TRANSPORT", "")
 	var out strings.Builder
 	if err := tourRanks(&out, 4); err != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -85,6 +87,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestTour(t *testing.T) {
+	useBuiltRank(t)
 	out, errOut, code := plexus(t, "tour", "--data", dataDir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -134,4 +137,26 @@ func TestHelpHelp(t *testing.T) {
 		out := mustRun(t, args...)
 		wantAll(t, "help help", out, "usage: plexus help [COMMAND]")
 	}
+}
+
+// TestTourFailedSection: a section that fails (here a broken hwloc file)
+// is reported, the others still run, and the tour exits 1.
+func TestTourFailedSection(t *testing.T) {
+	useBuiltRank(t)
+	data := t.TempDir()
+	if err := os.CopyFS(filepath.Join(data, tourSmelt), os.DirFS(filepath.Join(dataDir, tourSmelt))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(data, tourHwloc)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, tourHwloc), []byte("<topology>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := plexus(t, "tour", "--data", data)
+	if code != exitFailure {
+		t.Errorf("exit %d, want 1", code)
+	}
+	wantAll(t, "stderr", errOut, "plexus tour: 2-socket AMD Epyc 7451", "1 of 4 sections failed")
+	wantAll(t, "stdout", out, "== 1. this machine", "machine   intel_xeon_e5_v2_2x10", "== 4. a 2-rank job")
 }
