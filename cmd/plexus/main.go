@@ -83,8 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, rest := lookup(args)
 	if cmd == nil {
-		fmt.Fprintf(stderr, "plexus: unknown command %q\n\n", args[0])
-		writeHelp(stderr)
+		unknownCommand(stderr, "plexus", args)
 		return exitUsage
 	}
 	c := &cli{stdout: stdout, stderr: stderr, cmd: cmd}
@@ -130,8 +129,12 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	cmd, rest := lookup(args)
+	if cmd == nil && len(args) == 1 && len(subcommands(args[0])) > 0 {
+		writeGroupHelp(stdout, args[0])
+		return exitOK
+	}
 	if cmd == nil || len(rest) > 0 {
-		fmt.Fprintf(stderr, "plexus help: unknown command %q\n", strings.Join(args, " "))
+		unknownCommand(stderr, "plexus help", args)
 		return exitUsage
 	}
 	writeUsage(stdout, cmd, cmd.flags())
@@ -190,4 +193,47 @@ topology (topo.DefaultEstimate()), and the output says so.
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// unknownCommand says what is wrong with args, which name no command: a
+// group (bench, kv, ...) without one of its subcommands gets the list of
+// them, anything else the list of all commands.
+func unknownCommand(stderr io.Writer, who string, args []string) {
+	subs := subcommands(args[0])
+	switch {
+	case len(subs) > 0 && len(args) == 1:
+		fmt.Fprintf(stderr, "%s: %s needs a subcommand: %s\n", who, args[0], strings.Join(subs, ", "))
+	case len(subs) > 0:
+		fmt.Fprintf(stderr, "%s: unknown command %q; %s's subcommands are %s\n", who, args[0]+" "+args[1], args[0], strings.Join(subs, ", "))
+	case who == "plexus":
+		fmt.Fprintf(stderr, "%s: unknown command %q\n\n", who, args[0])
+		writeHelp(stderr)
+	default:
+		fmt.Fprintf(stderr, "%s: unknown command %q\n", who, strings.Join(args, " "))
+	}
+	if len(subs) > 0 {
+		fmt.Fprintf(stderr, "Run 'plexus help' for every command.\n")
+	}
+}
+
+// subcommands lists the second words of the commands whose first word is
+// group, in help's order.
+func subcommands(group string) []string {
+	var subs []string
+	for _, c := range allCommands() {
+		if first, second, ok := strings.Cut(c.name, " "); ok && first == group {
+			subs = append(subs, second)
+		}
+	}
+	return subs
+}
+
+// writeGroupHelp lists the commands of group with their summaries.
+func writeGroupHelp(w io.Writer, group string) {
+	fmt.Fprintf(w, "plexus %s: its commands (plexus help %s COMMAND for one)\n\n", group, group)
+	for _, c := range allCommands() {
+		if first, _, ok := strings.Cut(c.name, " "); ok && first == group {
+			fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
+		}
+	}
 }

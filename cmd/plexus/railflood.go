@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/signal"
@@ -53,14 +54,10 @@ func (o *railFloodOpts) flagSet() *flag.FlagSet {
 
 func runRailFlood(c *cli, args []string) error {
 	o := new(railFloodOpts)
-	fs := o.flagSet()
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		return usagef("%v", err)
+	if err := c.parse(o.flagSet(), args); err != nil {
+		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usagef("unexpected arguments %q", fs.Args())
 	case o.fd != 0 && (o.listen != "" || o.to != "" || o.dur != 0):
 		return usagef("--fd takes no --listen, --to or --for")
 	case o.fd != 0 && o.fd < 3:
@@ -95,7 +92,7 @@ func floodSink(ctx context.Context, c *cli, addr string, d time.Duration) error 
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("rail flood: listening on %s: %w", addr, err)
+		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
 	context.AfterFunc(ctx, func() { ln.Close() })
 	fmt.Fprintf(c.stdout, "listening on %s\n", ln.Addr())
@@ -126,7 +123,7 @@ func floodSource(ctx context.Context, c *cli, addr, from string, d time.Duration
 	}
 	nc, err := dl.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		return fmt.Errorf("rail flood: connecting to %s: %w", addr, err)
+		return fmt.Errorf("connecting to %s: %w", addr, err)
 	}
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(ctx, d)
@@ -139,7 +136,7 @@ func floodSource(ctx context.Context, c *cli, addr, from string, d time.Duration
 		n, err := nc.Write(buf)
 		sent += int64(n)
 		if err != nil && ctx.Err() == nil {
-			return fmt.Errorf("rail flood: after %d bytes to %s: %w", sent, addr, err)
+			return fmt.Errorf("after %d bytes to %s: %w", sent, addr, err)
 		}
 	}
 	secs := time.Since(start).Seconds()
@@ -154,9 +151,18 @@ func floodSource(ctx context.Context, c *cli, addr, from string, d time.Duration
 func floodFD(fd int, sink bool, in io.Reader) error {
 	f := os.NewFile(uintptr(fd), "flow")
 	if f == nil {
-		return fmt.Errorf("rail flood: --fd %d: no such descriptor", fd)
+		return fmt.Errorf("--fd %d: no such descriptor", fd)
 	}
 	defer f.Close()
+	// The flow ends normally when the socket does, so a descriptor that
+	// was never a socket must be caught here, not by the first write.
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("--fd %d: %w", fd, err)
+	}
+	if st.Mode()&fs.ModeSocket == 0 {
+		return fmt.Errorf("--fd %d is not a socket (mode %v)", fd, st.Mode())
+	}
 	start, quit := make(chan struct{}), make(chan struct{})
 	go func() { // in's only reader
 		if sink || readByte(in) {

@@ -18,6 +18,10 @@ func TestUsageErrors(t *testing.T) {
 		{nil, "usage: plexus COMMAND"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"help", "frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"bench"}, "bench needs a subcommand: coll, p2p"},
+		{[]string{"kv"}, "kv needs a subcommand: bench, serve"},
+		{[]string{"rail", "flod"}, `unknown command "rail flod"; rail's subcommands are flood, sample`},
+		{[]string{"help", "graph", "bfx"}, `unknown command "graph bfx"; graph's subcommands are bc, bfs`},
 		{[]string{"tree", "--bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"tree", "--topology", "star"}, `unknown topology "star"`},
 		{[]string{"tree", "--op", "scatter"}, `unknown operation "scatter"`},
@@ -130,6 +134,12 @@ func TestPlaceholders(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHelpGroup: help on a group of commands lists them.
+func TestHelpGroup(t *testing.T) {
+	out := mustRun(t, "help", "kv")
+	wantAll(t, "help kv", out, "kv bench ", "kv serve ", "plexus help kv COMMAND")
 }
 
 func TestHelpHelp(t *testing.T) {
