@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/plexus-hpc/plexus/internal/svg"
 	"github.com/plexus-hpc/plexus/kv"
 	"github.com/plexus-hpc/plexus/kv/kvbench"
+	"github.com/plexus-hpc/plexus/topo"
 	"github.com/plexus-hpc/plexus/tree"
 )
 
@@ -190,6 +192,7 @@ type kvPlan struct {
 	replicas, clients []int
 	modes             []group.Mode
 	topology          tree.Topology
+	model             *topo.Model // agree and kvlocal's machine, when --pin or a model is given
 }
 
 func (o *benchKVOpts) plan() (*kvPlan, error) {
@@ -228,7 +231,34 @@ func (o *benchKVOpts) plan() (*kvPlan, error) {
 	if o.duration <= 0 {
 		return nil, fmt.Errorf("--duration %v: want a positive duration", o.duration)
 	}
-	return p, nil
+	if o.transport != "shm" && o.transport != "tcp" && o.transport != "auto" {
+		return nil, fmt.Errorf("--transport %q: want shm, tcp or auto", o.transport)
+	}
+	if err := outputDir("--svg", o.svg); err != nil {
+		return nil, err
+	}
+	return p, p.loadModel()
+}
+
+// loadModel reads the machine the in-process benches place replicas on,
+// when --pin or a model asks for one, and checks every replica count
+// fits it, before the first case runs.
+func (p *kvPlan) loadModel() error {
+	inProcess := slices.ContainsFunc(p.o.benchList(), func(b string) bool { return b == "agree" || b == "kvlocal" })
+	if !inProcess || (!p.o.pin && p.o.model == (modelFlags{})) {
+		return nil
+	}
+	m, err := p.o.model.load()
+	if err != nil {
+		return err
+	}
+	for _, r := range p.replicas {
+		if r > m.N() {
+			return fmt.Errorf("--replicas %d: the machine (%s) has %d CPUs, one replica each", r, m.Name, m.N())
+		}
+	}
+	p.model = m
+	return nil
 }
 
 func (p *kvPlan) run(ctx context.Context, c *cli) ([]kvbench.Row, error) {
@@ -268,12 +298,8 @@ func (p *kvPlan) one(ctx context.Context, bench string, replicas, clients int, m
 	if bench == "agree" || bench == "kvlocal" {
 		cfg := kvbench.AgreeConfig{Replicas: replicas, Clients: clients, Mode: m, Duration: p.o.duration,
 			Batch: p.o.batch, CompactEvery: uint64(p.o.compact), Topology: p.topology, Profile: p.o.profile, AtLeader: p.o.atLeader}
-		if p.o.pin || p.o.model != (modelFlags{}) {
-			model, err := p.o.model.load()
-			if err != nil {
-				return kvbench.Row{}, err
-			}
-			cfg.Model, cfg.Pin = model, p.o.pin
+		if p.model != nil {
+			cfg.Model, cfg.Pin = p.model, p.o.pin
 		}
 		if bench == "kvlocal" {
 			return kvbench.KVLocal(ctx, cfg)

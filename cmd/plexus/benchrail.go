@@ -161,6 +161,9 @@ func runBenchRail(c *cli, args []string) error {
 	if o.iters < 0 || o.iters > 1000000 {
 		return usagef("--iters %d: want 0 (the default) to 1000000", o.iters)
 	}
+	if err := outputDir("--svg", o.svg); err != nil && !isRank {
+		return usagef("%v", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if isRank {

@@ -75,6 +75,9 @@ func runCompare(c *cli, args []string) error {
 	if err := c.parse(o.flagSet(), args); err != nil {
 		return err
 	}
+	if err := outputDir("--svg", o.svg); err != nil {
+		return usagef("%v", err)
+	}
 	if err := o.check(); err != nil {
 		return err
 	}

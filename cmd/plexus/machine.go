@@ -49,6 +49,9 @@ func runMachine(c *cli, args []string) error {
 	if err := c.parse(o.flagSet(), args); err != nil {
 		return err
 	}
+	if err := outputDir("--svg", o.svg); err != nil {
+		return usagef("%v", err)
+	}
 	m, err := o.model.load()
 	if err != nil {
 		return err

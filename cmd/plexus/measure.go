@@ -60,6 +60,9 @@ func runMeasure(c *cli, args []string) error {
 	if err := c.parse(o.flagSet(), args); err != nil {
 		return err
 	}
+	if err := outputDir("-o", o.out); err != nil {
+		return usagef("%v", err)
+	}
 	m, err := sysfs.Local()
 	if err != nil {
 		return err

@@ -55,6 +55,9 @@ func runTree(c *cli, args []string) error {
 	if err := c.parse(o.flagSet(), args); err != nil {
 		return err
 	}
+	if err := outputDir("-o", o.out); err != nil {
+		return usagef("%v", err)
+	}
 	spec, err := o.spec()
 	if err != nil {
 		return err

@@ -45,6 +45,13 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"kv", "serve", "--crash", "7@1s"}, "--crash names rank 7, but the replicas are ranks 0..2"},
 		{[]string{"kv", "serve", "--restart", "1@-1s"}, "want RANK@DURATION"},
 		{[]string{"kv", "serve"}, "start it with at least 3 ranks (e.g. plexus run -n 4"},
+		{[]string{"bench", "gas", "--transport", "auto"}, `transport "auto"; have tcp and shm`},
+		{[]string{"bench", "kv", "--transport", "nope"}, `--transport "nope": want shm, tcp or auto`},
+		{[]string{"bench", "kv", "--svg", "/nonexistent/kv"}, "--svg /nonexistent/kv: its directory"},
+		{[]string{"bench", "kv", "--bench", "agree", "--pin", "--replicas", "2,100000"}, "--replicas 100000: the machine"},
+		{[]string{"machine", "measure", "-o", "/nonexistent/m.json"}, "-o /nonexistent/m.json: its directory"},
+		{[]string{"machine", "--model", model2x10, "--svg", "/nonexistent/m.svg"}, "--svg /nonexistent/m.svg: its directory"},
+		{[]string{"tree", "-o", "/nonexistent/t.txt"}, "-o /nonexistent/t.txt: its directory"},
 	} {
 		out, errOut, code := plexus(t, c.args...)
 		if code != exitUsage {

@@ -125,6 +125,9 @@ func runUTS(c *cli, args []string) error {
 	if err := c.parse(fs, args); err != nil {
 		return err
 	}
+	if err := outputDir("--svg", o.svg); err != nil {
+		return usagef("%v", err)
+	}
 	if err := o.params(fs); err != nil {
 		return err
 	}
