@@ -56,8 +56,11 @@ func (c GasConfig) Validate() error {
 	if c.Transport != "tcp" && c.Transport != "shm" { // the gas ranks run on one host
 		return fmt.Errorf("%w: transport %q; have tcp and shm", ErrGasConfig, c.Transport)
 	}
-	if c.Runs < 0 || c.Timeout < 0 {
-		return fmt.Errorf("%w: %d runs, timeout %v", ErrGasConfig, c.Runs, c.Timeout)
+	if c.Runs < 0 {
+		return fmt.Errorf("%w: %d runs, want 0 (the default) or more", ErrGasConfig, c.Runs)
+	}
+	if c.Timeout < 0 {
+		return fmt.Errorf("%w: timeout %v, want 0 (the default) or more", ErrGasConfig, c.Timeout)
 	}
 	for _, n := range c.GUPSRanks {
 		if n < 1 || n > maxGUPSRanks {

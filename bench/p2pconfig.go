@@ -187,8 +187,11 @@ func (c P2PConfig) Validate() error {
 	if err := c.validateHosts(); err != nil {
 		return err
 	}
-	if c.Runs < 1 || c.Timeout < 0 {
-		return fmt.Errorf("%w: %d runs, timeout %v", ErrP2PConfig, c.Runs, c.Timeout)
+	if c.Runs < 1 {
+		return fmt.Errorf("%w: %d runs, want 0 (the default) or more", ErrP2PConfig, c.Runs)
+	}
+	if c.Timeout < 0 {
+		return fmt.Errorf("%w: timeout %v, want 0 (the default) or more", ErrP2PConfig, c.Timeout)
 	}
 	return nil
 }

@@ -13,8 +13,12 @@ import (
 	"github.com/plexus-hpc/plexus/comm/collective"
 )
 
-// DefaultBatch is the (vertex, parent) pairs one active message carries.
-const DefaultBatch = 1024
+// DefaultBatch is the (vertex, parent) pairs one active message carries;
+// MaxBatch the most a DistConfig may ask for.
+const (
+	DefaultBatch = 1024
+	MaxBatch     = 2048
+)
 
 // DistConfig tunes a Dist. Every rank uses the same one.
 type DistConfig struct {
@@ -53,8 +57,11 @@ func (c DistConfig) withDefaults(ranks int) DistConfig {
 
 // Validate reports what is wrong with c.
 func (c DistConfig) Validate() error {
-	if c.Threads < 0 || c.Batch < 0 || c.Batch > 2048 {
-		return fmt.Errorf("%w: %d threads, batches of %d pairs (at most 2048)", ErrBadGraph, c.Threads, c.Batch)
+	if c.Threads < 0 {
+		return fmt.Errorf("%w: %d threads, want 0 (the default) or more", ErrBadGraph, c.Threads)
+	}
+	if c.Batch < 0 || c.Batch > MaxBatch {
+		return fmt.Errorf("%w: batches of %d vertex updates, want 0 (the default) to %d", ErrBadGraph, c.Batch, MaxBatch)
 	}
 	if c.Impl < 0 || c.Impl > Tasks {
 		return fmt.Errorf("%w: search implementation %d", ErrBadGraph, c.Impl)

@@ -29,6 +29,9 @@ func Load(r io.Reader) (*Model, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("topo: decoding model: %w", err)
 	}
+	if m.Format == 0 {
+		return nil, fmt.Errorf("%w: no \"format\" field (a Plexus model file has \"format\": %d; see docs/model-format.md)", ErrFormat, FormatVersion)
+	}
 	if m.Format != FormatVersion {
 		return nil, fmt.Errorf("%w: file has format %d, this version reads %d", ErrFormat, m.Format, FormatVersion)
 	}

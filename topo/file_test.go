@@ -59,6 +59,7 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		msg  string
 	}{
 		"version":   {`{"format": 99, "cpus": [{"id":0}], "nodes": [{}]}`, ErrFormat, "format 99"},
+		"no format": {`{}`, ErrFormat, `no "format" field`},
 		"no cpus":   {`{"format": 1, "nodes": [{}]}`, ErrInvalid, "no CPUs"},
 		"bad node":  {`{"format": 1, "cpus": [{"id":0,"node":3}], "nodes": [{}]}`, ErrInvalid, "node 3 out of range"},
 		"dup cpu":   {`{"format": 1, "cpus": [{"id":0},{"id":0}], "nodes": [{}]}`, ErrInvalid, "listed twice"},

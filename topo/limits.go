@@ -37,6 +37,11 @@ const (
 	// kilobyte per hardware thread, so one of MaxCPUs threads fits; the
 	// decoded tree takes a few times the file's size in memory.
 	MaxXMLBytes = 128 << 20
+	// MaxCost is the largest cost a model may hold, in its unit (cycles or
+	// nanoseconds): minutes at any clock rate, so no measurement comes
+	// near it, and the sums the tree simulator forms over any model of
+	// MaxCostCPUs CPUs stay finite.
+	MaxCost = 1e12
 )
 
 // Errors for input the readers refuse before parsing it.

@@ -121,6 +121,7 @@ func TestValidateCosts(t *testing.T) {
 		{"diagonal sd", func(m *Model) { m.Send.SD[0][0] = 1 }, ErrInvalid, "send.sd[0][0] = 1, want 0"},
 		{"cpu id", func(m *Model) { m.CPUs[7].ID = MaxCPUID + 1 }, ErrTooLarge, "more than topo.MaxCPUID"},
 		{"nodes", func(m *Model) { m.Nodes = make([]Node, MaxNodes+1) }, ErrTooLarge, "1025 NUMA nodes, more than topo.MaxNodes = 1024"},
+		{"huge cost", func(m *Model) { m.Send.Mean[1][2] = 1e308 }, ErrTooLarge, "send.mean[1][2] = 1e+308, more than topo.MaxCost"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := twoNode()

@@ -3,6 +3,7 @@ package topo
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Validate checks that the model is internally consistent: unique CPU ids,
@@ -71,6 +72,9 @@ func checkCosts(name string, a [][]float64, n int) error {
 	for i := range a {
 		if a[i][i] != 0 {
 			return invalid("%s[%d][%d] = %v, want 0 on the diagonal", name, i, i, a[i][i])
+		}
+		if j := slices.IndexFunc(a[i], func(v float64) bool { return v > MaxCost }); j >= 0 {
+			return fmt.Errorf("%w: %s[%d][%d] = %g, more than topo.MaxCost = %g", ErrTooLarge, name, i, j, a[i][j], float64(MaxCost))
 		}
 	}
 	return nil

@@ -78,8 +78,9 @@ func (o *bcOpts) dist() (graph.DistConfig, error) {
 }
 
 func (o *bcOpts) generator() (*graph.Kronecker, error) {
-	if o.scale < 1 || o.scale > graph.MaxScale || o.k < 0 || o.edgeFactor < 0 {
-		return nil, usagef("--scale %d (1 to %d), --k %d and --edgefactor %d", o.scale, graph.MaxScale, o.k, o.edgeFactor)
+	if err := firstErr(inRange("--scale", int64(o.scale), 1, graph.MaxScale), atLeast("--k", int64(o.k), 0),
+		atLeast("--edgefactor", int64(o.edgeFactor), 0)); err != nil {
+		return nil, err
 	}
 	a, b, c, ef := graph.DefaultA, graph.DefaultB, graph.DefaultC, graph.DefaultEdgeFactor
 	if o.rmat {

@@ -65,10 +65,10 @@ func (o *bfsOpts) flagSet() *flag.FlagSet {
 	fs.IntVar(&o.cfg.NBFS, "nbfs", 64, "`N` searches, each from its own key")
 	fs.StringVar(&o.impl, "impl", "loops", "`loops|tasks`: levels as rank goroutines over plain arrays, or as task loops over a pgas parent array")
 	fs.Int64Var(&o.seed, "seed", 1, "`N` seeds the graph and the keys")
-	fs.Int64Var(&o.cfg.Root, "root", -1, "search only from vertex `V` (it must have an edge), nbfs times")
+	fs.Int64Var(&o.cfg.Root, "root", -1, "search only from vertex `V` (it must have an edge), nbfs times; -1: from random roots")
 	fs.StringVar(&o.mode, "mode", "hybrid", "`hybrid|topdown`: direction-optimising or top-down levels only")
 	fs.IntVar(&o.cfg.Dist.Threads, "threads", 0, "goroutines per rank for generation and bottom-up levels `N` (default CPUs / ranks on the host)")
-	fs.IntVar(&o.cfg.Dist.Batch, "batch", 0, "`N` vertex updates per active message, 1 to 2048 (default 1024); 1 leaves all aggregation to am")
+	fs.IntVar(&o.cfg.Dist.Batch, "batch", graph.DefaultBatch, "`N` vertex updates per active message, 1 to 2048; 1 leaves all aggregation to am")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the reference's lines")
 	fs.StringVar(&o.svg, "svg", "", "also plot TEPS per search and time per level to `FILE`-teps.svg and FILE-levels.svg")
@@ -93,9 +93,11 @@ func (o *bfsOpts) check() error {
 	default:
 		return usagef("--impl %q: want loops or tasks", o.impl)
 	}
-	if o.cfg.Scale < 1 || o.cfg.Scale > graph.MaxScale || o.cfg.EdgeFactor < 1 || o.cfg.NBFS < 1 {
-		return usagef("--scale %d (1 to %d), --edgefactor %d and --nbfs %d must be positive",
-			o.cfg.Scale, graph.MaxScale, o.cfg.EdgeFactor, o.cfg.NBFS)
+	if err := firstErr(inRange("--scale", int64(o.cfg.Scale), 1, graph.MaxScale),
+		atLeast("--edgefactor", int64(o.cfg.EdgeFactor), 1), atLeast("--nbfs", int64(o.cfg.NBFS), 1),
+		atLeast("--threads", int64(o.cfg.Dist.Threads), 0), inRange("--batch", int64(o.cfg.Dist.Batch), 1, graph.MaxBatch),
+		atLeast("--root", o.cfg.Root, -1)); err != nil {
+		return err
 	}
 	o.cfg.Seed = uint64(o.seed)
 	if o.with != "" {

@@ -96,8 +96,8 @@ const railJobLimit = 10 * time.Minute
 // launchRailJob runs "plexus run -n 2" of this binary's "CMD rank FLAGS"
 // on the hosts given, ended as failed after limit.
 func launchRailJob(c *cli, cmdName, host, hostfile, rsh string, limit time.Duration, flags []string) error {
-	if (host == "") == (hostfile == "") {
-		return usagef("name the two hosts with --host or --hostfile")
+	if _, err := railHosts(host, hostfile); err != nil {
+		return err
 	}
 	exe, err := selfRank("x")
 	if err != nil {

@@ -130,6 +130,9 @@ func (o *runOpts) parse(c *cli, args []string) (launch.Job, error) {
 	if fs.NArg() == 0 {
 		return launch.Job{}, usagef("no program to run: give it after the flags")
 	}
+	if isSet(fs, "n") && isSet(fs, "np") {
+		return launch.Job{}, usagef("-n and -np are one flag, two spellings: give one")
+	}
 	if err := strayFlags(fs, args); err != nil {
 		return launch.Job{}, err
 	}

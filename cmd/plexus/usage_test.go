@@ -52,6 +52,14 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"machine", "measure", "-o", "/nonexistent/m.json"}, "-o /nonexistent/m.json: its directory"},
 		{[]string{"machine", "--model", model2x10, "--svg", "/nonexistent/m.svg"}, "--svg /nonexistent/m.svg: its directory"},
 		{[]string{"tree", "-o", "/nonexistent/t.txt"}, "-o /nonexistent/t.txt: its directory"},
+		{[]string{"graph", "bfs", "--root", "-5"}, "--root -5: want -1 or more"},
+		{[]string{"graph", "bfs", "--batch", "0"}, "--batch 0: want 1 to 2048"},
+		{[]string{"graph", "bfs", "--scale", "99"}, "--scale 99: want 1 to"},
+		{[]string{"graph", "bc", "--k", "-1"}, "--k -1: want 0 or more"},
+		{[]string{"uts", "--runs", "0"}, "--runs 0: want 1 or more"},
+		{[]string{"run", "-n", "2", "-np", "3", "true"}, "-n and -np are one flag"},
+		{[]string{"rail", "sample", "--host", "onlyone"}, "want two hosts, have 1"},
+		{[]string{"bench", "p2p", "--runs", "-1"}, "-1 runs, want 0 (the default) or more"},
 	} {
 		out, errOut, code := plexus(t, c.args...)
 		if code != exitUsage {

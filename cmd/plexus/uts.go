@@ -91,8 +91,9 @@ func (o *utsOpts) params(fs *flag.FlagSet) error {
 	if o.cfg.AM.FlushAge < 0 {
 		return usagef("--flush-age %v: want a positive age", o.cfg.AM.FlushAge)
 	}
-	if o.runs < 1 || o.cfg.Budget < 0 || o.cfg.Task.Workers < 0 {
-		return usagef("--runs %d, --budget %d and --workers %d must be positive", o.runs, o.cfg.Budget, o.cfg.Task.Workers)
+	if err := firstErr(atLeast("--runs", int64(o.runs), 1), atLeast("--budget", int64(o.cfg.Budget), 0),
+		atLeast("--workers", int64(o.cfg.Task.Workers), 0)); err != nil {
+		return err
 	}
 	o.p = p
 	return nil
