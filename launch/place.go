@@ -41,8 +41,10 @@ func ReadHostfile(r io.Reader) ([]string, error) {
 
 // ErrBadHost is wrapped when a host name is empty or could be taken for
 // something else: ssh reads a name that starts with '-' as an option
-// ("-oProxyCommand=..." runs a command), and blanks or control
-// characters belong to no host name.
+// ("-oProxyCommand=..." runs a command), and blanks, control characters
+// and shell punctuation belong to no host name. A host is a name or an
+// address as ssh takes it: letters, digits and . - _ : (IPv6), with an
+// optional user@ and %zone.
 var ErrBadHost = errors.New("launch: bad host name")
 
 // checkHost says what is wrong with host name h, if anything.
@@ -55,7 +57,15 @@ func checkHost(h string) error {
 	case strings.IndexFunc(h, func(c rune) bool { return c <= ' ' || c == 0x7f }) >= 0:
 		return fmt.Errorf("%w %q: blank or control character", ErrBadHost, h)
 	}
+	if i := strings.IndexFunc(h, func(c rune) bool { return !hostRune(c) }); i >= 0 {
+		return fmt.Errorf("%w %q: %q belongs to no host name or address", ErrBadHost, h, []rune(h[i:])[0])
+	}
 	return nil
+}
+
+// hostRune reports whether c may appear in a host as checkHost takes it.
+func hostRune(c rune) bool {
+	return c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(".-_:@%", c))
 }
 
 func hostSlots(opts []string) (int, error) {

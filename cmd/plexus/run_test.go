@@ -103,6 +103,8 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"run", "--host", "a,,b", "true"}, "bad host name: empty"},
 		{[]string{"run", "--host", "-V", "true"}, `bad host name "-V": starts with '-'`},
 		{[]string{"run", "--host", "a,-oProxyCommand=x", "true"}, `bad host name "-oProxyCommand=x"`},
+		{[]string{"run", "--host", "a;reboot", "true"}, `bad host name "a;reboot": ';' belongs to no host name`},
+		{[]string{"run", "--host", "h$(id)", "true"}, `bad host name "h$(id)": '$'`},
 		{[]string{"run", "--bogus", "true"}, "flag provided but not defined: -bogus"},
 		{[]string{"run", "./app", "-n", "2"}, "-n after the program ./app would be passed to it, not read by plexus run; write\n" +
 			"  plexus run -n 2 ./app\nto give it to plexus run, or end plexus run's flags with -- to pass it to the program:\n" +
