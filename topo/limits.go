@@ -102,7 +102,7 @@ func checkRegular(path string, st fs.FileInfo, max int64) error {
 		return fmt.Errorf("%w: %s is %s", ErrNotRegular, path, kind(st.Mode()))
 	}
 	if st.Size() > max {
-		return fmt.Errorf("%w: %s has %d bytes, more than the limit of %d", ErrTooLarge, path, st.Size(), max)
+		return fmt.Errorf("%w: %s has %d bytes, more than the limit of %d%s", ErrTooLarge, path, st.Size(), max, limitName(max))
 	}
 	return nil
 }
@@ -144,7 +144,19 @@ type limitReader struct {
 func (l *limitReader) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	if l.read += int64(n); l.read > l.max {
-		return n - int(l.read-l.max), fmt.Errorf("%w: %s is longer than the limit of %d bytes", ErrTooLarge, l.name, l.max)
+		return n - int(l.read-l.max), fmt.Errorf("%w: %s is longer than the limit of %d bytes%s", ErrTooLarge, l.name, l.max, limitName(l.max))
 	}
 	return n, err
+}
+
+// limitName names the limit of max bytes, when it is one of this
+// package's, for errors: " (topo.MaxXMLBytes)".
+func limitName(max int64) string {
+	switch max {
+	case MaxFileBytes:
+		return " (topo.MaxFileBytes)"
+	case MaxXMLBytes:
+		return " (topo.MaxXMLBytes)"
+	}
+	return ""
 }

@@ -48,7 +48,7 @@ func TestReadFileRefusesOversized(t *testing.T) {
 	}{
 		{"100000 cpus", write("big.json", cpusJSON(100_000)), ErrTooLarge, "100000 CPUs, more than topo.MaxCPUs = 65536"},
 		{"device", "/dev/zero", ErrNotRegular, "/dev/zero is a character device"},
-		{"file past MaxFileBytes", sparse, ErrTooLarge, fmt.Sprintf("more than the limit of %d", MaxFileBytes)},
+		{"file past MaxFileBytes", sparse, ErrTooLarge, fmt.Sprintf("more than the limit of %d (topo.MaxFileBytes)", MaxFileBytes)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadFile(tc.path)

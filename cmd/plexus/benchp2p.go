@@ -20,7 +20,7 @@ var benchP2PCmd = &command{
 	usage: `bench p2p [--transport tcp|shm|auto] [--hierarchy] [--peers] [--ranks LIST]
                  [--sizes LIST] [--goroutines LIST] [--cases LIST] [--quick] [--runs N]
                  [--multiple] [--no-pgo] [--json]
-                 [--host HOSTS | --hostfile FILE] [--rsh CMD] [--mpi-if NET]
+                 [--host HOSTS | --hostfile FILE] [--rsh CMD] [--mpi-if NET] [--rails NETWORKS]
 
 Starts jobs of ranks on this host, as plexus run does, each rank this
 binary running the Plexus peer program (over comm) as the hidden verb

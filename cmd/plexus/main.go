@@ -81,6 +81,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		return runHelp(args[1:], stdout, stderr)
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	cmd, rest := lookup(args)
 	if cmd == nil {
 		unknownCommand(stderr, "plexus", args)

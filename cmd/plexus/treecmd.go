@@ -39,7 +39,7 @@ func (o *treeOpts) flagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("tree", flag.ContinueOnError)
 	o.model.register(fs)
 	fs.StringVar(&o.topology, "topology", "adaptive", "tree topology `NAME` to build")
-	fs.StringVar(&o.op, "op", "bcast", "operation `OP`: bcast, reduce or barrier (what best optimises for)")
+	fs.StringVar(&o.op, "op", "bcast", "operation `OP`: bcast, reduce, barrier or release-barrier (what best optimises for)")
 	fs.StringVar(&o.cpus, "cpus", "", "group of CPUs as a `LIST` such as 0-7,16 (default all)")
 	o.root.id = tree.AutoRoot
 	fs.Var(&o.root, "root", "root CPU `N`, or auto for the lowest total send cost")

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -184,4 +185,15 @@ func TestTourFailedSection(t *testing.T) {
 	}
 	wantAll(t, "stderr", errOut, "plexus tour: 2-socket AMD Epyc 7451", "1 of 4 sections failed")
 	wantAll(t, "stdout", out, "== 1. this machine", "machine   intel_xeon_e5_v2_2x10", "== 4. a 2-rank job")
+}
+
+// TestVersion: version, --version and -version print one line naming
+// plexus and the Go that built it.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"version", "--version", "-version"} {
+		out := mustRun(t, arg)
+		if !strings.HasPrefix(out, "plexus ") || !strings.HasSuffix(out, runtime.Version()+"\n") || strings.Count(out, "\n") != 1 {
+			t.Errorf("plexus %s: %q, want one line: plexus VERSION ... %s", arg, out, runtime.Version())
+		}
+	}
 }
