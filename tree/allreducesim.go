@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/plexus-hpc/plexus/topo"
@@ -36,12 +37,18 @@ var DefaultAllreduceCosts = AllreduceCosts{Byte: 0.1, Op: 0.2}
 // costs what doubling does. The latency is when the last member holds
 // the result.
 func SimulateAllreduce(m *topo.Model, reduce, bcast *Tree, a Algorithm, bytes int, c AllreduceCosts) (float64, error) {
+	if bytes < 0 {
+		return 0, fmt.Errorf("%w: allreduce of %d bytes", ErrArgument, bytes)
+	}
 	x, err := newAllreduceSim(m, reduce, bcast, c)
 	if err != nil {
 		return 0, err
 	}
-	return x.run(a, float64(max(bytes, 0)))
+	return x.run(a, float64(bytes))
 }
+
+// finiteNonNeg reports whether v is a cost: finite and not negative.
+func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 1) }
 
 // PlanAllreduce chooses, for every length class up to maxBytes, the
 // algorithm that SimulateAllreduce finds fastest for the shortest length
@@ -49,6 +56,9 @@ func SimulateAllreduce(m *topo.Model, reduce, bcast *Tree, a Algorithm, bytes in
 // AllreduceTrees wins where the model cannot tell them apart. It is pure
 // and deterministic: the same inputs give the same plan.
 func PlanAllreduce(m *topo.Model, reduce, bcast *Tree, maxBytes int, c AllreduceCosts) (AllreducePlan, error) {
+	if maxBytes < 0 {
+		return AllreducePlan{}, fmt.Errorf("%w: allreduce plan up to %d bytes", ErrArgument, maxBytes)
+	}
 	x, err := newAllreduceSim(m, reduce, bcast, c)
 	if err != nil {
 		return AllreducePlan{}, err
@@ -81,6 +91,9 @@ type allreduceSim struct {
 func newAllreduceSim(m *topo.Model, reduce, bcast *Tree, c AllreduceCosts) (*allreduceSim, error) {
 	if reduce == nil || bcast == nil {
 		return nil, fmt.Errorf("%w: allreduce needs a reduction and a broadcast tree", ErrInvalid)
+	}
+	if !finiteNonNeg(c.Byte) || !finiteNonNeg(c.Op) {
+		return nil, fmt.Errorf("%w: allreduce costs %+v, want finite and non-negative", ErrArgument, c)
 	}
 	ids := reduce.Members()
 	if !slices.Equal(ids, bcast.Members()) {

@@ -8,8 +8,12 @@ import (
 )
 
 // WriteText writes the tree as an indented outline, children in send
-// order, one member per line.
+// order, one member per line. A Tree that Validate refuses is not
+// written; its error is returned.
 func (t *Tree) WriteText(w io.Writer) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s tree, root %d, %d members, depth %d\n", t.Topology, t.Root, len(t.Children), t.Depth())
 	var walk func(u, depth int)

@@ -52,7 +52,16 @@ func ParseOp(s string) (Op, error) {
 			return o, nil
 		}
 	}
-	return 0, fmt.Errorf("tree: unknown operation %q (want bcast, reduce, barrier or release-barrier)", s)
+	return 0, fmt.Errorf("%w %q (want bcast, reduce, barrier or release-barrier)", ErrOp, s)
+}
+
+// checkOp refuses an Op that is none of the operations (such as the zero
+// Op): the simulator has no timing for it.
+func checkOp(op Op) error {
+	if op < Bcast || op > ReleaseBarrier {
+		return fmt.Errorf("%w %v (want bcast, reduce, barrier or release-barrier)", ErrOp, op)
+	}
+	return nil
 }
 
 // Result is a simulated latency.
@@ -84,6 +93,9 @@ type Result struct {
 //     siblings in parallel: one write of the parent's that all its
 //     children read.
 func Simulate(m *topo.Model, t *Tree, op Op) (Result, error) {
+	if err := checkOp(op); err != nil {
+		return Result{}, err
+	}
 	g, err := newGroup(m, t.Members())
 	if err != nil {
 		return Result{}, err

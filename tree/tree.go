@@ -10,6 +10,11 @@ import (
 var (
 	ErrInvalid = errors.New("tree: invalid tree")
 	ErrGroup   = errors.New("tree: invalid group")
+	// ErrOp is wrapped by the error for an Op that is none of the
+	// operations.
+	ErrOp = errors.New("tree: unknown operation")
+	// ErrArgument is wrapped by the error for a size or cost out of range.
+	ErrArgument = errors.New("tree: invalid argument")
 )
 
 // Tree is a broadcast/reduction tree over a group of CPUs: a root and, for
@@ -46,13 +51,19 @@ func (t *Tree) Parent() map[int]int {
 	return p
 }
 
-// Depth returns the number of edges on the longest root-to-leaf path.
+// Depth returns the number of edges on the longest root-to-leaf path. On
+// a malformed Tree (one Validate refuses) it counts each member once, so
+// a cycle ends the path instead of recursing for ever.
 func (t *Tree) Depth() int {
+	seen := map[int]bool{}
 	var walk func(u int) int
 	walk = func(u int) int {
+		seen[u] = true
 		d := 0
 		for _, c := range t.Children[u] {
-			d = max(d, 1+walk(c))
+			if !seen[c] {
+				d = max(d, 1+walk(c))
+			}
 		}
 		return d
 	}
