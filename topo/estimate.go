@@ -96,6 +96,9 @@ var ErrMeasured = errors.New("topo: estimate: model already has measured costs")
 // replaced; measured ones are not (ErrMeasured). A model of more than
 // MaxCostCPUs CPUs gets an error wrapping ErrTooLarge.
 func Estimate(m *Model, p EstimateParams) error {
+	if m == nil {
+		return fmt.Errorf("%w: no model (nil)", ErrInvalid)
+	}
 	if err := p.Validate(); err != nil {
 		return err
 	}

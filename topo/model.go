@@ -150,6 +150,7 @@ func invalid(format string, args ...any) error {
 }
 
 // NewCosts returns an n×n zero cost matrix, with an SD matrix when withSD.
+// Like make, it panics if n is negative.
 func NewCosts(n int, withSD bool) *Costs {
 	c := &Costs{Mean: square(n)}
 	if withSD {

@@ -11,6 +11,12 @@ func Uniform(nodes, perNode int) (*Model, error) {
 	if nodes < 1 || perNode < 1 {
 		return nil, fmt.Errorf("%w: uniform machine of %d nodes × %d CPUs", ErrInvalid, nodes, perNode)
 	}
+	if nodes > MaxNodes {
+		return nil, fmt.Errorf("%w: uniform machine of %d NUMA nodes, more than topo.MaxNodes = %d", ErrTooLarge, nodes, MaxNodes)
+	}
+	if perNode > MaxCPUs/nodes { // the product could overflow: compare by division
+		return nil, fmt.Errorf("%w: uniform machine of %d nodes × %d CPUs, more than topo.MaxCPUs = %d", ErrTooLarge, nodes, perNode, MaxCPUs)
+	}
 	m := &Model{Format: FormatVersion, Name: fmt.Sprintf("uniform-%dx%d", nodes, perNode),
 		Provenance: Provenance{Source: "uniform"}}
 	for n := range nodes {

@@ -31,3 +31,19 @@ func TestTwoClass(t *testing.T) {
 		t.Error("send local above remote accepted")
 	}
 }
+
+// TestUniformLimits: a machine past MaxNodes or MaxCPUs is refused before
+// anything is allocated, even where nodes × perNode overflows an int.
+func TestUniformLimits(t *testing.T) {
+	for _, c := range [][2]int{{1, MaxCPUs + 1}, {MaxNodes + 1, 1}, {1 << 30, 1 << 30}, {4, 1 << 62}} {
+		if _, err := Uniform(c[0], c[1]); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("Uniform(%d, %d): %v, want ErrTooLarge", c[0], c[1], err)
+		}
+	}
+	if m, err := Uniform(1, MaxCPUs); err != nil || m.Validate() != nil {
+		t.Errorf("Uniform(1, MaxCPUs): %v", err)
+	}
+	if err := Estimate(nil, DefaultEstimate()); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Estimate(nil): %v, want ErrInvalid", err)
+	}
+}

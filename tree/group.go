@@ -30,6 +30,9 @@ type group struct {
 // newGroup builds the local view of cpus (all model CPUs when nil). The
 // model must have costs.
 func newGroup(m *topo.Model, cpus []int) (*group, error) {
+	if m == nil {
+		return nil, fmt.Errorf("%w: no model (nil)", ErrGroup)
+	}
 	if !m.HasCosts() {
 		return nil, fmt.Errorf("%w: model %q has no send/receive costs (estimate or measure them first)", ErrGroup, m.Name)
 	}

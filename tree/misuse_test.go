@@ -47,3 +47,10 @@ func TestAllreduceArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildNilModel: no model is an error, not a nil dereference.
+func TestBuildNilModel(t *testing.T) {
+	if _, err := Build(nil, Spec{Topology: Adaptive}); !errors.Is(err, ErrGroup) {
+		t.Errorf("Build(nil): %v, want ErrGroup", err)
+	}
+}
