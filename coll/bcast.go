@@ -26,7 +26,10 @@ func (m *Member) Broadcast(ctx context.Context, buf []byte, n int) (int, error) 
 	if !m.root {
 		return m.relay(ctx, buf)
 	}
-	if n < 0 || n > len(buf) || n > len(m.rx) {
+	if n < 0 {
+		return 0, m.fail(fmt.Errorf("%w: broadcast of %d bytes", ErrArgument, n))
+	}
+	if n > len(buf) || n > len(m.rx) {
 		return 0, m.fail(fmt.Errorf("%w: broadcast of %d bytes from a %d-byte buffer, team limit %d",
 			ErrTooLarge, n, len(buf), len(m.rx)))
 	}

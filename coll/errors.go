@@ -21,7 +21,15 @@ var (
 	// ErrMismatch reports members that disagree about an operation, such as
 	// reduction inputs of different lengths.
 	ErrMismatch = errors.New("coll: members disagree")
+	// ErrArgument reports an argument no call can take, such as a nil
+	// reduction operation or a negative length.
+	ErrArgument = errors.New("coll: bad argument")
 )
+
+// errNilOp is the error for a reduction without an operation: checked up
+// front, since the operation runs on the member's goroutine, where a nil
+// call would crash the process.
+var errNilOp = fmt.Errorf("%w: nil reduction operation", ErrArgument)
 
 // errShortOut is the error for an output buffer that cannot hold a result.
 func errShortOut(have, want int) error {

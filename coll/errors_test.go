@@ -178,3 +178,35 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("pinning to CPU %d: %v, want affinity.ErrNotAllowed", 1<<20, err)
 	}
 }
+
+// A nil reduction operation on one member, or a negative broadcast
+// length at the root, is ErrArgument there and ends the others' wait: no
+// panic on a member's goroutine, no hang.
+func TestBadArguments(t *testing.T) {
+	cases := map[string]func(ctx context.Context, m *Member) error{
+		"nil op, values": func(ctx context.Context, m *Member) error {
+			in, out := []int64{1, 2}, make([]int64, 2)
+			if m.CPU() == 1 {
+				return AllreduceValues(ctx, m, in, out, nil)
+			}
+			return AllreduceValues(ctx, m, in, out, func(a, b int64) int64 { return a + b })
+		},
+		"nil op, reduce": func(ctx context.Context, m *Member) error {
+			return ReduceValues[float64](ctx, m, []float64{1}, make([]float64, 1), nil)
+		},
+		"nil op, bytes": func(ctx context.Context, m *Member) error {
+			return m.Allreduce(ctx, make([]byte, 8), make([]byte, 8), nil)
+		},
+		"negative broadcast": func(ctx context.Context, m *Member) error {
+			_, err := m.Broadcast(ctx, make([]byte, 8), -1)
+			return err
+		},
+	}
+	for name, f := range cases {
+		team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Binary)})
+		err := within(t, team, time.Minute, f)
+		if !errors.Is(err, ErrArgument) {
+			t.Errorf("%s: got %v, want ErrArgument before the deadline", name, err)
+		}
+	}
+}

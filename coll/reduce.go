@@ -21,6 +21,9 @@ import (
 // Reduce is the byte-level form of ReduceValues, for element types of the
 // caller's own; numbers are simpler with ReduceValues.
 func (m *Member) Reduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
+	if op == nil {
+		return m.fail(errNilOp)
+	}
 	if err := m.checkSize(len(in)); err != nil {
 		return err
 	}
@@ -127,6 +130,9 @@ func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int
 // doubling or Rabenseifner's algorithm instead (butterfly.go).
 // Allreduce is the byte-level form of AllreduceValues.
 func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
+	if op == nil {
+		return m.fail(errNilOp)
+	}
 	if len(out) < len(in) {
 		return m.fail(errShortOut(len(out), len(in)))
 	}

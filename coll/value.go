@@ -22,6 +22,9 @@ type Number interface {
 // members fold their children's values in arrival order (see Reduce, its
 // byte-level form for types other than numbers).
 func ReduceValues[T Number](ctx context.Context, m *Member, in, out []T, op func(a, b T) T) error {
+	if op == nil {
+		return m.fail(errNilOp)
+	}
 	if m.root && len(out) < len(in) {
 		return m.fail(errShortOut(8*len(out), 8*len(in)))
 	}
@@ -43,6 +46,9 @@ func ReduceValues[T Number](ctx context.Context, m *Member, in, out []T, op func
 // which must hold len(in) values everywhere (see Allreduce, its
 // byte-level form).
 func AllreduceValues[T Number](ctx context.Context, m *Member, in, out []T, op func(a, b T) T) error {
+	if op == nil {
+		return m.fail(errNilOp)
+	}
 	if len(out) < len(in) {
 		return m.fail(errShortOut(8*len(out), 8*len(in)))
 	}

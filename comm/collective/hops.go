@@ -88,6 +88,11 @@ func (c *Comm) scratchOf(n int) []byte {
 }
 
 // errShort is the error for an output buffer too short for the result.
+// errNilOp is the error for a reduction without an operation, checked
+// before anything is sent: the operation runs inside the collective,
+// where a nil call would crash the process.
+var errNilOp = fmt.Errorf("collective: nil reduction operation: %w", coll.ErrArgument)
+
 func errShort(have, want int) error {
 	return fmt.Errorf("collective: output buffer of %d bytes for a %d-byte result: %w", have, want, coll.ErrTruncated)
 }

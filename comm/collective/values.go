@@ -17,6 +17,9 @@ import (
 // which must be associative and commutative, into root's out (len(in)
 // values; untouched elsewhere). Every rank passes an in of the same length.
 func ReduceValues[T coll.Number](ctx context.Context, c *Comm, root int, in, out []T, op func(a, b T) T) error {
+	if op == nil {
+		return errNilOp
+	}
 	var res []byte
 	if c.Rank() == root {
 		if len(out) < len(in) {
@@ -36,6 +39,9 @@ func ReduceValues[T coll.Number](ctx context.Context, c *Comm, root int, in, out
 
 // AllreduceValues is ReduceValues with the result in every rank's out.
 func AllreduceValues[T coll.Number](ctx context.Context, c *Comm, in, out []T, op func(a, b T) T) error {
+	if op == nil {
+		return errNilOp
+	}
 	if len(out) < len(in) {
 		return errShort(len(out)*8, len(in)*8)
 	}
