@@ -13,8 +13,8 @@ import (
 type ClientConfig struct {
 	// Replicas is the number of replicas (ranks 0..Replicas-1).
 	Replicas int
-	// Prefer is the replica tried first (the nearest one); others are
-	// tried in turn after it fails.
+	// Prefer is the replica tried first (the nearest one), 0 <= Prefer <
+	// Replicas; others are tried in turn after it fails.
 	Prefer int
 	// Index tells apart the clients of one rank, 0 <= Index < 1<<16: it
 	// picks the tag replies come on.
@@ -44,6 +44,12 @@ func NewClient(w *comm.World, cfg ClientConfig) (*Client, error) {
 		return nil, fmt.Errorf("%w: client %d of rank %d for %d replicas in a world of %d",
 			ErrConfig, cfg.Index, w.Rank(), cfg.Replicas, w.Size())
 	}
+	if cfg.Prefer < 0 || cfg.Prefer >= cfg.Replicas {
+		return nil, fmt.Errorf("%w: preferred replica %d, the replicas are ranks 0..%d", ErrConfig, cfg.Prefer, cfg.Replicas-1)
+	}
+	if cfg.Attempt < 0 || cfg.Timeout < 0 {
+		return nil, fmt.Errorf("%w: attempt %v, timeout %v: want 0 (the default) or more", ErrConfig, cfg.Attempt, cfg.Timeout)
+	}
 	if cfg.Attempt == 0 {
 		cfg.Attempt = 500 * time.Millisecond
 	}
@@ -51,7 +57,7 @@ func NewClient(w *comm.World, cfg ClientConfig) (*Client, error) {
 		cfg.Timeout = 5 * time.Second
 	}
 	id := uint64(w.Rank())<<16 | uint64(cfg.Index)
-	return &Client{w: w, cfg: cfg, id: id, at: cfg.Prefer % cfg.Replicas, buf: make([]byte, MaxMessage)}, nil
+	return &Client{w: w, cfg: cfg, id: id, at: cfg.Prefer, buf: make([]byte, MaxMessage)}, nil
 }
 
 // Get returns key's value at a replica, nil if it has none. Gets are
@@ -97,7 +103,7 @@ func (c *Client) do(ctx context.Context, req Request) (Response, error) {
 	b, _ := req.AppendBinary(nil)
 	deadline := time.Now().Add(c.cfg.Timeout)
 	var last error
-	for time.Now().Before(deadline) {
+	for first := true; first || time.Now().Before(deadline); first = false { // at least one attempt
 		r, err := c.attempt(ctx, b)
 		if err == nil {
 			c.minSlot = max(c.minSlot, r.Slot)

@@ -53,6 +53,9 @@ func RunLoad(ctx context.Context, w *comm.World, cfg LoadConfig) (LoadResult, er
 	if err := cfg.Validate(); err != nil {
 		return LoadResult{}, err
 	}
+	if cfg.Client.Replicas < 1 {
+		return LoadResult{}, fmt.Errorf("%w: load on %d replicas", ErrConfig, cfg.Client.Replicas)
+	}
 	var mu sync.Mutex
 	var all LoadResult
 	var wg sync.WaitGroup

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plexus-hpc/plexus/internal/jobtest"
 )
 
 // TestLoadValidate: each bad load configuration is refused with an error
@@ -34,6 +36,36 @@ func TestLoadValidate(t *testing.T) {
 		err := cfg.Validate()
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want ErrConfig saying %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestNewClientValidates: a preferred replica outside the replicas, or a
+// negative attempt or timeout, is refused when the client is made, not
+// found out by a request that fails at once.
+func TestNewClientValidates(t *testing.T) {
+	_, worlds := jobtest.TwinWorlds(t, 4)
+	for _, cfg := range []ClientConfig{
+		{Replicas: 3, Prefer: 3},
+		{Replicas: 3, Prefer: -1},
+		{Replicas: 3, Timeout: -time.Second},
+		{Replicas: 3, Attempt: -time.Nanosecond},
+	} {
+		if _, err := NewClient(worlds[3], cfg); !errors.Is(err, ErrConfig) {
+			t.Errorf("NewClient(%+v): %v, want ErrConfig", cfg, err)
+		}
+	}
+	if _, err := NewClient(worlds[3], ClientConfig{Replicas: 3, Prefer: 2}); err != nil {
+		t.Errorf("NewClient preferring replica 2 of 3: %v", err)
+	}
+}
+
+// TestRequestAppendChecks: the exported encoder refuses what no replica
+// would take: an unknown op, or a key and value past MaxKeyValue.
+func TestRequestAppendChecks(t *testing.T) {
+	for _, r := range []Request{{Op: 99}, {Op: OpSet, Key: make([]byte, 8), Value: make([]byte, MaxKeyValue)}} {
+		if _, err := r.AppendBinary(nil); !errors.Is(err, ErrBadMessage) {
+			t.Errorf("AppendBinary(op %d, %d-byte value): %v, want ErrBadMessage", r.Op, len(r.Value), err)
 		}
 	}
 }

@@ -69,6 +69,12 @@ func appendCommand(b []byte, r Request) []byte {
 
 // AppendBinary appends r's wire form to b.
 func (r Request) AppendBinary(b []byte) ([]byte, error) {
+	if r.Op < OpGet || r.Op > OpStop {
+		return b, fmt.Errorf("%w: op %d", ErrBadMessage, r.Op)
+	}
+	if len(r.Key)+len(r.Value) > MaxKeyValue {
+		return b, fmt.Errorf("%w: key and value of %d bytes, limit %d", ErrBadMessage, len(r.Key)+len(r.Value), MaxKeyValue)
+	}
 	b = append(b, byte(r.Op))
 	b = binary.AppendUvarint(b, r.MinSlot)
 	b = binary.AppendUvarint(b, uint64(r.ReplyTag))
