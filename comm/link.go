@@ -86,8 +86,11 @@ type Link struct {
 // ReserveChannels reserves n consecutive channels and returns the first.
 // Every rank must reserve in the same order, the way MPI ranks create
 // communicators together, so that the same ids name the same links on all
-// of them.
+// of them. On a closed World it returns ErrClosed.
 func (w *World) ReserveChannels(n int) (int, error) {
+	if w.closed.Load() {
+		return 0, ErrClosed
+	}
 	return w.links.reserve(n)
 }
 

@@ -173,6 +173,10 @@ func TestLinkReserve(t *testing.T) {
 	if _, err := ws[0].Link(0, 0); !errors.Is(err, ErrBadRank) {
 		t.Fatalf("link to self: %v", err)
 	}
+	ws[0].Close()
+	if _, err := ws[0].ReserveChannels(1); !errors.Is(err, ErrClosed) {
+		t.Fatalf("reserve on a closed world: %v, want ErrClosed", err)
+	}
 }
 
 // BenchmarkLinkPingPong measures a round trip on a link.

@@ -79,8 +79,12 @@ func bindCPUs(b Bind, local int, cores [][]int) ([][]int, error) {
 // parts equal runs in order, the first parts one item longer where they
 // do not divide evenly: how Run shares a host's cores among its ranks,
 // and comm a machine's CPUs among the hosts that share it. parts must be
-// positive and i in [0, parts).
+// positive and i in [0, parts): EqualRun panics otherwise, since no
+// answer would be right.
 func EqualRun(n, parts, i int) (start, size int) {
+	if parts < 1 || i < 0 || i >= parts {
+		panic(fmt.Sprintf("launch: EqualRun: part %d of %d", i, parts))
+	}
 	per, extra := n/parts, n%parts
 	start, size = i*per+min(i, extra), per
 	if i < extra {

@@ -157,3 +157,19 @@ func TestEqualRun(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualRunPanics: parts that are not positive, or a part outside
+// them, panic with the arguments instead of dividing by zero or
+// answering past the end.
+func TestEqualRunPanics(t *testing.T) {
+	for _, c := range [][3]int{{10, 0, 0}, {10, 3, 5}, {10, 3, -1}} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "EqualRun") {
+					t.Errorf("EqualRun%v: recovered %v, want a panic naming EqualRun", c, r)
+				}
+			}()
+			EqualRun(c[0], c[1], c[2])
+		}()
+	}
+}

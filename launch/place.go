@@ -73,8 +73,11 @@ func hostSlots(opts []string) (int, error) {
 	for _, o := range opts {
 		v, ok := strings.CutPrefix(o, "slots=")
 		n, err := strconv.Atoi(v)
-		if !ok || err != nil || n < 1 || n > maxRanks {
+		if !ok || err != nil {
 			return 0, fmt.Errorf("want \"host [slots=K]\", got option %q", o)
+		}
+		if n < 1 || n > maxRanks {
+			return 0, fmt.Errorf("%q: want 1 to %d slots", o, maxRanks)
 		}
 		slots = n
 	}

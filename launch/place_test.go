@@ -22,6 +22,9 @@ func TestReadHostfile(t *testing.T) {
 			t.Errorf("ReadHostfile(%q): %v; want an error naming line 1", bad, err)
 		}
 	}
+	if _, err := ReadHostfile(strings.NewReader("n1 slots=0\n")); err == nil || !strings.Contains(err.Error(), `"slots=0": want 1 to`) {
+		t.Errorf("ReadHostfile(slots=0): %v; want the range of slots", err)
+	}
 }
 
 func TestPlace(t *testing.T) {
