@@ -2,6 +2,7 @@ package am
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 
@@ -71,33 +72,51 @@ func (e *Engine) send(ctx context.Context, rank int, id ID, args []byte) (Reply,
 
 // Reply is a Call in flight, from CallAsync.
 //
-// Wait is called once, by one goroutine.
+// Wait is called by one goroutine at a time.
 type Reply struct {
-	e   *Engine
-	out *outbox // the buffer the Call's message went into
-	gen uint64  // and which of its generations
-	num uint64
-	ch  chan result
+	e    *Engine
+	out  *outbox // the buffer the Call's message went into
+	gen  uint64  // and which of its generations
+	num  uint64
+	ch   chan result
+	done bool   // a Wait has returned; later ones return res again
+	res  result // what it returned
 }
+
+// errZeroReply is Wait's error on a Reply that no CallAsync made.
+var errZeroReply = errors.New("am: Wait on the zero Reply (CallAsync returns the Replies to wait on)")
 
 // Wait returns the handler's reply, or its error as a *RemoteError, or
 // an error wrapping comm.ErrPeerLost or ErrClosed. When ctx ends first
 // it returns ctx.Err(), and the reply, should it come, is dropped.
+// Calls after the first return what the first returned.
 func (r *Reply) Wait(ctx context.Context) ([]byte, error) {
+	switch {
+	case r.done:
+		return r.res.reply, r.res.err
+	case r.e == nil:
+		return nil, errZeroReply
+	}
 	select {
 	case res := <-r.ch:
-		return res.reply, res.err
+		return r.keep(res)
 	default:
 	}
 	r.e.idleAfterCall(r.out, r.gen) // about to block: the buffer may go now
 	select {
 	case res := <-r.ch:
-		return res.reply, res.err
+		return r.keep(res)
 	case <-ctx.Done():
 		r.out.unblock(r.gen)
 		r.e.forget(r.num)
-		return nil, ctx.Err()
+		return r.keep(result{err: ctx.Err()})
 	}
+}
+
+// keep records what Wait returns, for the Waits after it.
+func (r *Reply) keep(res result) ([]byte, error) {
+	r.done, r.res = true, res
+	return res.reply, res.err
 }
 
 // check validates a Call's or Post's arguments; the common case, all

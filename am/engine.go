@@ -175,6 +175,9 @@ func (e *Engine) Rank() int { return e.rank }
 // Size returns the number of ranks.
 func (e *Engine) Size() int { return len(e.out) }
 
+// MaxArgs returns the longest args, or reply, a message may carry.
+func (e *Engine) MaxArgs() int { return e.cfg.MaxArgs }
+
 // run runs handler id for a message from src.
 func (e *Engine) run(ctx context.Context, src int, id ID, args []byte) ([]byte, error) {
 	if int(id) >= len(e.hs) {

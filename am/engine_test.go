@@ -396,6 +396,14 @@ func TestCallAsync(t *testing.T) {
 			t.Errorf("reply %d: %q, %v", i, got, err)
 		}
 	}
+	for i, r := range rs[:3] { // a second Wait returns the reply again
+		if got, err := r.Wait(ctx); err != nil || string(got) != fmt.Sprintf("0:%d", i) {
+			t.Errorf("reply %d, second Wait: %q, %v", i, got, err)
+		}
+	}
+	if _, err := new(Reply).Wait(ctx); !errors.Is(err, errZeroReply) {
+		t.Errorf("Wait on the zero Reply: %v", err)
+	}
 	if _, err := j.es[0].CallAsync(ctx, 1, 9, nil); !errors.Is(err, ErrBadHandler) {
 		t.Errorf("bad handler: %v", err)
 	}
@@ -407,6 +415,9 @@ func TestCallAsync(t *testing.T) {
 	defer cancel()
 	if _, err := hung.Wait(short); err != context.DeadlineExceeded {
 		t.Errorf("Wait past its ctx: %v; want DeadlineExceeded", err)
+	}
+	if _, err := hung.Wait(ctx); err != context.DeadlineExceeded {
+		t.Errorf("Wait after a Wait that timed out: %v; want DeadlineExceeded again, not a hang", err)
 	}
 	hung, _ = j.es[0].CallAsync(ctx, 1, 1, nil)
 	j.es[0].Close(ctx)

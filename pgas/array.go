@@ -36,10 +36,18 @@ func Alloc[T Number](ctx context.Context, h *Heap, n int) (Array[T], error) {
 		return Array[T]{}, fmt.Errorf("%w: %d elements of %d bytes, blocks of %d", ErrBadSize, n, size, h.cfg.Block)
 	}
 	a := Array[T]{h: h, n: int64(n), per: h.cfg.Block / int64(size), size: size, k: k}
-	blocks := (a.n + a.per - 1) / a.per
+	blocks := a.n/a.per + min(a.n%a.per, 1)
+	// Each rank holds its share of the blocks; counted in blocks, since
+	// the bytes of a huge n would overflow and wrap to a small size.
+	ranks := int64(h.lay.Ranks)
+	share := blocks/ranks + min(blocks%ranks, 1)
+	if share > h.cfg.HeapBytes/h.cfg.Block {
+		return Array[T]{}, fmt.Errorf("%w: alloc of %d elements of %d bytes needs %d blocks of %d bytes on each rank, the heap has %d",
+			ErrOutOfHeap, n, size, share, h.cfg.Block, h.cfg.HeapBytes/h.cfg.Block)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	base, err := h.alloc.alloc(h.lay.Span(blocks * h.cfg.Block))
+	base, err := h.alloc.alloc(share * h.cfg.Block)
 	if err != nil {
 		return Array[T]{}, fmt.Errorf("pgas: alloc of %d elements of %d bytes: %w", n, size, err)
 	}

@@ -58,7 +58,8 @@ func (in *inflight) wrap(ctx context.Context, err error) error {
 // CompareAndSwapAsync, struct{} for WriteAsync) once the delegate has
 // run at its home.
 //
-// Wait is called once, by one goroutine.
+// Wait is called by one goroutine at a time; calls after the first
+// return what the first returned.
 type Future[T any] struct {
 	in     inflight
 	decode func([]byte) (T, error)
@@ -69,6 +70,9 @@ type Future[T any] struct {
 // home rank is lost it returns an error wrapping comm.ErrPeerLost.
 func (f *Future[T]) Wait(ctx context.Context) (T, error) {
 	var zero T
+	if f.decode == nil && f.in.err == nil {
+		return zero, fmt.Errorf("%w: Wait on the zero Future (the Async delegates return the Futures to wait on)", ErrBadAddress)
+	}
 	b, err := f.in.wait(ctx)
 	if err != nil {
 		return zero, err

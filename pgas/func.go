@@ -30,6 +30,11 @@ type Func[T Number] struct {
 // it was and the caller gets the error as an *am.RemoteError when the
 // home is another rank, as itself when it is this one.
 func RegisterFunc[T Number](h *Heap, name string, f func(v T, arg []byte) (T, []byte, error)) (Func[T], error) {
+	// Refused here: a nil f would crash the home rank's engine, and an
+	// empty name is the zero Func's, which Call refuses.
+	if f == nil || name == "" {
+		return Func[T]{}, fmt.Errorf("pgas: func %q: %w: a Func needs a name and a function (nil: %v)", name, am.ErrRegistry, f == nil)
+	}
 	k, size := kindOf[T]()
 	home := h.homeOp(-1, func(r request, elem []byte) ([]byte, error) {
 		if r.k != k || r.size != size {
@@ -39,6 +44,9 @@ func RegisterFunc[T Number](h *Heap, name string, f func(v T, arg []byte) (T, []
 			return applyWord(h, r, f)
 		}
 		v, reply, err := f(get[T](elem), r.ops)
+		if err == nil {
+			err = h.checkReply(reply)
+		}
 		if err == nil {
 			put(elem, v)
 		}
@@ -69,6 +77,9 @@ func applyWord[T Number](h *Heap, r request, f func(v T, arg []byte) (T, []byte,
 	for {
 		old := h.loadWord(r.off, r.size)
 		v, reply, err := f(fromBits[T](r.k, r.size, old), r.ops)
+		if err == nil {
+			err = h.checkReply(reply)
+		}
 		if err != nil {
 			return reply, err
 		}
@@ -76,4 +87,14 @@ func applyWord[T Number](h *Heap, r request, f func(v T, arg []byte) (T, []byte,
 			return reply, nil
 		}
 	}
+}
+
+// checkReply refuses a Func's reply longer than the engine carries,
+// before the element is updated: a Call that fails must leave the
+// element as it was, wherever its home is.
+func (h *Heap) checkReply(reply []byte) error {
+	if len(reply) > h.e.MaxArgs() {
+		return fmt.Errorf("%w: reply of %d bytes, MaxArgs %d", am.ErrTooLarge, len(reply), h.e.MaxArgs())
+	}
+	return nil
 }

@@ -12,6 +12,11 @@ import (
 // DefaultHeapBytes is the heap of each rank when Config.HeapBytes is 0.
 const DefaultHeapBytes = 16 << 20
 
+// MaxHeapBytes is the largest heap of a rank that Config.Validate
+// accepts: more memory than one host has, so that a size past it is a
+// mistake reported as one rather than a failed allocation.
+const MaxHeapBytes = 1 << 40
+
 // DefaultCacheChunk is the heap bytes of one message of a cache when
 // Config.CacheChunk is 0: half of am's default MaxArgs, so that the
 // default engine carries it with room to spare.
@@ -50,6 +55,9 @@ func (c Config) Validate() error {
 	c = c.withDefaults()
 	if c.HeapBytes < 0 || c.Block <= 0 || c.HeapBytes%c.Block != 0 {
 		return fmt.Errorf("%w: heap of %d bytes in blocks of %d", ErrBadSize, c.HeapBytes, c.Block)
+	}
+	if c.HeapBytes > MaxHeapBytes {
+		return fmt.Errorf("%w: heap of %d bytes, more than pgas.MaxHeapBytes = %d", ErrBadSize, c.HeapBytes, int64(MaxHeapBytes))
 	}
 	if c.CacheChunk < c.Block {
 		return fmt.Errorf("%w: cache chunk of %d bytes, less than a block of %d", ErrBadSize, c.CacheChunk, c.Block)
