@@ -1,6 +1,10 @@
 package rail
 
-import "time"
+import (
+	"fmt"
+	"slices"
+	"time"
+)
 
 // Threshold returns the smallest power-of-two size, up to the largest
 // sample of any rail, from which Split divides a message among idle
@@ -41,8 +45,12 @@ type Send struct {
 // packet first; larger messages are split. Each decision makes its rails
 // busy until its predicted end, which the next decision counts. rails is
 // not modified; the returned busy times are the rails' after the queue.
-// Plan returns nil sends when every rail is down.
+// Plan returns nil sends when every rail is down. A negative size
+// panics.
 func Plan(rails []Rail, sizes []int, cfg Config) (sends []Send, busy []time.Duration) {
+	if i := slices.IndexFunc(sizes, func(n int) bool { return n < 0 }); i >= 0 {
+		panic(fmt.Sprintf("rail: Plan: message %d of %d bytes", i, sizes[i]))
+	}
 	cfg.Validate()
 	if cfg.Threshold <= 0 {
 		cfg.Threshold = Threshold(rails, cfg)

@@ -1,6 +1,7 @@
 package rail
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"time"
@@ -29,7 +30,8 @@ type Rail struct {
 	Down bool
 	// Slowdown multiplies the profile's predicted transfer times: what
 	// the rail has been delivering lately against its samples (traffic
-	// of others on the link, a degraded link). Zero means 1.
+	// of others on the link, a degraded link). Zero, a negative number
+	// or NaN means 1; at most 1e9 counts.
 	Slowdown float64
 }
 
@@ -44,11 +46,19 @@ func (r Rail) predict(n float64) float64 { return r.Profile.predict(n) * r.slow(
 func (r Rail) capacity(t float64) float64 { return r.Profile.capacity(t / r.slow()) }
 
 func (r Rail) slow() float64 {
-	if r.Slowdown <= 0 {
+	switch {
+	case !(r.Slowdown > 0): // zero, negative or NaN: no measurement
 		return 1
+	case math.IsInf(r.Slowdown, 1):
+		return maxSlowdown
 	}
-	return r.Slowdown
+	return min(r.Slowdown, maxSlowdown)
 }
+
+// maxSlowdown bounds a rail's slowdown, so that an overflowed ratio
+// makes the rail too slow to choose without making its times infinite,
+// which the arithmetic of a split cannot take.
+const maxSlowdown = 1e9
 
 // Config tunes the decisions. The zero value is the defaults.
 type Config struct {
@@ -127,8 +137,11 @@ func (r Rail) deliver(n int) time.Duration {
 // without them take nothing. When splitting, with its offload cost,
 // would not finish before the best single rail, the message goes whole
 // on that rail. Chunks are in offset order and cover the message exactly;
-// nil when every rail is down.
+// nil when every rail is down. A negative n panics.
 func Split(rails []Rail, n int, cfg Config) []Chunk {
+	if n < 0 {
+		panic(fmt.Sprintf("rail: Split of a message of %d bytes", n))
+	}
 	cfg.Validate()
 	one, done := Pick(rails, n)
 	if one < 0 {

@@ -154,6 +154,9 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	if len(conns) == 0 || len(conns) != len(profiles) {
 		return nil, fmt.Errorf("multirail: %d rails and %d profiles: want as many, at least one", len(conns), len(profiles))
 	}
+	if err := checkRails(conns, profiles); err != nil {
+		return nil, err
+	}
 	l := &Link{cfg: cfg, stop: make(chan struct{})}
 	l.rbufs.max = 2 * cfg.Window
 	l.asm = newAssembly(cfg.Window, func(n int) []byte { return l.rbufs.get(n, false) })
@@ -172,6 +175,21 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	l.wg.Add(1)
 	go l.watch(tickLen(cfg.AckTimeout))
 	return l, nil
+}
+
+// checkRails refuses a nil conn (its reader would crash the process) and
+// a profile that NewProfile would not make (the split cannot predict
+// with it).
+func checkRails(conns []net.Conn, profiles []rail.Profile) error {
+	for i, c := range conns {
+		if c == nil {
+			return fmt.Errorf("multirail: rail %d has no connection (nil)", i)
+		}
+		if _, err := rail.NewProfile(profiles[i].Name, profiles[i].Samples); err != nil {
+			return fmt.Errorf("multirail: rail %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // Stats returns a copy of the Link's counters.
