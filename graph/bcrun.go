@@ -16,8 +16,12 @@ type Score struct {
 	BC     float64
 }
 
-// Top returns the k highest scores, ties by vertex, highest first.
+// Top returns the k highest scores, ties by vertex, highest first;
+// none when k is not positive.
 func Top(scores []Score, k int) []Score {
+	if k < 1 {
+		return nil
+	}
 	s := slices.Clone(scores)
 	slices.SortFunc(s, func(a, b Score) int {
 		if c := cmp.Compare(b.BC, a.BC); c != 0 {

@@ -1,5 +1,10 @@
 package graph
 
+import (
+	"fmt"
+	"math"
+)
+
 // CSR is the adjacency of the vertices [Lo, Lo+len(Off)-1): the
 // neighbours of vertex Lo+i are Nbr[Off[i]:Off[i+1]]. An undirected edge
 // {u, v} appears in u's list and in v's, a self-loop once.
@@ -27,7 +32,18 @@ func (c *CSR) Degree(v int64) int64 {
 // FromEdges builds the CSR of the vertices [lo, hi) from an undirected
 // edge list: each edge goes in the list of each endpoint in range. It is
 // the plain form of what the ranks build together, for tests and tools.
+// Endpoints must be vertices, 0 to 2^32-1 (neighbours are stored in 32
+// bits), and 0 <= lo <= hi: FromEdges panics naming the edge or range
+// otherwise, as it has no error to return.
 func FromEdges(lo, hi int64, edges [][2]int64) CSR {
+	if lo < 0 || hi < lo {
+		panic(fmt.Sprintf("graph: FromEdges of vertices [%d, %d)", lo, hi))
+	}
+	for i, e := range edges {
+		if e[0] < 0 || e[1] < 0 || e[0] > math.MaxUint32 || e[1] > math.MaxUint32 {
+			panic(fmt.Sprintf("graph: FromEdges: edge %d (%d, %d) has an endpoint that is no vertex", i, e[0], e[1]))
+		}
+	}
 	c := CSR{Lo: lo, Off: make([]int64, hi-lo+1)}
 	each := func(f func(u, v int64)) {
 		for _, e := range edges {

@@ -3,8 +3,11 @@ package graph
 // SearchKeys picks up to count distinct roots among the vertices for
 // which eligible is true (degree >= 1 not counting self-loops), in an
 // order fixed by seed: all of them, shuffled, when there are no more
-// than count.
+// than count. It returns nil when n or count is not positive.
 func SearchKeys(n int64, eligible func(v int64) bool, count int, seed uint64) []int64 {
+	if n < 1 || count < 1 {
+		return nil
+	}
 	var total int64
 	for v := range n {
 		if eligible(v) {

@@ -47,7 +47,7 @@ func NewKronecker(scale, edgeFactor int, a, b, c float64, seed uint64) (*Kroneck
 		return nil, fmt.Errorf("%w: SCALE %d outside [1, %d]", ErrBadGraph, scale, MaxScale)
 	case edgeFactor < 1 || edgeFactor > 1<<10:
 		return nil, fmt.Errorf("%w: edgefactor %d outside [1, 1024]", ErrBadGraph, edgeFactor)
-	case a <= 0 || b < 0 || c < 0 || a+b+c >= 1:
+	case !(a > 0) || !(b >= 0) || !(c >= 0) || !(a+b+c < 1): // written so that NaN fails
 		return nil, fmt.Errorf("%w: initiator A=%g B=%g C=%g needs A > 0, B, C >= 0, A+B+C < 1", ErrBadGraph, a, b, c)
 	}
 	k := &Kronecker{Scale: scale, EdgeFactor: edgeFactor, A: a, B: b, C: c, Seed: seed}

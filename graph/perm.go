@@ -19,7 +19,7 @@ const feistelRounds = 4
 // newPerm makes the permutation of [0, n) keyed by seed; n >= 1.
 func newPerm(n, seed uint64) perm {
 	bits := uint(1)
-	for uint64(1)<<bits < n {
+	for bits < 64 && uint64(1)<<bits < n { // 1<<64 is 0: stop there
 		bits++
 	}
 	bits += bits & 1

@@ -15,9 +15,12 @@ type Stats struct {
 	HarmonicMean, HarmonicStdDev float64
 }
 
-// Summarise computes the statistics of x, which must not be empty; the
-// quartiles average the two middle elements as the reference does.
+// Summarise computes the statistics of x; the quartiles average the two
+// middle elements as the reference does. An empty x gives zero Stats.
 func Summarise(x []float64) Stats {
+	if len(x) == 0 {
+		return Stats{}
+	}
 	s := slices.Clone(x)
 	slices.Sort(s)
 	n := len(s)

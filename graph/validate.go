@@ -115,6 +115,12 @@ func walkUp(parent []int64, depth []int32, v int64, path *[]int64) error {
 // search reported for each reached vertex is one more than its
 // parent's, and the root's is 0. parent and level cover every vertex.
 func CheckLevels(parent []int64, level []int32, root, lo, hi int64) error {
+	if err := checkArrays(parent, level, lo, hi); err != nil {
+		return err
+	}
+	if root < 0 || root >= int64(len(parent)) {
+		return violation(RuleTree, root, "the root is not a vertex of the %d", len(parent))
+	}
 	if level[root] != 0 {
 		return violation(RuleLevels, root, "the root is at level %d", level[root])
 	}
@@ -123,9 +129,24 @@ func CheckLevels(parent []int64, level []int32, root, lo, hi int64) error {
 		if p == Unreached || v == root {
 			continue
 		}
+		if p < 0 || p >= int64(len(parent)) {
+			return violation(RuleTree, v, "parent %d is not a vertex", p)
+		}
 		if level[v] != level[p]+1 {
 			return violation(RuleLevels, v, "level %d, its parent %d at level %d", level[v], p, level[p])
 		}
+	}
+	return nil
+}
+
+// checkArrays checks that parent and level, the search's output, cover
+// the same vertices and the range [lo, hi) to check: the output may come
+// from anywhere, and a short array must be an error, not an index out of
+// range.
+func checkArrays(parent []int64, level []int32, lo, hi int64) error {
+	n := int64(len(parent))
+	if int64(len(level)) != n || lo < 0 || lo > hi || hi > n {
+		return fmt.Errorf("%w: parent has %d entries and level %d, for vertices [%d, %d)", ErrInvalid, n, len(level), lo, hi)
 	}
 	return nil
 }

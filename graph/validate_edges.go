@@ -1,14 +1,22 @@
 package graph
 
+import "fmt"
+
 // CheckEdges checks rules 3 and 4 on the input edges in g's lists:
 // an edge with both ends reached spans at most one level (3), and no
 // edge has exactly one end reached, since the tree must span the root's
 // component (4). parent and level cover every vertex.
 func CheckEdges(parent []int64, level []int32, g *CSR) error {
+	if err := checkArrays(parent, level, g.Lo, g.Lo+g.Len()); err != nil {
+		return err
+	}
 	for u := g.Lo; u < g.Lo+g.Len(); u++ {
 		in := parent[u] != Unreached
 		for _, w := range g.Adj(u) {
 			v := int64(w)
+			if v >= int64(len(parent)) {
+				return fmt.Errorf("%w: vertex %d has an edge to %d, past the %d vertices of parent", ErrInvalid, u, v, len(parent))
+			}
 			switch vin := parent[v] != Unreached; {
 			case in != vin:
 				return violation(RuleSpanning, u, "edge to %d leaves the tree (reached %v and %v)", v, in, vin)
@@ -24,6 +32,9 @@ func CheckEdges(parent []int64, level []int32, g *CSR) error {
 // from each reached vertex other than the root to its parent is in the
 // vertex's list of input edges.
 func CheckTreeEdges(parent []int64, root int64, g *CSR) error {
+	if g.Lo < 0 || g.Lo+g.Len() > int64(len(parent)) {
+		return fmt.Errorf("%w: parent has %d entries, for vertices [%d, %d)", ErrInvalid, len(parent), g.Lo, g.Lo+g.Len())
+	}
 	for v := g.Lo; v < g.Lo+g.Len(); v++ {
 		p := parent[v]
 		if p == Unreached || v == root {
