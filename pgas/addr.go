@@ -17,7 +17,9 @@ func (a Addr) String() string { return fmt.Sprintf("%d:%d", a.Rank, a.Offset) }
 
 // Layout is the block-cyclic striping of the linear heap over ranks:
 // linear block b lives on rank b mod Ranks, as that rank's block
-// b div Ranks. It is pure arithmetic.
+// b div Ranks. It is pure arithmetic; its methods divide by Block and
+// Ranks, so on a Layout that Validate refuses (the zero Layout among
+// them) they panic.
 type Layout struct {
 	Block int64 // bytes per block, > 0
 	Ranks int   // number of ranks, > 0

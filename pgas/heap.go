@@ -131,8 +131,13 @@ func (h *Heap) Bind(e *am.Engine) error {
 // Layout returns the striping of the linear heap.
 func (h *Heap) Layout() Layout { return h.lay }
 
-// Rank returns this rank.
-func (h *Heap) Rank() int { return h.e.Rank() }
+// Rank returns this rank, or -1 before Bind.
+func (h *Heap) Rank() int {
+	if h.e == nil {
+		return -1
+	}
+	return h.e.Rank()
+}
 
 func (h *Heap) bound() error {
 	if h.e == nil {

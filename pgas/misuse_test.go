@@ -95,3 +95,14 @@ func TestZeroFuture(t *testing.T) {
 		t.Errorf("Wait on the zero Future: %v, want ErrBadAddress", err)
 	}
 }
+
+// TestRankBeforeBind: a heap not yet bound to an engine has no rank.
+func TestRankBeforeBind(t *testing.T) {
+	h, err := New(new(am.Registry), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := h.Rank(); r != -1 {
+		t.Errorf("Rank before Bind: %d, want -1", r)
+	}
+}
