@@ -26,9 +26,9 @@ var (
 	ErrArgument = errors.New("coll: bad argument")
 )
 
-// errNilOp is the error for a reduction without an operation: checked up
-// front, since the operation runs on the member's goroutine, where a nil
-// call would crash the process.
+// errNilOp is the error for a reduction of a non-empty input without an
+// operation: checked up front, since the operation runs on the member's
+// goroutine, where a nil call would crash the process.
 var errNilOp = fmt.Errorf("%w: nil reduction operation", ErrArgument)
 
 // errShortOut is the error for an output buffer that cannot hold a result.

@@ -210,3 +210,17 @@ func TestBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// An empty reduction needs no operation: it only synchronises.
+func TestEmptyReduceNilOp(t *testing.T) {
+	team := newTeam(t, Config{Broadcast: buildTree(t, 4, tree.Binary)})
+	err := within(t, team, time.Minute, func(ctx context.Context, m *Member) error {
+		if err := m.Reduce(ctx, nil, nil, nil); err != nil {
+			return err
+		}
+		return m.Allreduce(ctx, nil, nil, nil)
+	})
+	if err != nil {
+		t.Errorf("empty Reduce and Allreduce with a nil op: %v", err)
+	}
+}

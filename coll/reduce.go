@@ -16,12 +16,14 @@ import (
 // op(acc, in) folds in into acc, both len(in) bytes long. Each member
 // folds its children's partial results in the order they arrive, which
 // varies from run to run, so op must be associative and commutative for
-// the result to be well defined.
+// the result to be well defined. op may be nil only when in is empty
+// (nothing to fold: the reduction then only synchronises); otherwise a
+// nil op is an error wrapping ErrArgument.
 //
 // Reduce is the byte-level form of ReduceValues, for element types of the
 // caller's own; numbers are simpler with ReduceValues.
 func (m *Member) Reduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return m.fail(errNilOp)
 	}
 	if err := m.checkSize(len(in)); err != nil {
@@ -130,7 +132,7 @@ func (m *Member) poll(pending []int, acc []byte, op func(acc, in []byte)) ([]int
 // doubling or Rabenseifner's algorithm instead (butterfly.go).
 // Allreduce is the byte-level form of AllreduceValues.
 func (m *Member) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return m.fail(errNilOp)
 	}
 	if len(out) < len(in) {

@@ -22,7 +22,7 @@ type Number interface {
 // members fold their children's values in arrival order (see Reduce, its
 // byte-level form for types other than numbers).
 func ReduceValues[T Number](ctx context.Context, m *Member, in, out []T, op func(a, b T) T) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return m.fail(errNilOp)
 	}
 	if m.root && len(out) < len(in) {
@@ -46,7 +46,7 @@ func ReduceValues[T Number](ctx context.Context, m *Member, in, out []T, op func
 // which must hold len(in) values everywhere (see Allreduce, its
 // byte-level form).
 func AllreduceValues[T Number](ctx context.Context, m *Member, in, out []T, op func(a, b T) T) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return m.fail(errNilOp)
 	}
 	if len(out) < len(in) {

@@ -67,7 +67,7 @@ func (c *Comm) bcastFrom(ctx context.Context, root int, buf []byte) error {
 // Reduce is the byte-level form of ReduceValues, for element types of the
 // caller's own; numbers are simpler with ReduceValues.
 func (c *Comm) Reduce(ctx context.Context, root int, in, out []byte, op func(acc, in []byte)) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return errNilOp
 	}
 	if err := c.begin(ctx); err != nil {
@@ -97,7 +97,7 @@ func (c *Comm) Reduce(ctx context.Context, root int, in, out []byte, op func(acc
 // every rank gets the same bytes even for an op that is not associative
 // in floating point.
 func (c *Comm) Allreduce(ctx context.Context, in, out []byte, op func(acc, in []byte)) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return errNilOp
 	}
 	if err := c.begin(ctx); err != nil {

@@ -17,7 +17,7 @@ import (
 // which must be associative and commutative, into root's out (len(in)
 // values; untouched elsewhere). Every rank passes an in of the same length.
 func ReduceValues[T coll.Number](ctx context.Context, c *Comm, root int, in, out []T, op func(a, b T) T) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return errNilOp
 	}
 	var res []byte
@@ -39,7 +39,7 @@ func ReduceValues[T coll.Number](ctx context.Context, c *Comm, root int, in, out
 
 // AllreduceValues is ReduceValues with the result in every rank's out.
 func AllreduceValues[T coll.Number](ctx context.Context, c *Comm, in, out []T, op func(a, b T) T) error {
-	if op == nil {
+	if op == nil && len(in) > 0 {
 		return errNilOp
 	}
 	if len(out) < len(in) {
