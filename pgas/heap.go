@@ -24,7 +24,8 @@ const DefaultCacheChunk = am.DefaultMaxArgs / 2
 
 // Config sizes a heap. Every rank must use the same Config.
 type Config struct {
-	// HeapBytes is the heap of each rank, a multiple of Block.
+	// HeapBytes is the heap of each rank, a multiple of Block and at
+	// most MaxHeapBytes. 0 means DefaultHeapBytes.
 	HeapBytes int64
 	// Block is the bytes of a block of the striped linear heap; an
 	// element never straddles two blocks.
