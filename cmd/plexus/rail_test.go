@@ -49,8 +49,11 @@ func TestRailSample(t *testing.T) {
 	if len(pf.Rails) != 2 {
 		t.Fatalf("profile file has %d rails", len(pf.Rails))
 	}
+	// Shaped at 1 Gbit/s and 500 Mbit/s: about 2. The upper bound is loose
+	// because CPU load from other test packages slows the sampling of the
+	// slow rail more than the fast one's.
 	fast, slow := pf.Rails[0].Bandwidth(1<<20), pf.Rails[1].Bandwidth(1<<20)
-	if r := fast / slow; r < 1.3 || r > 3 {
+	if r := fast / slow; r < 1.3 || r > 4 {
 		t.Errorf("1 MiB bandwidths %s and %s bit/s: ratio %.2f, want about 2", strconv.FormatFloat(fast*8, 'g', 3, 64), strconv.FormatFloat(slow*8, 'g', 3, 64), r)
 	}
 }
