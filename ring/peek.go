@@ -1,9 +1,6 @@
 package ring
 
-import (
-	"fmt"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // PeekState says what Peek found at the receiver's position.
 type PeekState uint8
@@ -44,21 +41,12 @@ func (r *Ring) Peek() (msg []byte, state PeekState) {
 	if l > SlotPayload {
 		return nil, Other
 	}
-	r.rcv.peeked = true
 	return r.payload(t)[:l], InPlace
 }
 
 // Skip consumes the message the last Peek returned in place. It must only
-// be called by the receiver, after a Peek that returned InPlace; without
-// one it does nothing (consuming a slot the sender has not written would
-// hide the next message).
-func (r *Ring) Skip() {
-	if !r.rcv.peeked {
-		return
-	}
-	r.rcv.peeked = false
-	r.advance(r.rcv.tail + 1)
-}
+// be called by the receiver, after a Peek that returned InPlace.
+func (r *Ring) Skip() { r.advance(r.rcv.tail + 1) }
 
 // Claim reports whether the ring has room for a message of n bytes (at
 // most MaxMessage) and reserves it, for the sender to write in place: the
@@ -67,7 +55,7 @@ func (r *Ring) Skip() {
 // until Commit; a Claim without a Commit is simply overwritten by the
 // next send. Claim, Part and Commit must only be called by the sender.
 func (r *Ring) Claim(n int) bool {
-	return n >= 0 && n <= r.MaxMessage() && r.room(slotsFor(n))
+	return n <= r.MaxMessage() && r.room(slotsFor(n))
 }
 
 // Part returns the payload of the i-th slot of the message being written
@@ -76,17 +64,12 @@ func (r *Ring) Part(i int) []byte { return r.payload(r.snd.head + uint64(i)) }
 
 // Commit publishes the n bytes written into the parts of the slots the
 // last Claim(n) reserved, all at once: the receiver gets the whole message
-// or nothing of it. A Commit of more than the ring has room for (more
-// than a Claim could have reserved) panics: it would publish slots the
-// receiver has not consumed, corrupting the ring for good.
+// or nothing of it.
 func (r *Ring) Commit(n int) {
 	// The continuations' control words first, plain stores, then the
 	// first slot's with an atomic store that publishes them all (see the
 	// invariants in ring.go).
 	h, k := r.snd.head, slotsFor(n)
-	if n < 0 || k > r.half || h+k-r.snd.cachedTail > r.n {
-		r.badCommit(n, k)
-	}
 	for i := uint64(1); i < k; i++ {
 		l := min(uint64(n)-i*SlotPayload, SlotPayload)
 		*r.ctl(h + i) = contFlag | l<<lenShift | (h+i+1)&seqMask
@@ -94,10 +77,4 @@ func (r *Ring) Commit(n int) {
 	atomic.StoreUint64(r.ctl(h), uint64(n)<<lenShift|(h+1)&seqMask)
 	r.snd.head = h + k
 	r.warm()
-}
-
-// badCommit panics for a Commit that no Claim could have reserved; out
-// of line, so that Commit stays small.
-func (r *Ring) badCommit(n int, k uint64) {
-	panic(fmt.Sprintf("ring: Commit of %d bytes (%d slots) with %d slots free at most", n, k, min(r.half, r.n-(r.snd.head-r.snd.cachedTail))))
 }

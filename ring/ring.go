@@ -102,7 +102,6 @@ type sender struct {
 type receiver struct {
 	tail      uint64 // next position to read
 	published uint64 // last value stored into recvPos
-	peeked    bool   // the last Peek returned a message in place, which Skip consumes
 }
 
 func newRing(region []byte, n uint64) *Ring {
