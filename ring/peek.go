@@ -1,6 +1,9 @@
 package ring
 
-import "sync/atomic"
+import (
+	"fmt"
+	"sync/atomic"
+)
 
 // PeekState says what Peek found at the receiver's position.
 type PeekState uint8
@@ -41,21 +44,40 @@ func (r *Ring) Peek() (msg []byte, state PeekState) {
 	if l > SlotPayload {
 		return nil, Other
 	}
+	r.rcv.peeked = t + 1
 	return r.payload(t)[:l], InPlace
 }
 
-// Skip consumes the message the last Peek returned in place. It must only
-// be called by the receiver, after a Peek that returned InPlace.
-func (r *Ring) Skip() { r.advance(r.rcv.tail + 1) }
+// Skip consumes the message the last Peek returned in place. If that
+// Peek did not return InPlace, or its message has been consumed since
+// (by Skip or TryRecv), Skip does nothing: consuming a message no Peek
+// showed would lose it. It must only be called by the receiver.
+func (r *Ring) Skip() {
+	// peeked is one past the position of the message Peek returned in
+	// place: the message is still unconsumed only while that is the
+	// receiver's position.
+	if t := r.rcv.tail; r.rcv.peeked == t+1 {
+		r.advance(t + 1)
+	}
+}
 
-// Claim reports whether the ring has room for a message of n bytes (at
-// most MaxMessage) and reserves it, for the sender to write in place: the
+// Claim reports whether the ring has room for a message of n bytes (0 ≤ n
+// ≤ MaxMessage) and reserves it, for the sender to write in place: the
 // message's bytes [i*SlotPayload, (i+1)*SlotPayload) go into Part(i), and
-// Commit(n) publishes them, with no copy in between. Nothing is published
+// Commit publishes them, with no copy in between. Nothing is published
 // until Commit; a Claim without a Commit is simply overwritten by the
-// next send. Claim, Part and Commit must only be called by the sender.
+// next send, which ends it. A negative n, or one over MaxMessage, gives
+// false and reserves nothing. Claim, Part and Commit must only be called
+// by the sender.
 func (r *Ring) Claim(n int) bool {
-	return n <= r.MaxMessage() && r.room(slotsFor(n))
+	// MaxMessage spelt out, and n as a uint so that one comparison
+	// refuses a negative n too: Claim is on the sender's fast path and
+	// must stay within the inliner's budget.
+	if uint(n) > uint(r.half)*SlotPayload || !r.room(slotsFor(n)) {
+		return false
+	}
+	r.snd.claimed = n + 1
+	return true
 }
 
 // Part returns the payload of the i-th slot of the message being written
@@ -63,9 +85,20 @@ func (r *Ring) Claim(n int) bool {
 func (r *Ring) Part(i int) []byte { return r.payload(r.snd.head + uint64(i)) }
 
 // Commit publishes the n bytes written into the parts of the slots the
-// last Claim(n) reserved, all at once: the receiver gets the whole message
-// or nothing of it.
+// last successful Claim reserved, all at once: the receiver gets the
+// whole message or nothing of it. n may be less than the Claim's size,
+// not more. Commit panics, publishing nothing, when there is no such
+// Claim to publish — none made, a larger n, or one already ended by a
+// Commit or a send — since publishing slots the Claim did not reserve
+// would overwrite messages the receiver has not read, or hand it bytes
+// never written, and corrupt the ring for good.
 func (r *Ring) Commit(n int) {
+	// claimed is the claimed size plus one, so that its zero value (no
+	// Claim, or one a send has ended) and a negative n as a uint both
+	// fail the comparison.
+	if uint(n) >= uint(r.snd.claimed) {
+		r.badCommit(n)
+	}
 	// The continuations' control words first, plain stores, then the
 	// first slot's with an atomic store that publishes them all (see the
 	// invariants in ring.go).
@@ -75,6 +108,15 @@ func (r *Ring) Commit(n int) {
 		*r.ctl(h + i) = contFlag | l<<lenShift | (h+i+1)&seqMask
 	}
 	atomic.StoreUint64(r.ctl(h), uint64(n)<<lenShift|(h+1)&seqMask)
-	r.snd.head = h + k
+	r.snd.head, r.snd.claimed = h+k, 0
 	r.warm()
+}
+
+// badCommit panics for a Commit of n bytes that no Claim reserved, out
+// of line: the formatting is not Commit's to pay for.
+func (r *Ring) badCommit(n int) {
+	if r.snd.claimed == 0 {
+		panic(fmt.Sprintf("ring: Commit(%d) without a Claim", n))
+	}
+	panic(fmt.Sprintf("ring: Commit(%d) after Claim(%d)", n, r.snd.claimed-1))
 }

@@ -96,12 +96,14 @@ type shared struct {
 type sender struct {
 	head       uint64 // next position to write
 	cachedTail uint64 // last recvPos the sender loaded
+	claimed    int    // size of the Claim a Commit may publish, plus one; 0 for none
 }
 
 // receiver is touched only by the receiver goroutine.
 type receiver struct {
 	tail      uint64 // next position to read
 	published uint64 // last value stored into recvPos
+	peeked    uint64 // one past the position of the last message Peek returned in place
 }
 
 func newRing(region []byte, n uint64) *Ring {
@@ -124,12 +126,11 @@ func (r *Ring) Slots() int { return int(r.n) }
 // payload. Any goroutine may call it.
 func (r *Ring) MaxMessage() int { return int(r.half) * SlotPayload }
 
-// slotsFor returns the slots a message of length l occupies.
+// slotsFor returns the slots a message of length l occupies. It is one
+// expression, which keeps Claim, its caller on the sender's fast path,
+// within the inliner's budget.
 func slotsFor(l int) uint64 {
-	if l <= SlotPayload {
-		return 1
-	}
-	return uint64((l + SlotPayload - 1) / SlotPayload)
+	return uint64(max(1, (l+SlotPayload-1)/SlotPayload))
 }
 
 // ctl returns the control word of position p's slot.

@@ -25,6 +25,7 @@ func (r *Ring) TrySend(p []byte) (bool, error) {
 // calls it.
 func (r *Ring) put(p []byte) {
 	copySmall(r.Part(0), p)
+	r.snd.claimed = len(p) + 1 // the Claim room made
 	r.Commit(len(p))
 }
 
@@ -60,6 +61,7 @@ func (r *Ring) trySendLong(p []byte) (bool, error) {
 		copy(r.Part(i), p[i*SlotPayload:min(len(p), (i+1)*SlotPayload)])
 	}
 	copy(r.Part(0), p[:SlotPayload])
+	r.snd.claimed = len(p) + 1 // the Claim room made
 	r.Commit(len(p))
 	return true, nil
 }

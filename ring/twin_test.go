@@ -13,6 +13,9 @@ type op struct {
 	send bool
 	size int
 	peek bool // a receive by Peek and Skip (falling back to TryRecv); a send by Claim and Commit
+	// stray makes, before the op, calls that must leave the ring as it
+	// is (see strays).
+	stray bool
 }
 
 // runTwin drives a Ring and its reference twin with ops and returns a
@@ -22,6 +25,9 @@ func runTwin(slots int, ops []op) string {
 	var seq byte
 	got, want := make([]byte, 4*SlotPayload), make([]byte, 4*SlotPayload)
 	for i, o := range ops {
+		if d := strays(r, o); d != "" {
+			return fmt.Sprintf("op %d: %s", i, d)
+		}
 		if o.send {
 			msg := pattern(o.size, seq)
 			seq++
@@ -63,7 +69,7 @@ func randomOps(rng *rand.Rand, count int) []op {
 	sendBias := rng.Float64()*0.6 + 0.2 // mixes from recv-heavy to send-heavy
 	ops := make([]op, count)
 	for i := range ops {
-		ops[i] = op{send: rng.Float64() < sendBias, size: rng.IntN(3*SlotPayload + 1), peek: rng.IntN(2) == 0}
+		ops[i] = op{send: rng.Float64() < sendBias, size: rng.IntN(3*SlotPayload + 1), peek: rng.IntN(2) == 0, stray: rng.IntN(8) == 0}
 	}
 	return ops
 }
@@ -89,6 +95,7 @@ func FuzzTwin(f *testing.F) {
 	f.Add([]byte{0, 1, 10, 0, 10})
 	f.Add([]byte{2, 1, 200, 1, 57, 1, 0, 0, 3, 0, 200, 0, 200})
 	f.Add(bytes.Repeat([]byte{1, 56, 1, 112, 0, 60}, 40))
+	f.Add([]byte{0, 2, 10, 3, 10, 2, 10, 0, 10})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return
@@ -96,7 +103,7 @@ func FuzzTwin(f *testing.F) {
 		slots := 2 << (data[0] % 7)
 		var ops []op
 		for i := 1; i+1 < len(data); i += 2 {
-			ops = append(ops, op{send: data[i]&1 == 1, size: int(data[i+1]) % (3*SlotPayload + 1)})
+			ops = append(ops, op{send: data[i]&1 == 1, size: int(data[i+1]) % (3*SlotPayload + 1), stray: data[i]&2 != 0})
 		}
 		if d := runTwin(slots, ops); d != "" {
 			t.Fatalf("%d slots: %s", slots, d)
@@ -144,4 +151,24 @@ func trySend(r *Ring, msg []byte, claim bool) (bool, error) {
 	}
 	r.Commit(len(msg))
 	return true, nil
+}
+
+// strays makes, for an op marked stray, the calls the ring's users must
+// not make between whole sends and receives: a Claim of a negative size,
+// a Commit with no Claim, a Skip with no message peeked in place. Each
+// must leave the ring as it was, so the twin, which never sees them,
+// goes on agreeing with it. It returns a description of a call that did
+// otherwise at once, or "".
+func strays(r *Ring, o op) string {
+	if !o.stray {
+		return ""
+	}
+	if r.Claim(-1 - o.size) {
+		return fmt.Sprintf("Claim(%d) = true", -1-o.size)
+	}
+	if panicOf(func() { r.Commit(o.size) }) == nil {
+		return fmt.Sprintf("Commit(%d) with no Claim did not panic", o.size)
+	}
+	r.Skip()
+	return ""
 }
