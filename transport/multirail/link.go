@@ -142,11 +142,14 @@ type Stats struct {
 
 // New makes a Link over conns, one per rail, each already connected (and
 // authenticated: Handshake) to the same peer, whose Link lists the rails
-// in the same order; profiles[i] predicts rail i (Sample). The Link owns
-// the conns from now on: on Linux it closes each one that is a socket,
-// keeping a duplicate of its descriptor out of Go's netpoller, so no
-// goroutine may still be reading or writing one (an Echo must have
-// returned).
+// in the same order; profiles[i] predicts rail i (Sample). A nil conn is
+// refused, and so is a profile rail.NewProfile would refuse (the error
+// wraps rail.ErrBadProfile); the Link keeps each profile as NewProfile
+// makes it, samples sorted by size, so the caller's may be in any order
+// and may change afterwards. The Link owns the conns from now on: on
+// Linux it closes each one that is a socket, keeping a duplicate of its
+// descriptor out of Go's netpoller, so no goroutine may still be reading
+// or writing one (an Echo must have returned).
 func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -154,7 +157,8 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 	if len(conns) == 0 || len(conns) != len(profiles) {
 		return nil, fmt.Errorf("multirail: %d rails and %d profiles: want as many, at least one", len(conns), len(profiles))
 	}
-	if err := checkRails(conns, profiles); err != nil {
+	profiles, err := checkRails(conns, profiles)
+	if err != nil {
 		return nil, err
 	}
 	l := &Link{cfg: cfg, stop: make(chan struct{})}
@@ -179,17 +183,23 @@ func New(conns []net.Conn, profiles []rail.Profile, cfg Config) (*Link, error) {
 
 // checkRails refuses a nil conn (its reader would crash the process) and
 // a profile that NewProfile would not make (the split cannot predict
-// with it).
-func checkRails(conns []net.Conn, profiles []rail.Profile) error {
+// with it). It returns the profiles as NewProfile makes them: samples in
+// size order with times that never fall, which the predictions assume,
+// and the Link's own copies, which its goroutines read while the caller
+// may change its slices.
+func checkRails(conns []net.Conn, profiles []rail.Profile) ([]rail.Profile, error) {
+	out := make([]rail.Profile, len(profiles))
 	for i, c := range conns {
 		if c == nil {
-			return fmt.Errorf("multirail: rail %d has no connection (nil)", i)
+			return nil, fmt.Errorf("multirail: rail %d has no connection (nil)", i)
 		}
-		if _, err := rail.NewProfile(profiles[i].Name, profiles[i].Samples); err != nil {
-			return fmt.Errorf("multirail: rail %d: %w", i, err)
+		p, err := rail.NewProfile(profiles[i].Name, profiles[i].Samples)
+		if err != nil {
+			return nil, fmt.Errorf("multirail: rail %d: %w", i, err)
 		}
+		out[i] = p
 	}
-	return nil
+	return out, nil
 }
 
 // Stats returns a copy of the Link's counters.

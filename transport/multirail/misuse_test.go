@@ -3,6 +3,7 @@ package multirail
 import (
 	"errors"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,5 +24,33 @@ func TestNewRefusesBadRails(t *testing.T) {
 	}
 	if _, err := New([]net.Conn{a}, []rail.Profile{{}}, Config{}); !errors.Is(err, rail.ErrBadProfile) || !strings.Contains(err.Error(), "rail 0") {
 		t.Errorf("New with the zero Profile: %v, want rail.ErrBadProfile naming rail 0", err)
+	}
+}
+
+// TestNewKeepsItsOwnProfiles: the Link predicts with each profile as
+// rail.NewProfile makes it, whatever the order of the caller's samples,
+// and a change the caller makes to its samples afterwards changes
+// nothing.
+func TestNewKeepsItsOwnProfiles(t *testing.T) {
+	a, b := net.Pipe()
+	defer b.Close()
+	want := linear(t, 10*time.Microsecond, 100e6)
+	mine := rail.Profile{Name: want.Name, Samples: append([]rail.Sample(nil), want.Samples...)}
+	slices.Reverse(mine.Samples)
+	l, err := New([]net.Conn{a}, []rail.Profile{mine}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for i := range mine.Samples {
+		mine.Samples[i].Time = time.Nanosecond
+	}
+	l.mu.Lock()
+	got := l.snapshot()[0].Profile
+	l.mu.Unlock()
+	for _, n := range []int{1, 1000, 100 << 10, 16 << 20} {
+		if g, w := got.Predict(n), want.Predict(n); g != w {
+			t.Errorf("Link predicts %d bytes in %v, want %v", n, g, w)
+		}
 	}
 }
