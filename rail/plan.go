@@ -45,8 +45,9 @@ type Send struct {
 // packet first; larger messages are split. Each decision makes its rails
 // busy until its predicted end, which the next decision counts. rails is
 // not modified; the returned busy times are the rails' after the queue.
-// Plan returns nil sends when every rail is down. A negative size
-// panics.
+// Plan returns nil sends when every rail is down. A message of 0 bytes
+// is a message like any other, packed with its neighbours; a negative
+// size panics.
 func Plan(rails []Rail, sizes []int, cfg Config) (sends []Send, busy []time.Duration) {
 	if i := slices.IndexFunc(sizes, func(n int) bool { return n < 0 }); i >= 0 {
 		panic(fmt.Sprintf("rail: Plan: message %d of %d bytes", i, sizes[i]))

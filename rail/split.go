@@ -131,13 +131,14 @@ func (r Rail) deliver(n int) time.Duration {
 	return time.Duration(math.Round(max(r.predict(float64(n)), floor)))
 }
 
-// Split divides an n-byte message (n > 0) over rails so that its chunks
+// Split divides an n-byte message (n ≥ 0) over rails so that its chunks
 // finish at the same predicted time, each rail's busy time counted
 // (Figure 2 of the paper): rails that would finish later than the others
 // without them take nothing. When splitting, with its offload cost,
 // would not finish before the best single rail, the message goes whole
 // on that rail. Chunks are in offset order and cover the message exactly;
-// nil when every rail is down. A negative n panics.
+// nil when every rail is down, and only then: a message of 0 bytes goes
+// whole, one empty chunk on the rail Pick chooses. A negative n panics.
 func Split(rails []Rail, n int, cfg Config) []Chunk {
 	if n < 0 {
 		panic(fmt.Sprintf("rail: Split of a message of %d bytes", n))
